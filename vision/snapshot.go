@@ -1,0 +1,94 @@
+// Package vision turns camera frames into table snapshots. This file is pure
+// geometry, no OpenCV: it builds and runs everywhere, with CGO_ENABLED=0.
+package vision
+
+import (
+	"fmt"
+	"math"
+)
+
+// ModelPosition is one miniature found on the table.
+type ModelPosition struct {
+	ID   string `json:"id"`
+	Unit string `json:"unit"`
+	// X, Y are the base centre on the table, in millimetres from the
+	// table's origin corner.
+	X float64 `json:"x_mm"`
+	Y float64 `json:"y_mm"`
+	// BaseMM is the base diameter.
+	BaseMM float64 `json:"base_mm"`
+	// SigmaMM is the standard uncertainty of the centre, per axis.
+	SigmaMM float64 `json:"sigma_mm"`
+	// Cover is the cover the model stands behind: "", "light" or "heavy".
+	Cover string `json:"cover,omitempty"`
+	// Occluded is set when the model was not seen in this frame and its last
+	// known position is kept.
+	Occluded bool `json:"occluded,omitempty"`
+}
+
+// Snapshot is the table as seen once it was still.
+type Snapshot struct {
+	Seq    int             `json:"seq"`
+	Models []ModelPosition `json:"models"`
+}
+
+// Distance is a measured length and its uncertainty bound, in millimetres.
+type Distance struct {
+	MM float64 `json:"mm"`
+	// BoundMM is the half-width of the interval the true value lies in
+	// (two standard uncertainties, about 95%).
+	BoundMM float64 `json:"bound_mm"`
+}
+
+// EdgeDistance is the base-edge to base-edge distance between two models;
+// touching or overlapping bases measure 0.
+func EdgeDistance(a, b ModelPosition) Distance {
+	centre := math.Hypot(a.X-b.X, a.Y-b.Y)
+	d := math.Max(0, centre-a.BaseMM/2-b.BaseMM/2)
+	return Distance{MM: d, BoundMM: 2 * math.Hypot(a.SigmaMM, b.SigmaMM)}
+}
+
+// UnitDistance is the shortest base-to-base distance between any model of
+// unit a and any model of unit b.
+func (s Snapshot) UnitDistance(a, b string) (Distance, error) {
+	best := Distance{MM: math.Inf(1)}
+	var seenA, seenB bool
+	for _, ma := range s.Models {
+		if ma.Unit != a {
+			continue
+		}
+		seenA = true
+		for _, mb := range s.Models {
+			if mb.Unit != b {
+				continue
+			}
+			seenB = true
+			if d := EdgeDistance(ma, mb); d.MM < best.MM {
+				best = d
+			}
+		}
+	}
+	switch {
+	case !seenA:
+		return Distance{}, fmt.Errorf("vision: no model of unit %q in snapshot %d", a, s.Seq)
+	case !seenB:
+		return Distance{}, fmt.Errorf("vision: no model of unit %q in snapshot %d", b, s.Seq)
+	}
+	return best, nil
+}
+
+// CoverCount counts a unit's models behind light and heavy cover.
+func (s Snapshot) CoverCount(unit string) (light, heavy int) {
+	for _, m := range s.Models {
+		if m.Unit != unit {
+			continue
+		}
+		switch m.Cover {
+		case "light":
+			light++
+		case "heavy":
+			heavy++
+		}
+	}
+	return light, heavy
+}
