@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sztab/sztab/companion"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+)
+
+func newDemoCmd() *cobra.Command {
+	var listen, dir string
+	var speed float64
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run a demo table: simulated hardware, embedded broker, a scripted skirmish shot",
+		Long: `Runs the daemon on a simulated table with the embedded MQTT broker and plays
+the rulebook's worked example: a unit card is scanned, a target card is
+scanned, dice are entered on the keypad, the shot is resolved. Every run starts
+a fresh journal in a new directory. Ctrl-C stops it.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" {
+				d, err := os.MkdirTemp("", "sztab-demo-")
+				if err != nil {
+					return err
+				}
+				dir = d
+			}
+			if err := writeDemo(dir); err != nil {
+				return err
+			}
+			path := filepath.Join(dir, "skirmish.yaml")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			text := string(data)
+			addr := listen
+			if !portFree(addr) {
+				host, _, _ := net.SplitHostPort(addr)
+				addr = net.JoinHostPort(host, "0")
+				fmt.Printf("Port %s is taken; the broker takes a free one.\n", listen)
+			}
+			text = strings.Replace(text, `listen: "127.0.0.1:1884"`, fmt.Sprintf("listen: %q", addr), 1)
+			cfg, err := companion.ParseConfig(path, []byte(text))
+			if err != nil {
+				return err
+			}
+			fmt.Printf("Sztab demo — journal in %s\n", filepath.Join(dir, cfg.Journal))
+			return companion.Run(cmd.Context(), cfg, companion.Options{
+				NewGame:  newGame,
+				Log:      slog.Default(),
+				SimSpeed: speed,
+				Narrate:  func(s string) { fmt.Println("▶ " + s) },
+				OnEvent:  printEvent(os.Stdout, cfg.Language),
+				Ready: func(broker string) {
+					_, port, _ := net.SplitHostPort(broker)
+					fmt.Printf("\nEmbedded MQTT broker on %s. Watch the table with:\n\n", broker)
+					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n\n", port)
+					fmt.Println("Ctrl-C stops the demo.")
+				},
+			})
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:1884", "address of the embedded MQTT broker")
+	cmd.Flags().Float64Var(&speed, "speed", 1, "pace of the scripted session (0: no pauses)")
+	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's files and journal (default: a new temporary one)")
+	return cmd
+}
+
+// writeDemo copies the embedded demo table into dir.
+func writeDemo(dir string) error {
+	return fs.WalkDir(firmwareconfig.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := firmwareconfig.Demo.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, filepath.Base(p)), data, 0o644)
+	})
+}
+
+func portFree(addr string) bool {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Run:   func(*cobra.Command, []string) { fmt.Println("sztab", companion.Version) },
+	}
+}

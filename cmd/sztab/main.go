@@ -1,0 +1,53 @@
+// Command sztab is the table companion daemon and its tools.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRoot().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "sztab:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// exitCoder lets a command choose its exit status.
+type exitCoder interface{ ExitCode() int }
+
+func exitCode(err error) int {
+	if e, ok := err.(exitCoder); ok {
+		return e.ExitCode()
+	}
+	return 1
+}
+
+func newRoot() *cobra.Command {
+	var level string
+	root := &cobra.Command{
+		Use:           "sztab",
+		Short:         "Sztab: the game table companion",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			var l slog.Level
+			if err := l.UnmarshalText([]byte(level)); err != nil {
+				return fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+			}
+			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+			return nil
+		},
+	}
+	root.PersistentFlags().StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
+	root.AddCommand(newRunCmd(), newDemoCmd(), newVersionCmd())
+	return root
+}

@@ -1,0 +1,301 @@
+// Package companion is the daemon: it reads the table's configuration, binds
+// sensor events to the actions of the game in play, journals every accepted
+// action in SQLite before anything is published, and publishes the state and
+// events over MQTT.
+package companion
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is a table's configuration file.
+type Config struct {
+	Venue    string `yaml:"venue"`
+	Table    string `yaml:"table"`
+	Game     string `yaml:"game"`
+	Language string `yaml:"language"`
+	// Journal is the SQLite file of the session; relative to the config file.
+	Journal string `yaml:"journal"`
+	// Tags is the tag registry file; relative to the config file.
+	Tags     string         `yaml:"tags"`
+	MQTT     MQTTConfig     `yaml:"mqtt"`
+	Measure  MeasureConfig  `yaml:"measure"`
+	Dice     DiceConfig     `yaml:"dice"`
+	Hardware HardwareConfig `yaml:"hardware"`
+	// Game sections (skirmish: …) are decoded by the game's own package
+	// through DecodeSection.
+	Sections map[string]yaml.Node `yaml:",inline"`
+
+	path string
+	data []byte
+	doc  *yaml.Node
+}
+
+// MQTTConfig says where to publish.
+type MQTTConfig struct {
+	// Broker is a URL (tcp://host:1883, ssl://host:8883). Empty: run the
+	// embedded broker and publish to it.
+	Broker string `yaml:"broker"`
+	// Listen is the embedded broker's address.
+	Listen   string    `yaml:"listen"`
+	Username string    `yaml:"username"`
+	Password string    `yaml:"password"`
+	ClientID string    `yaml:"client_id"`
+	TLS      TLSConfig `yaml:"tls"`
+}
+
+// TLSConfig is used for ssl:// brokers.
+type TLSConfig struct {
+	CAFile             string `yaml:"ca_file"`
+	CertFile           string `yaml:"cert_file"`
+	KeyFile            string `yaml:"key_file"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+}
+
+// MeasureConfig holds the table's units.
+type MeasureConfig struct {
+	// KrokMM is one krok in millimetres (the rulebooks' "krok"; 25.4 = one inch).
+	KrokMM float64 `yaml:"krok_mm"`
+}
+
+// DiceConfig configures virtual dice.
+type DiceConfig struct {
+	Seed uint64 `yaml:"seed"`
+}
+
+// HardwareConfig names the devices.
+type HardwareConfig struct {
+	// Simulated is a script for the simulated table; relative to the config.
+	Simulated string `yaml:"simulated"`
+}
+
+// ConfigError is a bad configuration: which file, which line, what.
+type ConfigError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("companion: %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("companion: %s: %s", e.File, e.Msg)
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+	yamlLineErr = regexp.MustCompile(`^line (\d+): (.*)$`)
+	knownGames  = []string{"skirmish"}
+)
+
+// LoadConfig reads and checks a configuration file. Unknown keys and bad
+// values are errors naming the file, the line and the key.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("companion: config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig reads a configuration from data; path names it in errors and
+// anchors relative paths.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	cfg := &Config{path: path, data: data}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, &ConfigError{File: path, Msg: "the file is empty"}
+	}
+	cfg.doc = &doc
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil {
+		return nil, yamlError(path, err)
+	}
+	cfg.defaults()
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func yamlError(path string, err error) error {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		// "line 3: field colour not found in type companion.Config"
+		first := te.Errors[0]
+		if m := yamlLineErr.FindStringSubmatch(first); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			msg := m[2]
+			if f := regexp.MustCompile(`^field (\S+) not found in type (\S+)$`).FindStringSubmatch(msg); f != nil {
+				msg = fmt.Sprintf("unknown key %q", f[1])
+			}
+			return &ConfigError{File: path, Line: n, Msg: msg}
+		}
+		return &ConfigError{File: path, Msg: first}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return &ConfigError{File: path, Line: n, Msg: m[2]}
+	}
+	return &ConfigError{File: path, Msg: msg}
+}
+
+func (c *Config) defaults() {
+	if c.Language == "" {
+		c.Language = "pl"
+	}
+	if c.Measure.KrokMM == 0 {
+		c.Measure.KrokMM = 25.4
+	}
+	if c.MQTT.Broker == "" && c.MQTT.Listen == "" {
+		c.MQTT.Listen = ":1883"
+	}
+	if c.Journal == "" {
+		c.Journal = c.Table + ".journal.db"
+	}
+}
+
+// errAt builds an error pointing at the line of a dotted key ("mqtt.listen").
+func (c *Config) errAt(key, format string, args ...any) error {
+	return &ConfigError{File: c.path, Line: c.Line(key), Msg: fmt.Sprintf("%s: ", key) + fmt.Sprintf(format, args...)}
+}
+
+// Line returns the line of a dotted key in the file, or 0 when it is not
+// written there.
+func (c *Config) Line(key string) int {
+	if c.doc == nil || len(c.doc.Content) == 0 {
+		return 0
+	}
+	n := c.doc.Content[0]
+	for _, part := range strings.Split(key, ".") {
+		if n.Kind != yaml.MappingNode {
+			return 0
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				next = n.Content[i+1]
+				if next.Line == 0 {
+					next = n.Content[i]
+				}
+				break
+			}
+		}
+		if next == nil {
+			return 0
+		}
+		n = next
+	}
+	return n.Line
+}
+
+func (c *Config) check() error {
+	if !idPattern.MatchString(c.Venue) {
+		return c.errAt("venue", "%q is not an id (lower-case letters, digits, - and _)", c.Venue)
+	}
+	if !idPattern.MatchString(c.Table) {
+		return c.errAt("table", "%q is not an id (lower-case letters, digits, - and _)", c.Table)
+	}
+	known := false
+	for _, g := range knownGames {
+		known = known || g == c.Game
+	}
+	if !known {
+		return c.errAt("game", "%q is not a game Sztab knows (%s)", c.Game, strings.Join(knownGames, ", "))
+	}
+	for key := range c.Sections {
+		isGame := false
+		for _, g := range knownGames {
+			isGame = isGame || g == key
+		}
+		if !isGame {
+			return c.errAt(key, "unknown key %q", key)
+		}
+	}
+	if c.Language != "pl" && c.Language != "en" {
+		return c.errAt("language", "%q, want pl or en", c.Language)
+	}
+	if c.Measure.KrokMM <= 0 || c.Measure.KrokMM > 100 {
+		return c.errAt("measure.krok_mm", "%v mm is not a plausible krok", c.Measure.KrokMM)
+	}
+	if c.MQTT.Broker != "" {
+		if c.MQTT.Listen != "" {
+			return c.errAt("mqtt.listen", "set either mqtt.broker (an outside broker) or mqtt.listen (the embedded one), not both")
+		}
+		scheme, _, ok := strings.Cut(c.MQTT.Broker, "://")
+		if !ok || (scheme != "tcp" && scheme != "ssl" && scheme != "tls" && scheme != "mqtt" && scheme != "mqtts" && scheme != "ws" && scheme != "wss") {
+			return c.errAt("mqtt.broker", "%q is not a broker URL like tcp://host:1883 or ssl://host:8883", c.MQTT.Broker)
+		}
+	} else if _, port, err := net.SplitHostPort(c.MQTT.Listen); err != nil {
+		return c.errAt("mqtt.listen", "%q is not an address like :1883 or 127.0.0.1:1883", c.MQTT.Listen)
+	} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return c.errAt("mqtt.listen", "port %q is not 0–65535", port)
+	}
+	for key, f := range map[string]string{"mqtt.tls.ca_file": c.MQTT.TLS.CAFile, "mqtt.tls.cert_file": c.MQTT.TLS.CertFile, "mqtt.tls.key_file": c.MQTT.TLS.KeyFile} {
+		if f != "" {
+			if _, err := os.Stat(c.Resolve(f)); err != nil {
+				return c.errAt(key, "%v", err)
+			}
+		}
+	}
+	if (c.MQTT.TLS.CertFile == "") != (c.MQTT.TLS.KeyFile == "") {
+		return c.errAt("mqtt.tls", "cert_file and key_file go together")
+	}
+	if c.Tags == "" {
+		return c.errAt("tags", "no tag registry file named")
+	}
+	if c.Hardware.Simulated != "" {
+		if _, err := os.Stat(c.Resolve(c.Hardware.Simulated)); err != nil {
+			return c.errAt("hardware.simulated", "%v", err)
+		}
+	}
+	return nil
+}
+
+// Path is the file the configuration was read from.
+func (c *Config) Path() string { return c.path }
+
+// Resolve makes a path from the config file relative to its directory.
+func (c *Config) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(c.path), p)
+}
+
+// DecodeSection decodes the game's section (key) of the file strictly into
+// v, a pointer; errors name the file and the line.
+func (c *Config) DecodeSection(key string, v any) error {
+	if c.Line(key) == 0 {
+		return c.errAt(key, "missing: the %s game needs its %s section", c.Game, key)
+	}
+	holderType := reflect.StructOf([]reflect.StructField{
+		{Name: "Section", Type: reflect.TypeOf(v).Elem(), Tag: reflect.StructTag(`yaml:"` + key + `"`)},
+		{Name: "Rest", Type: reflect.TypeOf(map[string]yaml.Node{}), Tag: `yaml:",inline"`},
+	})
+	holder := reflect.New(holderType)
+	dec := yaml.NewDecoder(bytes.NewReader(c.data))
+	dec.KnownFields(true)
+	if err := dec.Decode(holder.Interface()); err != nil {
+		return yamlError(c.path, err)
+	}
+	reflect.ValueOf(v).Elem().Set(holder.Elem().Field(0))
+	return nil
+}

@@ -1,0 +1,53 @@
+package companion
+
+import (
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/vision"
+)
+
+// Action is a game action as the journal stores it.
+type Action interface {
+	Type() string
+}
+
+// Input is one sensor event for the game's binder. Exactly one of Tag, Key
+// and Snapshot is set. TagInfo is what the registry says the tag is.
+type Input struct {
+	Tag      *hardware.TagEvent
+	TagInfo  *Tag
+	Key      *hardware.KeyEvent
+	Snapshot *vision.Snapshot
+}
+
+// Notice is a published event that changes no state: an unknown tag, a
+// refused action, a selection made on the table.
+type Notice struct {
+	Type   string     `json:"type"`
+	Code   string     `json:"code,omitempty"`
+	Text   rules.Text `json:"text"`
+	Reader string     `json:"reader,omitempty"`
+	UID    string     `json:"uid,omitempty"`
+	// Action is the refused action, when there is one.
+	Action any `json:"action,omitempty"`
+}
+
+// Game is the game in play, as the daemon drives it. Each game's adapter
+// implements it over its pure engine.
+type Game interface {
+	// Name is the config's game id ("skirmish").
+	Name() string
+	// Start is the action that opens a new journal.
+	Start() (Action, error)
+	EncodeAction(Action) ([]byte, error)
+	DecodeAction([]byte) (Action, error)
+	// Apply checks an action against the current state. On success it
+	// returns the events and a commit that makes the new state current; the
+	// daemon commits only once the journal holds the action. A refusal is a
+	// *rules.Rejection.
+	Apply(Action) (events []any, commit func(), err error)
+	// Bind turns a sensor event into actions and notices.
+	Bind(Input) ([]Action, []Notice)
+	// PublicView is the state everyone may see.
+	PublicView() any
+}

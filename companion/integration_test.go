@@ -1,0 +1,329 @@
+package companion_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/skirmishgame"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	"github.com/sztab/sztab/rules/skirmish"
+)
+
+const topicBase = "sztab/v1/demo/stol-1/"
+
+// demoConfig writes the demo table into dir with the MQTT section replaced
+// and, unless script is true, without the simulated session.
+func demoConfig(t *testing.T, dir, mqttSection string, script bool) *companion.Config {
+	t.Helper()
+	err := fs.WalkDir(firmwareconfig.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := firmwareconfig.Demo.ReadFile(p)
+		return os.WriteFile(filepath.Join(dir, filepath.Base(p)), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "skirmish.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "mqtt:\n  listen: \"127.0.0.1:1884\"\n", mqttSection, 1)
+	if !script {
+		text = strings.Replace(text, "hardware:\n  simulated: skirmish-demo.jsonl\n", "", 1)
+	}
+	cfg, err := companion.ParseConfig(filepath.Join(dir, "skirmish.yaml"), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// subscriber is a real MQTT client recording what the table publishes.
+type subscriber struct {
+	client paho.Client
+	mu     sync.Mutex
+	state  []companion.StateMessage
+	raw    [][]byte
+	events []companion.EventMessage
+	status []companion.StatusMessage
+}
+
+func subscribe(t *testing.T, addr string) *subscriber {
+	t.Helper()
+	s := &subscriber{}
+	opts := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).SetCleanSession(true)
+	s.client = paho.NewClient(opts)
+	if tok := s.client.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscriber: connect %s: %v", addr, tok.Error())
+	}
+	tok := s.client.Subscribe(topicBase+"#", 1, func(_ paho.Client, m paho.Message) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch strings.TrimPrefix(m.Topic(), topicBase) {
+		case "state":
+			var sm companion.StateMessage
+			if err := json.Unmarshal(m.Payload(), &sm); err != nil {
+				t.Errorf("state payload: %v", err)
+			}
+			s.state = append(s.state, sm)
+			s.raw = append(s.raw, append([]byte(nil), m.Payload()...))
+		case "events":
+			var em companion.EventMessage
+			if err := json.Unmarshal(m.Payload(), &em); err != nil {
+				t.Errorf("event payload: %v", err)
+			}
+			s.events = append(s.events, em)
+		case "status":
+			var st companion.StatusMessage
+			json.Unmarshal(m.Payload(), &st)
+			s.status = append(s.status, st)
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	t.Cleanup(func() { s.client.Disconnect(100) })
+	return s
+}
+
+// waitFor polls until cond holds (checked under the lock) or fails the test.
+func (s *subscriber) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		ok := cond()
+		s.mu.Unlock()
+		if ok {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+type running struct {
+	d      *companion.Daemon
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func open(t *testing.T, cfg *companion.Config) *companion.Daemon {
+	t.Helper()
+	d, err := companion.Open(context.Background(), cfg, companion.Options{
+		NewGame: skirmishgame.New, SimSpeed: 0,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func serve(d *companion.Daemon) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{d: d, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- d.Serve(ctx) }()
+	return r
+}
+
+func (r *running) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	if err := <-r.done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if err := r.d.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+func lastState(s *subscriber) (companion.StateMessage, skirmish.State) {
+	m := s.state[len(s.state)-1]
+	var st skirmish.State
+	b, _ := json.Marshal(m.State)
+	json.Unmarshal(b, &st)
+	return m, st
+}
+
+func twoGrenadiersWounded(s *subscriber) bool {
+	if len(s.state) == 0 {
+		return false
+	}
+	_, st := lastState(s)
+	return st.LastShot != nil && len(st.LastShot.Wounded) == 2
+}
+
+// playDemo runs the demo session against a broker and checks what a real
+// subscriber sees, then restarts the daemon on the same journal.
+func playDemo(t *testing.T, cfg func(script bool) *companion.Config, brokerAddr func(*companion.Daemon) string) {
+	d := open(t, cfg(true))
+	sub := subscribe(t, brokerAddr(d))
+	r := serve(d)
+	sub.waitFor(t, "a state with two wounded grenadiers", func() bool { return twoGrenadiersWounded(sub) })
+	sub.waitFor(t, "the shot_resolved event", func() bool {
+		for _, e := range sub.events {
+			if strings.Contains(fmt.Sprint(e.Event), "shot_resolved") {
+				return true
+			}
+		}
+		return false
+	})
+
+	sub.mu.Lock()
+	msg, st := lastState(sub)
+	gren, _ := st.Unit("gren")
+	var lives []int
+	for _, m := range gren.Models {
+		lives = append(lives, m.Remaining())
+	}
+	if fmt.Sprint(lives) != "[1 1 2 2 2]" {
+		t.Errorf("grenadier lives %v, want [1 1 2 2 2]", lives)
+	}
+	if got := fmt.Sprint(st.LastShot.Wounded, st.LastShot.Killed, st.LastShot.Hits, st.LastShot.Wounds, st.LastShot.Saved); got != "[gren-1 gren-2] [] 5 5 3" {
+		t.Errorf("last shot %s", got)
+	}
+	if msg.Seq != d.Seq() {
+		t.Errorf("state seq %d, daemon at %d", msg.Seq, d.Seq())
+	}
+	// Every event once, in order, each (seq, index) unique.
+	seen := map[string]bool{}
+	var types []string
+	var prev int64
+	for _, e := range sub.events {
+		key := fmt.Sprint(e.Seq, "/", e.Index)
+		if seen[key] {
+			t.Errorf("event %s received twice", key)
+		}
+		seen[key] = true
+		if e.Seq < prev {
+			t.Errorf("event seq went back from %d to %d", prev, e.Seq)
+		}
+		prev = e.Seq
+		b, _ := json.Marshal(e.Event)
+		var head struct {
+			Type, UID, Reader string
+		}
+		json.Unmarshal(b, &head)
+		if head.Type == "unknown_tag" && (head.UID != "04998877" || head.Reader != "stol") {
+			t.Errorf("unknown_tag event %s", b)
+		}
+		types = append(types, head.Type)
+	}
+	joined := strings.Join(types, " ")
+	for _, want := range []string{"game_started", "unknown_tag", "phase", "shooter_selected", "shot_declared", "stage_resolved", "shot_resolved"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %s event among %s", want, joined)
+		}
+	}
+	if n := strings.Count(joined, "dice_entered"); n != 15 {
+		t.Errorf("%d dice_entered events, want 15", n)
+	}
+	stateBefore := sub.raw[len(sub.raw)-1]
+	seqBefore := msg.Seq
+	sub.mu.Unlock()
+	r.stop(t)
+	sub.waitFor(t, "status offline", func() bool {
+		return len(sub.status) > 0 && sub.status[len(sub.status)-1].Status == "offline"
+	})
+
+	// Power comes back: the same journal, no new input.
+	d2 := open(t, cfg(false))
+	if d2.Seq() != seqBefore {
+		t.Errorf("after restart seq %d, want %d", d2.Seq(), seqBefore)
+	}
+	r2 := serve(d2)
+	defer r2.stop(t)
+	late := subscribe(t, brokerAddr(d2))
+	late.waitFor(t, "the retained state after restart", func() bool { return len(late.state) > 0 })
+	late.waitFor(t, "status online", func() bool {
+		return len(late.status) > 0 && late.status[len(late.status)-1].Status == "online"
+	})
+	late.mu.Lock()
+	defer late.mu.Unlock()
+	if string(late.raw[0]) != string(stateBefore) {
+		t.Errorf("state after restart differs:\n got %s\nwant %s", late.raw[0], stateBefore)
+	}
+}
+
+func TestDemoEndToEndEmbeddedBroker(t *testing.T) {
+	dir := t.TempDir()
+	playDemo(t,
+		func(script bool) *companion.Config {
+			return demoConfig(t, dir, "mqtt:\n  listen: \"127.0.0.1:0\"\n", script)
+		},
+		func(d *companion.Daemon) string { return d.BrokerAddr() })
+}
+
+func TestDemoEndToEndMosquitto(t *testing.T) {
+	addr := startMosquitto(t)
+	dir := t.TempDir()
+	playDemo(t,
+		func(script bool) *companion.Config {
+			return demoConfig(t, dir, fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n", addr), script)
+		},
+		func(*companion.Daemon) string { return addr })
+}
+
+// startMosquitto runs a real Mosquitto on a free loopback port. Under CI a
+// missing binary fails the test: `make test` installs it.
+func startMosquitto(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("mosquitto")
+	if err != nil {
+		for _, p := range []string{"/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"} {
+			if _, e := os.Stat(p); e == nil {
+				bin, err = p, nil
+				break
+			}
+		}
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("mosquitto is not installed; `make test` installs it (apt-get install mosquitto)")
+		}
+		t.Skip("mosquitto is not installed; run `make test`, which installs it")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
+	os.WriteFile(conf, []byte(fmt.Sprintf("listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n", port)), 0o644)
+	cmd := exec.Command(bin, "-c", conf)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for i := 0; i < 100; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("mosquitto did not start on %s: %s", addr, out.String())
+	return ""
+}

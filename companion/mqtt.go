@@ -1,0 +1,163 @@
+package companion
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/hooks/auth"
+	"github.com/mochi-mqtt/server/v2/listeners"
+)
+
+// Broker is the embedded MQTT broker (mochi-mqtt), used when the config
+// names no outside broker.
+type Broker struct {
+	srv *mochi.Server
+	tcp *listeners.TCP
+}
+
+// StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
+func StartBroker(addr string, log *slog.Logger) (*Broker, error) {
+	quiet := slog.New(log.Handler()).With("component", "broker")
+	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
+	// Any client may connect and read; the displays' roles and ACLs are
+	// configured in the display issue.
+	if err := srv.AddHook(new(auth.AllowHook), nil); err != nil {
+		return nil, fmt.Errorf("companion: broker: %w", err)
+	}
+	tcp := listeners.NewTCP(listeners.Config{ID: "sztab", Address: addr})
+	if err := srv.AddListener(tcp); err != nil {
+		return nil, fmt.Errorf("companion: broker: listen on %s: %w", addr, err)
+	}
+	go func() {
+		if err := srv.Serve(); err != nil {
+			log.Error("embedded broker stopped", "err", err)
+		}
+	}()
+	return &Broker{srv: srv, tcp: tcp}, nil
+}
+
+// Addr is the address the broker listens on, with the real port.
+func (b *Broker) Addr() string { return b.tcp.Address() }
+
+// Close stops the broker.
+func (b *Broker) Close() error { return b.srv.Close() }
+
+// Publisher sends the table's messages to a broker through paho.
+type Publisher struct {
+	client  paho.Client
+	timeout time.Duration
+}
+
+// PublisherOptions configure a connection.
+type PublisherOptions struct {
+	URL      string
+	ClientID string
+	Username string
+	Password string
+	TLS      *tls.Config
+	// Will is published by the broker, retained, when the connection drops.
+	WillTopic   string
+	WillPayload []byte
+	Log         *slog.Logger
+}
+
+// Connect connects to the broker, retrying in the background if it is not
+// there yet; messages published meanwhile wait in memory.
+func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
+	opts := paho.NewClientOptions().
+		AddBroker(o.URL).
+		SetClientID(o.ClientID).
+		SetCleanSession(true).
+		SetAutoReconnect(true).
+		SetConnectRetry(true).
+		SetConnectRetryInterval(time.Second).
+		SetMaxReconnectInterval(10 * time.Second).
+		SetOrderMatters(true).
+		SetKeepAlive(10 * time.Second)
+	if o.Username != "" {
+		opts.SetUsername(o.Username).SetPassword(o.Password)
+	}
+	if o.TLS != nil {
+		opts.SetTLSConfig(o.TLS)
+	}
+	if o.WillTopic != "" {
+		opts.SetBinaryWill(o.WillTopic, o.WillPayload, 1, true)
+	}
+	log := o.Log
+	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
+		log.Warn("lost the MQTT broker; reconnecting", "broker", o.URL, "err", err)
+	})
+	opts.SetOnConnectHandler(func(paho.Client) { log.Info("connected to the MQTT broker", "broker", o.URL) })
+	c := paho.NewClient(opts)
+	tok := c.Connect()
+	select {
+	case <-tok.Done():
+		if err := tok.Error(); err != nil {
+			return nil, fmt.Errorf("companion: mqtt: connect to %s: %w", o.URL, err)
+		}
+	case <-time.After(5 * time.Second):
+		log.Warn("MQTT broker not reachable yet; the table keeps playing and publishes when it is", "broker", o.URL)
+	case <-ctx.Done():
+		c.Disconnect(0)
+		return nil, ctx.Err()
+	}
+	return &Publisher{client: c, timeout: 10 * time.Second}, nil
+}
+
+// ErrPublishTimeout is returned when the broker did not acknowledge in time;
+// the message stays queued in the client.
+var ErrPublishTimeout = errors.New("companion: mqtt: publish not acknowledged in time")
+
+// Publish sends one message at QoS 1 and waits for the broker's
+// acknowledgement.
+func (p *Publisher) Publish(topic string, payload []byte, retained bool) error {
+	tok := p.client.Publish(topic, 1, retained, payload)
+	if !tok.WaitTimeout(p.timeout) {
+		return fmt.Errorf("%w: %s", ErrPublishTimeout, topic)
+	}
+	if err := tok.Error(); err != nil {
+		return fmt.Errorf("companion: mqtt: publish %s: %w", topic, err)
+	}
+	return nil
+}
+
+// Close disconnects cleanly (the broker then does not send the will).
+func (p *Publisher) Close() { p.client.Disconnect(500) }
+
+// TLSFromConfig builds a tls.Config from file names, or nil when none are set.
+func TLSFromConfig(c TLSConfig, resolve func(string) string) (*tls.Config, error) {
+	if c == (TLSConfig{}) {
+		return nil, nil
+	}
+	t := &tls.Config{InsecureSkipVerify: c.InsecureSkipVerify, MinVersion: tls.VersionTLS12}
+	if c.CAFile != "" {
+		pem, err := os.ReadFile(resolve(c.CAFile))
+		if err != nil {
+			return nil, fmt.Errorf("companion: mqtt tls: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("companion: mqtt tls: %s holds no PEM certificate", c.CAFile)
+		}
+		t.RootCAs = pool
+	}
+	if c.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(resolve(c.CertFile), resolve(c.KeyFile))
+		if err != nil {
+			return nil, fmt.Errorf("companion: mqtt tls: %w", err)
+		}
+		t.Certificates = []tls.Certificate{cert}
+	}
+	return t, nil
+}
+
+func splitHostPort(addr string) (string, string, error) { return net.SplitHostPort(addr) }

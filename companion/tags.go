@@ -1,0 +1,92 @@
+package companion
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/hardware"
+)
+
+// Tag is what a tag UID stands for.
+type Tag struct {
+	UID string `yaml:"uid" json:"uid"`
+	// Kind is unit, card, die, seat or command.
+	Kind string `yaml:"kind" json:"kind"`
+	// ID is the unit, card, die, seat or command the tag names. Several UIDs
+	// may name the same ID (a card reprinted, a unit with two cards).
+	ID    string `yaml:"id" json:"id"`
+	Label string `yaml:"label" json:"label,omitempty"`
+
+	line int
+}
+
+// TagRegistry maps tag UIDs to what they stand for.
+type TagRegistry struct {
+	byUID map[string]Tag
+}
+
+var tagKinds = map[string]bool{"unit": true, "card": true, "die": true, "seat": true, "command": true}
+
+// LoadTags reads a registry file:
+//
+//	tags:
+//	  - {uid: "04A1B2C3", kind: unit, id: ak, label: "AK pluton"}
+func LoadTags(path string) (*TagRegistry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("companion: tags: %w", err)
+	}
+	return ParseTags(path, data)
+}
+
+// ParseTags reads a registry; errors name the file and line.
+func ParseTags(path string, data []byte) (*TagRegistry, error) {
+	var file struct {
+		Tags []yaml.Node `yaml:"tags"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&file); err != nil {
+		return nil, yamlError(path, err)
+	}
+	r := &TagRegistry{byUID: map[string]Tag{}}
+	for _, n := range file.Tags {
+		var t Tag
+		if err := n.Decode(&t); err != nil {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: err.Error()}
+		}
+		t.line = n.Line
+		uid, err := hardware.NormalizeUID(t.UID)
+		if err != nil {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: err.Error()}
+		}
+		t.UID = uid
+		if !tagKinds[t.Kind] {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s: kind %q, want unit, card, die, seat or command", uid, t.Kind)}
+		}
+		if t.ID == "" {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s: no id", uid)}
+		}
+		if prev, dup := r.byUID[uid]; dup {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s is already registered on line %d", uid, prev.line)}
+		}
+		r.byUID[uid] = t
+	}
+	return r, nil
+}
+
+// Lookup returns what uid stands for.
+func (r *TagRegistry) Lookup(uid string) (Tag, bool) {
+	u, err := hardware.NormalizeUID(uid)
+	if err != nil {
+		return Tag{}, false
+	}
+	t, ok := r.byUID[u]
+	return t, ok
+}
+
+// Len is the number of registered tags.
+func (r *TagRegistry) Len() int { return len(r.byUID) }
