@@ -48,6 +48,15 @@ func newRoot() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
-	root.AddCommand(newRunCmd(), newDemoCmd(), newVersionCmd())
+	for _, c := range subcommands {
+		root.AddCommand(c())
+	}
 	return root
 }
+
+// subcommands are registered by the file that defines each one, in init.
+var subcommands []func() *cobra.Command
+
+func register(c func() *cobra.Command) { subcommands = append(subcommands, c) }
+
+func init() { register(newRunCmd); register(newDemoCmd); register(newVersionCmd) }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what `make demo` or `make test` needs on Debian 12, then fetches
+# the Go modules. Usage: scripts/deps.sh demo|test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+what="${1:-demo}"
+pkgs=(ca-certificates gcc pkg-config libopencv-dev mosquitto-clients)
+case "$what" in
+  demo) ;;
+  test) pkgs+=(mosquitto) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
+  # Debian's Go is older than go.mod asks for; GOTOOLCHAIN=auto then
+  # fetches the right toolchain through the Go module proxy.
+  pkgs+=(golang-go)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "sztab: installing Debian packages with sudo: ${missing[*]}"
+    sudo=(sudo)
+  else
+    echo "sztab: installing Debian packages: ${missing[*]}"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The broker is started by the tests on their own ports; a system-wide
+  # mosquitto service is not needed.
+fi
+
+export PATH="$PATH:/usr/local/go/bin"
+go mod download
