@@ -1,0 +1,490 @@
+package dice
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// This file holds the exact odds: probability distributions computed by
+// convolution and dynamic programming (no sampling), accurate to a few ulps
+// of float64 — far below 1e-12 for every size the validation lets through.
+
+// MaxDice is the largest pool (dice in one stage, attacks in a sequence) the
+// exact and Monte Carlo functions accept.
+const MaxDice = 1000
+
+// MaxModels and MaxLives bound a target unit for wound allocation.
+const (
+	MaxModels = 1000
+	MaxLives  = 100
+)
+
+// Parameter names carried by ParamError.Param. They are stable, so a CLI can
+// map them to its flags.
+const (
+	ParamThreshold      = "threshold"
+	ParamHit            = "hit"
+	ParamWound          = "wound"
+	ParamSave           = "save"
+	ParamDice           = "dice"
+	ParamAttacks        = "attacks"
+	ParamModels         = "models"
+	ParamLives          = "lives"
+	ParamPolicy         = "policy"
+	ParamBaseShots      = "base_shots"
+	ParamRounds         = "stationary_rounds"
+	ParamBonus          = "bonus_per_round"
+	ParamCap            = "cap"
+	ParamRuns           = "runs"
+	ParamAttackerCombat = "attacker_combat"
+	ParamAttackerUnits  = "attacker_units"
+	ParamAttackerSteps  = "attacker_steps"
+	ParamDefenderCombat = "defender_combat"
+	ParamDefenderUnits  = "defender_units"
+	ParamDefenderSteps  = "defender_steps"
+	ParamSupport        = "support"
+	ParamAttackRoll     = "attack_roll"
+	ParamDefenceRoll    = "defence_roll"
+)
+
+var paramLabels = map[string]string{
+	ParamThreshold:      "threshold",
+	ParamHit:            "hit threshold",
+	ParamWound:          "wound threshold",
+	ParamSave:           "save threshold",
+	ParamDice:           "pool size",
+	ParamAttacks:        "attacks",
+	ParamModels:         "models",
+	ParamLives:          "lives",
+	ParamPolicy:         "allocation policy",
+	ParamBaseShots:      "base shots",
+	ParamRounds:         "stationary rounds",
+	ParamBonus:          "bonus per round",
+	ParamCap:            "shot cap",
+	ParamRuns:           "runs",
+	ParamAttackerCombat: "attacker combat value",
+	ParamAttackerUnits:  "attacker units",
+	ParamAttackerSteps:  "attacker steps",
+	ParamDefenderCombat: "defender combat value",
+	ParamDefenderUnits:  "defender units",
+	ParamDefenderSteps:  "defender steps",
+	ParamSupport:        "support combat value",
+	ParamAttackRoll:     "attack roll",
+	ParamDefenceRoll:    "defence roll",
+}
+
+// ParamError is an invalid input to the odds functions. Param is one of the
+// Param* constants, so a caller can tell which flag or field was wrong:
+//
+//	dice: hit threshold 8 is outside 2–7
+type ParamError struct {
+	Param  string
+	Value  any
+	Reason string
+}
+
+func (e *ParamError) Error() string {
+	label := paramLabels[e.Param]
+	if label == "" {
+		label = e.Param
+	}
+	return fmt.Sprintf("dice: %s %v %s", label, e.Value, e.Reason)
+}
+
+func checkThreshold(param string, t int) error {
+	if t < 2 || t > 7 {
+		return &ParamError{Param: param, Value: t, Reason: "is outside 2–7"}
+	}
+	return nil
+}
+
+func checkCount(param string, n, limit int) error {
+	switch {
+	case n < 0:
+		return &ParamError{Param: param, Value: n, Reason: "is negative"}
+	case n > limit:
+		return &ParamError{Param: param, Value: n, Reason: fmt.Sprintf("is more than %d", limit)}
+	}
+	return nil
+}
+
+// Dist is a discrete distribution over 0, 1, …, Len()-1: d[k] is P(X = k).
+// Len is one more than the largest outcome the rules allow, so trailing
+// probabilities may be zero (PoolSuccesses(3, 7) has Len 4 and all its mass
+// at 0). Marshalled as JSON it is the plain array; Map gives the keyed form.
+type Dist []float64
+
+// Len is the number of outcomes covered, largest outcome + 1.
+func (d Dist) Len() int { return len(d) }
+
+// P is P(X = k); zero outside the range.
+func (d Dist) P(k int) float64 {
+	if k < 0 || k >= len(d) {
+		return 0
+	}
+	return d[k]
+}
+
+// AtLeast is P(X ≥ k), summed from the tail so small tails keep their
+// precision.
+func (d Dist) AtLeast(k int) float64 {
+	k = max(k, 0)
+	s := 0.0
+	for i := len(d) - 1; i >= k; i-- {
+		s += d[i]
+	}
+	return s
+}
+
+// AtMost is P(X ≤ k).
+func (d Dist) AtMost(k int) float64 {
+	k = min(k, len(d)-1)
+	s := 0.0
+	for i := 0; i <= k; i++ {
+		s += d[i]
+	}
+	return s
+}
+
+// Total is the sum of all probabilities (1 up to rounding).
+func (d Dist) Total() float64 { return d.AtLeast(0) }
+
+// Mean is E[X].
+func (d Dist) Mean() float64 {
+	m := 0.0
+	for k, p := range d {
+		m += float64(k) * p
+	}
+	return m
+}
+
+// Variance is Var[X].
+func (d Dist) Variance() float64 {
+	m := d.Mean()
+	v := 0.0
+	for k, p := range d {
+		x := float64(k) - m
+		v += x * x * p
+	}
+	return v
+}
+
+// Map is the JSON-friendly keyed form: decimal outcome → probability, with
+// only the outcomes whose probability is above zero.
+func (d Dist) Map() map[string]float64 {
+	m := make(map[string]float64)
+	for k, p := range d {
+		if p > 0 {
+			m[strconv.Itoa(k)] = p
+		}
+	}
+	return m
+}
+
+// Signed is a distribution over the integers Min, Min+1, …: P[i] is
+// P(X = Min+i). Differences of dice live here.
+type Signed struct {
+	Min  int  `json:"min"`
+	Dist Dist `json:"p"`
+}
+
+// Max is the largest outcome covered.
+func (s Signed) Max() int { return s.Min + len(s.Dist) - 1 }
+
+// P is P(X = k).
+func (s Signed) P(k int) float64 { return s.Dist.P(k - s.Min) }
+
+// AtLeast is P(X ≥ k).
+func (s Signed) AtLeast(k int) float64 { return s.Dist.AtLeast(k - s.Min) }
+
+// AtMost is P(X ≤ k).
+func (s Signed) AtMost(k int) float64 {
+	if k < s.Min {
+		return 0
+	}
+	return s.Dist.AtMost(k - s.Min)
+}
+
+// Mean is E[X].
+func (s Signed) Mean() float64 { return float64(s.Min)*s.Dist.Total() + s.Dist.Mean() }
+
+// Map is decimal outcome → probability for outcomes with probability above
+// zero ("-2": 0.111…).
+func (s Signed) Map() map[string]float64 {
+	m := make(map[string]float64)
+	for i, p := range s.Dist {
+		if p > 0 {
+			m[strconv.Itoa(s.Min+i)] = p
+		}
+	}
+	return m
+}
+
+// D6 is one fair die: 1…6 with 1/6 each (Len 7, P(0) = 0).
+func D6() Dist { return Dist{0, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6} }
+
+// SuccessChance is the chance that one d6 shows at least t, for the
+// thresholds the games use: (7−t)/6 for t in 2…7. A 1 always fails, so 1 is
+// not a threshold; 7 is "cannot succeed" (for a save: no save).
+func SuccessChance(t int) (float64, error) {
+	if err := checkThreshold(ParamThreshold, t); err != nil {
+		return 0, err
+	}
+	return chance(t), nil
+}
+
+func chance(t int) float64 { return float64(7-t) / 6 }
+
+// PoolSuccesses is the number of successes when n d6 are rolled against
+// threshold t: Binomial(n, (7−t)/6).
+func PoolSuccesses(n, t int) (Dist, error) {
+	if err := checkCount(ParamDice, n, MaxDice); err != nil {
+		return nil, err
+	}
+	if err := checkThreshold(ParamThreshold, t); err != nil {
+		return nil, err
+	}
+	p := chance(t)
+	return nfold([]float64{1 - p, p}, n), nil
+}
+
+// nfold is the distribution of the sum of n independent copies of r,
+// computed in place (one allocation, no cancellation: every term is a sum of
+// non-negative products).
+func nfold(r []float64, n int) Dist {
+	m := len(r) - 1
+	out := make(Dist, m*n+1)
+	out[0] = 1
+	for i := 1; i <= n; i++ {
+		prev := (i - 1) * m
+		for k := i * m; k >= 0; k-- {
+			lo, hi := max(0, k-prev), min(m, k)
+			s := 0.0
+			for j := lo; j <= hi; j++ {
+				s += r[j] * out[k-j]
+			}
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// Sequence is one shooting of the skirmish game ("Powstanie Warszawskie",
+// FAZA STRZAŁU): every attack die rolls to hit; every hit rolls to wound (or,
+// with DamageD6, deals d6 wounds: "Aby ranić: kostka d6 oznacza ilość
+// zadanych ran"); every wound gets its own save roll against the target's
+// defence. Thresholds are "at least" values in 2…7; 7 cannot succeed, so a
+// Save of 7 means no save.
+type Sequence struct {
+	// Attacks is the number of attack dice, models × shots per model (see
+	// MGFire.Attacks for the heavy machine guns).
+	Attacks int `json:"attacks"`
+	Hit     int `json:"hit"`
+	// Wound is the wound threshold; leave it 0 when DamageD6 is set.
+	Wound    int  `json:"wound,omitempty"`
+	DamageD6 bool `json:"damage_d6,omitempty"`
+	Save     int  `json:"save"`
+}
+
+// Validate reports the first invalid field as a *ParamError.
+func (s Sequence) Validate() error {
+	if err := checkCount(ParamAttacks, s.Attacks, MaxDice); err != nil {
+		return err
+	}
+	if err := checkThreshold(ParamHit, s.Hit); err != nil {
+		return err
+	}
+	if s.DamageD6 {
+		if s.Wound != 0 {
+			return &ParamError{Param: ParamWound, Value: s.Wound, Reason: "cannot be combined with d6 damage"}
+		}
+	} else if err := checkThreshold(ParamWound, s.Wound); err != nil {
+		return err
+	}
+	return checkThreshold(ParamSave, s.Save)
+}
+
+// Packet is the distribution of unsaved wounds caused by one attack die
+// (0 for a miss, a failed wound or a saved wound; up to 6 with DamageD6).
+// The wounds of one attack stay together as a packet for allocation.
+func (s Sequence) Packet() (Dist, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s.packet(), nil
+}
+
+func (s Sequence) packet() Dist {
+	ph, fail := chance(s.Hit), 1-chance(s.Save)
+	if !s.DamageD6 {
+		u := ph * chance(s.Wound) * fail
+		return Dist{1 - u, u}
+	}
+	r := make(Dist, 7)
+	// Each face d of the damage die gives Binomial(d, fail) unsaved wounds.
+	var bin [7]float64
+	for d := 1; d <= 6; d++ {
+		bin = [7]float64{1}
+		for i := 1; i <= d; i++ {
+			for k := i; k >= 1; k-- {
+				bin[k] = bin[k]*(1-fail) + bin[k-1]*fail
+			}
+			bin[0] *= 1 - fail
+		}
+		for k := 0; k <= d; k++ {
+			r[k] += ph / 6 * bin[k]
+		}
+	}
+	r[0] += 1 - ph
+	return r
+}
+
+// Unsaved is the distribution of the total unsaved wounds.
+func (s Sequence) Unsaved() (Dist, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return nfold(s.packet(), s.Attacks), nil
+}
+
+// Policy is how unsaved wounds are given to the models of the target unit.
+type Policy string
+
+const (
+	// Spread gives each packet of wounds to the model with the most lives
+	// left, so unwounded models are wounded first. It matches the
+	// rulebook's worked example in FAZA STRZAŁU: two unsaved wounds on
+	// grenadiers with two lives each leave "2 rannych wrogich grenadierów",
+	// two wounded, none killed. The zero Policy is Spread.
+	Spread Policy = "spread"
+	// Focus gives each packet to the living model with the fewest lives
+	// left, so wounded models are finished first and models die one by one.
+	Focus Policy = "focus"
+)
+
+// Target is the unit being shot at: Models models of Lives lives each.
+type Target struct {
+	Models int    `json:"models"`
+	Lives  int    `json:"lives"`
+	Policy Policy `json:"policy,omitempty"`
+}
+
+// Validate reports the first invalid field as a *ParamError.
+func (t Target) Validate() error {
+	if t.Models < 1 {
+		return &ParamError{Param: ParamModels, Value: t.Models, Reason: "must be at least 1"}
+	}
+	if err := checkCount(ParamModels, t.Models, MaxModels); err != nil {
+		return err
+	}
+	if t.Lives < 1 {
+		return &ParamError{Param: ParamLives, Value: t.Lives, Reason: "must be at least 1"}
+	}
+	if err := checkCount(ParamLives, t.Lives, MaxLives); err != nil {
+		return err
+	}
+	switch t.Policy {
+	case "", Spread, Focus:
+		return nil
+	}
+	return &ParamError{Param: ParamPolicy, Value: strconv.Quote(string(t.Policy)), Reason: `is neither "spread" nor "focus"`}
+}
+
+func (t Target) focus() bool { return t.Policy == Focus }
+
+// Killed is the distribution of models of t killed by the sequence.
+//
+// Allocation, one packet at a time in the order the attacks were rolled:
+// a packet of unsaved wounds goes to one model, picked by t.Policy. With
+// DamageD6 all wounds of one hit go to that single model and whatever
+// exceeds its remaining lives is lost; they do not spill onto the next model.
+// The skirmish rulebook (SPIS BRONI, PANZERSCHRECK / PANZERFAUST /
+// STIELHAND GRANATE: "Aby ranić: kostka d6 oznacza ilość zadanych ran") says
+// how many wounds one hit deals but not that they may be split between
+// models, and a single anti-tank or grenade hit striking one man is the
+// reading we chose. Saves are rolled per wound before allocation, so only
+// unsaved wounds reach the model.
+func (s Sequence) Killed(t Target) (Dist, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	return killedDist(s.packet(), s.Attacks, t)
+}
+
+// Odds is the exact result of a Sequence against an optional Target.
+type Odds struct {
+	Sequence Sequence `json:"sequence"`
+	Target   *Target  `json:"target,omitempty"`
+	// Packet is the unsaved wounds of one attack die.
+	Packet  Dist `json:"packet"`
+	Unsaved Dist `json:"unsaved"`
+	// Killed is nil without a target.
+	Killed Dist `json:"killed,omitempty"`
+}
+
+// Exact computes the unsaved wounds and, when t is not nil, the models
+// killed.
+func (s Sequence) Exact(t *Target) (Odds, error) {
+	if err := s.Validate(); err != nil {
+		return Odds{}, err
+	}
+	o := Odds{Sequence: s, Packet: s.packet()}
+	o.Unsaved = nfold(o.Packet, s.Attacks)
+	if t != nil {
+		if err := t.Validate(); err != nil {
+			return Odds{}, err
+		}
+		tc := *t
+		o.Target = &tc
+		k, err := killedDist(o.Packet, s.Attacks, tc)
+		if err != nil {
+			return Odds{}, err
+		}
+		o.Killed = k
+	}
+	return o, nil
+}
+
+// MGBonusPerRound is the heavy machine guns' extra shots per model for every
+// round the unit did not move (SPIS BRONI, MG42 and ZDOBYCZNY MG42: "za każdą
+// rundę gdy oddział nie wykonał ruchu +2 strzały").
+const MGBonusPerRound = 2
+
+// MGFire is the fire of a heavy machine gun unit: each model fires
+// min(BaseShots + BonusPerRound × StationaryRounds, Cap) shots (MG42: 8, cap
+// 12; ZDOBYCZNY MG42: 7, cap 11).
+type MGFire struct {
+	Models           int `json:"models"`
+	BaseShots        int `json:"base_shots"`
+	StationaryRounds int `json:"stationary_rounds"`
+	BonusPerRound    int `json:"bonus_per_round"`
+	Cap              int `json:"cap"`
+}
+
+// Attacks is the number of attack dice, Models × shots per model.
+func (f MGFire) Attacks() (int, error) {
+	if err := checkCount(ParamModels, f.Models, MaxModels); err != nil {
+		return 0, err
+	}
+	if f.BaseShots < 1 {
+		return 0, &ParamError{Param: ParamBaseShots, Value: f.BaseShots, Reason: "must be at least 1"}
+	}
+	if err := checkCount(ParamRounds, f.StationaryRounds, 1000); err != nil {
+		return 0, err
+	}
+	if err := checkCount(ParamBonus, f.BonusPerRound, 100); err != nil {
+		return 0, err
+	}
+	if f.Cap < f.BaseShots {
+		return 0, &ParamError{Param: ParamCap, Value: f.Cap, Reason: fmt.Sprintf("is below the base shots %d", f.BaseShots)}
+	}
+	shots := min(f.BaseShots+f.BonusPerRound*f.StationaryRounds, f.Cap)
+	n := f.Models * shots
+	if n > MaxDice {
+		return 0, &ParamError{Param: ParamAttacks, Value: n, Reason: fmt.Sprintf("is more than %d", MaxDice)}
+	}
+	return n, nil
+}
