@@ -353,7 +353,7 @@ func (d *Daemon) notice(ctx context.Context, n Notice) {
 }
 
 func (d *Daemon) publishState() {
-	msg, err := json.Marshal(StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.PublicView()})
+	msg, err := json.Marshal(StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(Public)})
 	if err != nil {
 		d.log.Error("state not encoded", "err", err)
 		return

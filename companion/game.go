@@ -48,6 +48,27 @@ type Game interface {
 	Apply(Action) (events []any, commit func(), err error)
 	// Bind turns a sensor event into actions and notices.
 	Bind(Input) ([]Action, []Notice)
-	// PublicView is the state everyone may see.
-	PublicView() any
+	// View is the state as viewer may see it: hidden information (hands,
+	// secret goals, army lists before deployment) is filtered here, before it
+	// leaves the daemon.
+	View(viewer Viewer) any
 }
+
+// Viewer is who a view is for.
+type Viewer struct {
+	Role Role `json:"role"`
+	// Seat is the player's seat when Role is RolePlayer.
+	Seat int `json:"seat,omitempty"`
+}
+
+// Role is a kind of viewer.
+type Role string
+
+const (
+	RolePublic  Role = "public"
+	RolePlayer  Role = "player"
+	RoleReferee Role = "referee"
+)
+
+// Public is the spectators' view.
+var Public = Viewer{Role: RolePublic}

@@ -73,7 +73,9 @@ func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
 	return out, func() { g.state = next }, nil
 }
 
-func (g *Game) PublicView() any { return g.state }
+// View: everything in a skirmish is on the table for all to see so far;
+// army lists before deployment are filtered once deployment is played.
+func (g *Game) View(companion.Viewer) any { return g.state }
 
 // State is the current state (for tests and displays in process).
 func (g *Game) State() skirmish.State { return g.state }
