@@ -69,9 +69,18 @@ type MeasureConfig struct {
 	KrokMM float64 `yaml:"krok_mm"`
 }
 
-// DiceConfig configures virtual dice.
+// DiceConfig configures virtual dice and the fairness watch on physical ones.
 type DiceConfig struct {
-	Seed uint64 `yaml:"seed"`
+	Seed     uint64         `yaml:"seed"`
+	Fairness FairnessConfig `yaml:"fairness"`
+}
+
+// FairnessConfig: a physical die is flagged to the referee when the
+// chi-square test over its faces gives p < Significance after at least
+// MinRolls rolls. Zero values take the defaults (0.01 and 60).
+type FairnessConfig struct {
+	Significance float64 `yaml:"significance"`
+	MinRolls     int     `yaml:"min_rolls"`
 }
 
 // HardwareConfig names the devices.
@@ -97,7 +106,9 @@ func (e *ConfigError) Error() string {
 var (
 	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 	yamlLineErr = regexp.MustCompile(`^line (\d+): (.*)$`)
-	knownGames  = []string{"skirmish"}
+	// knownGames are the five games' config ids; a binary reports which of
+	// them it plays when the daemon starts.
+	knownGames = []string{"skirmish", "bitwa-warszawska", "mali-powstancy", "wot-rush", "west-1920"}
 )
 
 // LoadConfig reads and checks a configuration file. Unknown keys and bad
@@ -125,7 +136,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil {
-		return nil, yamlError(path, err)
+		return nil, yamlErrorIn(path, &doc, err)
 	}
 	cfg.defaults()
 	if err := cfg.check(); err != nil {
@@ -134,7 +145,35 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
-func yamlError(path string, err error) error {
+var unknownField = regexp.MustCompile(`^field (\S+) not found in type .*$`)
+
+// keyAtLine finds the dotted key whose value sits on line, for messages
+// that name the line but not the key.
+func keyAtLine(n *yaml.Node, line int) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return keyAtLine(n.Content[0], line)
+	}
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Line == line && v.Kind == yaml.ScalarNode {
+			return k.Value
+		}
+		if sub := keyAtLine(v, line); sub != "" {
+			return k.Value + "." + sub
+		}
+	}
+	return ""
+}
+
+func yamlError(path string, err error) error { return yamlErrorIn(path, nil, err) }
+
+func yamlErrorIn(path string, doc *yaml.Node, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		// "line 3: field colour not found in type companion.Config"
@@ -142,8 +181,10 @@ func yamlError(path string, err error) error {
 		if m := yamlLineErr.FindStringSubmatch(first); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			msg := m[2]
-			if f := regexp.MustCompile(`^field (\S+) not found in type (\S+)$`).FindStringSubmatch(msg); f != nil {
+			if f := unknownField.FindStringSubmatch(msg); f != nil {
 				msg = fmt.Sprintf("unknown key %q", f[1])
+			} else if key := keyAtLine(doc, n); key != "" {
+				msg = key + ": " + msg
 			}
 			return &ConfigError{File: path, Line: n, Msg: msg}
 		}
@@ -232,6 +273,12 @@ func (c *Config) check() error {
 	if c.Language != "pl" && c.Language != "en" {
 		return c.errAt("language", "%q, want pl or en", c.Language)
 	}
+	if f := c.Dice.Fairness.Significance; f < 0 || f >= 0.5 {
+		return c.errAt("dice.fairness.significance", "%v, want a p-value threshold such as 0.01 (0 for the default)", f)
+	}
+	if c.Dice.Fairness.MinRolls < 0 {
+		return c.errAt("dice.fairness.min_rolls", "%d, want a positive count (0 for the default)", c.Dice.Fairness.MinRolls)
+	}
 	if c.Measure.KrokMM <= 0 || c.Measure.KrokMM > 100 {
 		return c.errAt("measure.krok_mm", "%v mm is not a plausible krok", c.Measure.KrokMM)
 	}
@@ -294,7 +341,7 @@ func (c *Config) DecodeSection(key string, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(c.data))
 	dec.KnownFields(true)
 	if err := dec.Decode(holder.Interface()); err != nil {
-		return yamlError(c.path, err)
+		return yamlErrorIn(c.path, c.doc, err)
 	}
 	reflect.ValueOf(v).Elem().Set(holder.Elem().Field(0))
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/hardware/sim"
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -38,12 +39,24 @@ type Options struct {
 }
 
 // Topics of one table: sztab/v1/{venue}/{table}/...
-type Topics struct{ Status, State, Events string }
+type Topics struct {
+	Status, State, Events string
+	// Referee topics carry what players must not see; a broker shared with
+	// the public restricts them to the referee role by ACL.
+	RefereeFairness, RefereeEvents string
+}
 
 // TopicsFor returns the table's topics.
 func TopicsFor(venue, table string) Topics {
 	base := "sztab/v1/" + venue + "/" + table + "/"
-	return Topics{Status: base + "status", State: base + "state", Events: base + "events"}
+	return Topics{Status: base + "status", State: base + "state", Events: base + "events",
+		RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events"}
+}
+
+// FairnessMessage is the retained fairness watch on the referee topic.
+type FairnessMessage struct {
+	Seq     int64                 `json:"seq"`
+	Sources []dice.FairnessReport `json:"sources"`
 }
 
 // StatusMessage is the retained status payload.
@@ -85,6 +98,7 @@ type Daemon struct {
 	broker  *Broker
 	seq     int64 // last accepted action
 	inputs  chan Input
+	watch   *dice.Watch
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
@@ -106,7 +120,8 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: TopicsFor(cfg.Venue, cfg.Table), inputs: make(chan Input, 64)}
+	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: TopicsFor(cfg.Venue, cfg.Table), inputs: make(chan Input, 64),
+		watch: dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
 	var err error
 	if d.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
 		return nil, err
@@ -147,6 +162,7 @@ func (d *Daemon) replay(ctx context.Context) error {
 		}
 		commit()
 		d.seq = e.Seq
+		d.observeDice(a, true)
 		n++
 		return nil
 	})
@@ -228,6 +244,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		return err
 	}
 	d.publishState()
+	d.publishFairness()
 	if d.opts.Ready != nil {
 		d.opts.Ready(d.BrokerAddr())
 	}
@@ -312,6 +329,7 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 		}
 		body, _ := d.game.EncodeAction(a)
 		d.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: json.RawMessage(body)})
+		d.observeDice(a, false)
 		return nil
 	}
 	body, err := d.game.EncodeAction(a)
@@ -330,6 +348,7 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 	}
 	commit()
 	d.seq = seq
+	d.observeDice(a, true)
 	if !publish {
 		return nil
 	}
@@ -339,6 +358,53 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 	}
 	return nil
 }
+
+// observeDice feeds the physical dice of an action to the fairness watch:
+// the faces of an accepted action, and the impossible readings of a refused
+// one (a refused action's valid dice were never rolled into the game).
+func (d *Daemon) observeDice(a Action, accepted bool) {
+	dc, ok := d.game.(DiceCarrier)
+	if !ok {
+		return
+	}
+	changed := false
+	for _, r := range dc.RollsIn(a) {
+		if r.Origin != dice.Keypad && r.Origin != dice.Camera && r.Origin != dice.NFC {
+			continue
+		}
+		if !accepted && r.Validate() == nil {
+			continue
+		}
+		key := dice.SourceKey(d.cfg.Table, r)
+		before, _ := d.watch.Report(key)
+		d.watch.Observe(key, r)
+		after, _ := d.watch.Report(key)
+		changed = true
+		if after.Loaded && !before.Loaded && d.pub != nil {
+			n := Notice{Type: "die_suspect", Code: key,
+				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
+					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
+					key, after.Rolls, after.ChiSquare, after.PValue)}
+			msg, _ := json.Marshal(EventMessage{Seq: d.seq, At: d.opts.Clock().UTC(), Event: n})
+			if err := d.pub.Publish(d.topics.RefereeEvents, msg, false); err != nil {
+				d.log.Warn("referee event not published", "err", err)
+			}
+		}
+	}
+	if changed && d.pub != nil {
+		d.publishFairness()
+	}
+}
+
+func (d *Daemon) publishFairness() {
+	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq, Sources: d.watch.Reports()})
+	if err := d.pub.Publish(d.topics.RefereeFairness, msg, true); err != nil {
+		d.log.Warn("fairness watch not published", "err", err)
+	}
+}
+
+// Fairness is the fairness watch's current reports.
+func (d *Daemon) Fairness() []dice.FairnessReport { return d.watch.Reports() }
 
 func (d *Daemon) notice(ctx context.Context, n Notice) {
 	body, _ := json.Marshal(n)

@@ -3,6 +3,7 @@ package companion
 import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -72,3 +73,9 @@ const (
 
 // Public is the spectators' view.
 var Public = Viewer{Role: RolePublic}
+
+// DiceCarrier is implemented by games whose actions carry dice, so the
+// daemon can watch the physical dice for fairness.
+type DiceCarrier interface {
+	RollsIn(Action) []dice.Roll
+}

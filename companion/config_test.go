@@ -1,0 +1,129 @@
+package companion
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const goodConfig = `venue: klub
+table: stol-1
+game: skirmish
+tags: tags.yaml
+mqtt:
+  listen: "127.0.0.1:1883"
+skirmish:
+  players: []
+`
+
+func TestParseConfig(t *testing.T) {
+	cfg, err := ParseConfig("/etc/sztab/table.yaml", []byte(goodConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Language != "pl" || cfg.Measure.KrokMM != 25.4 || cfg.Journal != "stol-1.journal.db" {
+		t.Errorf("defaults: got language %q krok %v journal %q", cfg.Language, cfg.Measure.KrokMM, cfg.Journal)
+	}
+	if got := cfg.Resolve(cfg.Tags); got != "/etc/sztab/tags.yaml" {
+		t.Errorf("Resolve: got %s", got)
+	}
+	var section struct {
+		Players []string `yaml:"players"`
+	}
+	if err := cfg.DecodeSection("skirmish", &section); err != nil {
+		t.Errorf("DecodeSection: %v", err)
+	}
+}
+
+func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+		line             int
+	}{
+		{"unknown top-level key", goodConfig + "colour: red\n", `unknown key "colour"`, 9},
+		{"unknown nested key", strings.Replace(goodConfig, "  listen:", "  lisen:", 1), `unknown key "lisen"`, 6},
+		{"bad table id", strings.Replace(goodConfig, "table: stol-1", "table: Stół 1", 1), "table:", 2},
+		{"unknown game", strings.Replace(goodConfig, "game: skirmish", "game: chess", 1), `"chess" is not a game`, 3},
+		{"bad port", strings.Replace(goodConfig, "127.0.0.1:1883", "127.0.0.1:99999", 1), "port", 6},
+		{"both broker and listen", strings.Replace(goodConfig, "mqtt:\n", "mqtt:\n  broker: tcp://x:1883\n", 1), "not both", 7},
+		{"bad broker url", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: x:1883", 1), "broker URL", 6},
+		{"wrong type", strings.Replace(goodConfig, "table: stol-1\n", "table: stol-1\nmeasure:\n  krok_mm: long\n", 1), "krok_mm", 4},
+		{"bad krok", strings.Replace(goodConfig, "table: stol-1\n", "table: stol-1\nmeasure:\n  krok_mm: -3\n", 1), "krok", 4},
+		{"bad yaml", "venue: [\n", "", 0},
+		{"empty", "", "empty", 0},
+		{"missing tags", strings.Replace(goodConfig, "tags: tags.yaml\n", "", 1), "tags", 0},
+		{"simulated script missing", goodConfig + "hardware:\n  simulated: nope.jsonl\n", "hardware.simulated", 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseConfig("table.yaml", []byte(tt.yaml))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a ConfigError", err)
+			}
+			if ce.File != "table.yaml" {
+				t.Errorf("file %q", ce.File)
+			}
+			if tt.line > 0 && ce.Line != tt.line {
+				t.Errorf("line %d, want %d (%v)", ce.Line, tt.line, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %q, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeSectionStrict(t *testing.T) {
+	cfg, err := ParseConfig("t.yaml", []byte(goodConfig+"  colour: red\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var section struct {
+		Players []string `yaml:"players"`
+	}
+	err = cfg.DecodeSection("skirmish", &section)
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 9 || !strings.Contains(err.Error(), `unknown key "colour"`) {
+		t.Errorf("got %v, want t.yaml:9 unknown key colour", err)
+	}
+}
+
+func TestTagRegistry(t *testing.T) {
+	reg, err := ParseTags("tags.yaml", []byte(`tags:
+  - {uid: "04:a1:b2:c3", kind: unit, id: ak}
+  - {uid: "04112233445566", kind: unit, id: ak, label: second card}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tag, ok := reg.Lookup("04A1B2C3"); !ok || tag.ID != "ak" {
+		t.Errorf("Lookup: %+v %v", tag, ok)
+	}
+	if _, ok := reg.Lookup("DEADBEEF"); ok {
+		t.Error("an unknown UID was found")
+	}
+	bad := map[string]string{
+		"duplicate": "tags:\n  - {uid: 04A1B2C3, kind: unit, id: a}\n  - {uid: 04a1b2c3, kind: card, id: b}\n",
+		"bad kind":  "tags:\n  - {uid: 04A1B2C3, kind: tank, id: a}\n",
+		"no id":     "tags:\n  - {uid: 04A1B2C3, kind: unit}\n",
+		"bad uid":   "tags:\n  - {uid: 04A1, kind: unit, id: a}\n",
+		"extra key": "tags:\n  - {uid: 04A1B2C3, kind: unit, id: a}\nreaders: 3\n",
+	}
+	for name, data := range bad {
+		_, err := ParseTags("tags.yaml", []byte(data))
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Line == 0 {
+			t.Errorf("%s: got %v, want an error with a line", name, err)
+		}
+	}
+}
+
+func TestLoadConfigMissingFile(t *testing.T) {
+	_, err := LoadConfig(filepath.Join(t.TempDir(), "none.yaml"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("got %v", err)
+	}
+}

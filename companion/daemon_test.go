@@ -1,0 +1,241 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// tally is a minimal game: every die entered is added to a total.
+type tally struct{ total, count int }
+
+type addDice struct {
+	Rolls []dice.Roll `json:"rolls"`
+}
+
+func (addDice) Type() string { return "add" }
+
+type tallyGame struct{ st tally }
+
+func (g *tallyGame) Name() string                          { return "skirmish" }
+func (g *tallyGame) Start() (Action, error)                { return addDice{}, nil }
+func (g *tallyGame) EncodeAction(a Action) ([]byte, error) { return json.Marshal(a) }
+func (g *tallyGame) DecodeAction(b []byte) (Action, error) {
+	var a addDice
+	err := json.Unmarshal(b, &a)
+	return a, err
+}
+func (g *tallyGame) Apply(a Action) ([]any, func(), error) {
+	add := a.(addDice)
+	next := g.st
+	for _, r := range add.Rolls {
+		if err := r.Validate(); err != nil {
+			return nil, nil, rules.Reject("bad_die", "kość pokazuje %d", "a die showing %d", r.Value)
+		}
+		next.total += r.Value
+		next.count++
+	}
+	return []any{map[string]any{"type": "added", "text": rules.Textf("suma %d", "total %d", next.total)}}, func() { g.st = next }, nil
+}
+func (g *tallyGame) Bind(in Input) ([]Action, []Notice) {
+	if in.Key != nil {
+		v, _ := strconv.Atoi(in.Key.Key)
+		return []Action{addDice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
+	}
+	return nil, nil
+}
+func (g *tallyGame) View(Viewer) any              { return map[string]int{"total": g.st.total, "count": g.st.count} }
+func (g *tallyGame) RollsIn(a Action) []dice.Roll { return a.(addDice).Rolls }
+
+type recorder struct {
+	mu   sync.Mutex
+	msgs map[string][]string
+}
+
+func record(t *testing.T, addr, filter string) *recorder {
+	r := &recorder{msgs: map[string][]string{}}
+	c := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprint("rec", time.Now().UnixNano())))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal("connect", tok.Error())
+	}
+	tok := c.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
+		r.mu.Lock()
+		r.msgs[m.Topic()] = append(r.msgs[m.Topic()], string(m.Payload()))
+		r.mu.Unlock()
+	})
+	tok.WaitTimeout(5 * time.Second)
+	t.Cleanup(func() { c.Disconnect(50) })
+	return r
+}
+
+func (r *recorder) wait(t *testing.T, topic, substr string) string {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		r.mu.Lock()
+		msgs := r.msgs[topic]
+		r.mu.Unlock()
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if strings.Contains(msgs[i], substr) {
+				return msgs[i]
+			}
+		}
+	}
+	t.Fatalf("no message on %s containing %q", topic, substr)
+	return ""
+}
+
+func (r *recorder) all(topic string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.msgs[topic], "\n")
+}
+
+func tallyDaemon(t *testing.T, dir string) (*Daemon, func()) {
+	t.Helper()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags:\n  - {uid: 04A1B2C3, kind: unit, id: ak}\n"), 0o644)
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(context.Background(), cfg, Options{
+		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Serve(ctx) }()
+	return d, func() { cancel(); <-done; d.Close() }
+}
+
+func key(d *Daemon, keypad, k string) {
+	d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: keypad, Key: k}}
+}
+
+func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {
+	d, stop := tallyDaemon(t, t.TempDir())
+	defer stop()
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
+
+	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "r2", UID: "04998877", Present: true}}
+	key(d, "kp", "7")
+	key(d, "kp", "4")
+	ev := rec.wait(t, "sztab/v1/v/t1/events", "unknown_tag")
+	if !strings.Contains(ev, `"uid":"04998877"`) || !strings.Contains(ev, `"reader":"r2"`) {
+		t.Errorf("unknown_tag event lacks uid or reader: %s", ev)
+	}
+	rej := rec.wait(t, "sztab/v1/v/t1/events", "rejected")
+	if !strings.Contains(rej, "a die showing 7") || !strings.Contains(rej, "kość pokazuje 7") {
+		t.Errorf("rejection lacks its reasons: %s", rej)
+	}
+	st := rec.wait(t, "sztab/v1/v/t1/state", `"total":4`)
+	// seq 1 start, 2 unknown tag notice, 3 rejection notice, 4 the accepted die.
+	if !strings.Contains(st, `"seq":4`) || !strings.Contains(st, `"count":1`) {
+		t.Errorf("state after a 7 and a 4: %s", st)
+	}
+	fair := rec.wait(t, "sztab/v1/v/t1/referee/fairness", `"rejected":1`)
+	if !strings.Contains(fair, `"key":"t1/kp"`) {
+		t.Errorf("fairness: %s", fair)
+	}
+}
+
+func TestFairnessWatchFlagsTheLoadedDieToTheRefereeOnly(t *testing.T) {
+	d, stop := tallyDaemon(t, t.TempDir())
+	defer stop()
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 300 {
+		key(d, "fair", strconv.Itoa(1+rng.IntN(6)))
+		loaded := 6 // a six one time in three
+		if rng.IntN(3) != 0 {
+			loaded = 1 + rng.IntN(5)
+		}
+		key(d, "loaded", strconv.Itoa(loaded))
+	}
+	rec.wait(t, "sztab/v1/v/t1/state", `"count":600`)
+	rec.wait(t, "sztab/v1/v/t1/referee/events", "t1/loaded")
+	var msg FairnessMessage
+	json.Unmarshal([]byte(rec.wait(t, "sztab/v1/v/t1/referee/fairness", `"rolls":300,`)), &msg)
+	got := map[string]bool{}
+	for _, s := range msg.Sources {
+		got[s.Key] = s.Loaded
+	}
+	if !got["t1/loaded"] || got["t1/fair"] || len(got) != 2 {
+		t.Errorf("loaded flags %v, want only t1/loaded", got)
+	}
+	if pub := rec.all("sztab/v1/v/t1/events") + rec.all("sztab/v1/v/t1/state"); strings.Contains(pub, "die_suspect") || strings.Contains(pub, "chi_square") {
+		t.Error("the fairness watch leaked onto a public topic")
+	}
+}
+
+func TestRestartRebuildsStateAndRefusesAnotherGame(t *testing.T) {
+	dir := t.TempDir()
+	d, stop := tallyDaemon(t, dir)
+	for _, k := range []string{"3", "5"} {
+		key(d, "kp", k)
+	}
+	for end := time.Now().Add(10 * time.Second); d.Seq() < 3 && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	stop()
+	d2, stop2 := tallyDaemon(t, dir)
+	if d2.Seq() != 3 || d2.game.View(Public).(map[string]int)["total"] != 8 {
+		t.Errorf("after restart: seq %d, view %v", d2.Seq(), d2.game.View(Public))
+	}
+	if got := d2.Fairness(); len(got) != 1 || got[0].Rolls != 2 {
+		t.Errorf("fairness after restart: %+v", got)
+	}
+	stop2()
+
+	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
+	_, err := Open(context.Background(), cfg, Options{
+		NewGame: func(*Config) (Game, error) { return otherGame{&tallyGame{}}, nil },
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err == nil || !strings.Contains(err.Error(), "j.db") || !strings.Contains(err.Error(), "belongs to a skirmish game") {
+		t.Errorf("opening a skirmish journal for another game: %v", err)
+	}
+}
+
+type otherGame struct{ *tallyGame }
+
+func (otherGame) Name() string { return "bitwa-warszawska" }
+
+func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
+	dir := t.TempDir()
+	_, stop := tallyDaemon(t, dir)
+	stop()
+	j, err := OpenJournal(filepath.Join(dir, "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Append(context.Background(), KindAction, "skirmish", time.Now(), []byte(`{"rolls":[{"value":9,"origin":"keypad"}]}`), []byte(`[]`))
+	j.Close()
+	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
+	_, err = Open(context.Background(), cfg, Options{
+		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err == nil || !strings.Contains(err.Error(), "entry 2") || !strings.Contains(err.Error(), "no longer applies") {
+		t.Errorf("got %v, want a refusal naming entry 2", err)
+	}
+}
