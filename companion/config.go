@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/companion/display"
 )
 
 // Config is a table's configuration file.
@@ -33,6 +35,7 @@ type Config struct {
 	Measure  MeasureConfig  `yaml:"measure"`
 	Dice     DiceConfig     `yaml:"dice"`
 	Hardware HardwareConfig `yaml:"hardware"`
+	Display  DisplayConfig  `yaml:"display"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
@@ -81,6 +84,18 @@ type DiceConfig struct {
 type FairnessConfig struct {
 	Significance float64 `yaml:"significance"`
 	MinRolls     int     `yaml:"min_rolls"`
+}
+
+// DisplayConfig is the HTTP server for the table's screens. The same
+// credentials are the embedded broker's referee and player roles.
+type DisplayConfig struct {
+	// Listen is the address of the screens (":8080"); empty: no screens.
+	Listen string `yaml:"listen"`
+	// PublicURL is the table screen's address as the venue sees it,
+	// published in the status for the venue wall's links.
+	PublicURL string                     `yaml:"public_url"`
+	Referee   display.Credential         `yaml:"referee"`
+	Players   []display.PlayerCredential `yaml:"players"`
 }
 
 // HardwareConfig names the devices.
@@ -304,6 +319,29 @@ func (c *Config) check() error {
 	}
 	if (c.MQTT.TLS.CertFile == "") != (c.MQTT.TLS.KeyFile == "") {
 		return c.errAt("mqtt.tls", "cert_file and key_file go together")
+	}
+	if c.Display.Listen != "" {
+		if _, _, err := net.SplitHostPort(c.Display.Listen); err != nil {
+			return c.errAt("display.listen", "%q is not an address like :8080", c.Display.Listen)
+		}
+	}
+	if (c.Display.Referee.User == "") != (c.Display.Referee.Password == "") {
+		return c.errAt("display.referee", "user and password go together")
+	}
+	seen := map[int]bool{}
+	for i, p := range c.Display.Players {
+		key := fmt.Sprintf("display.players[%d]", i)
+		switch {
+		case p.Seat < 1:
+			return c.errAt("display.players", "%s: seat %d, want 1 or more", key, p.Seat)
+		case seen[p.Seat]:
+			return c.errAt("display.players", "%s: seat %d listed twice", key, p.Seat)
+		case p.User == "" || p.Password == "":
+			return c.errAt("display.players", "%s: seat %d needs a user and a password", key, p.Seat)
+		case p.User == c.Display.Referee.User:
+			return c.errAt("display.players", "%s: user %q is also the referee", key, p.User)
+		}
+		seen[p.Seat] = true
 	}
 	if c.Tags == "" {
 		return c.errAt("tags", "no tag registry file named")

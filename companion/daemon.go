@@ -2,14 +2,20 @@ package companion
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/hardware/sim"
 	"github.com/sztab/sztab/rules"
@@ -36,22 +42,31 @@ type Options struct {
 	// Ready is called once the daemon publishes, with the broker address
 	// (host:port) when the broker is embedded.
 	Ready func(brokerAddr string)
+	// Heartbeat is the screens' keep-alive period (default 2s).
+	Heartbeat time.Duration
+	// Image returns the latest annotated table image for the screens.
+	Image func() ([]byte, bool)
 }
 
 // Topics of one table: sztab/v1/{venue}/{table}/...
 type Topics struct {
+	Base                  string
 	Status, State, Events string
-	// Referee topics carry what players must not see; a broker shared with
-	// the public restricts them to the referee role by ACL.
-	RefereeFairness, RefereeEvents string
+	// Referee and player topics carry what others must not see. They are
+	// never retained; the embedded broker delivers them only to the role
+	// (see brokerAccess), and a shared broker must restrict them by ACL.
+	RefereeState, RefereeFairness, RefereeEvents string
 }
 
 // TopicsFor returns the table's topics.
 func TopicsFor(venue, table string) Topics {
 	base := "sztab/v1/" + venue + "/" + table + "/"
-	return Topics{Status: base + "status", State: base + "state", Events: base + "events",
-		RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events"}
+	return Topics{Base: base, Status: base + "status", State: base + "state", Events: base + "events",
+		RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events"}
 }
+
+// Player is the topic of a player's own view.
+func (t Topics) Player(seat int) string { return t.Base + "player/" + strconv.Itoa(seat) + "/state" }
 
 // FairnessMessage is the retained fairness watch on the referee topic.
 type FairnessMessage struct {
@@ -66,15 +81,22 @@ type StatusMessage struct {
 	Version string `json:"version,omitempty"`
 	Venue   string `json:"venue"`
 	Table   string `json:"table"`
+	// Screen is the table screen's URL for the venue wall.
+	Screen string `json:"screen,omitempty"`
 }
 
-// StateMessage is the retained public state.
+// StateMessage is a view of the state: the retained public one on .../state,
+// the referee's on .../referee/state, a player's on .../player/{seat}/state.
 type StateMessage struct {
 	Seq   int64  `json:"seq"`
 	Venue string `json:"venue"`
 	Table string `json:"table"`
 	Game  string `json:"game"`
-	State any    `json:"state"`
+	// Headline is a one-line summary for the venue wall.
+	Headline *rules.Text `json:"headline,omitempty"`
+	State    any         `json:"state"`
+	// Fairness is the dice fairness watch, in the referee's view only.
+	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
 }
 
 // EventMessage is one published event; (Seq, Index) identifies it.
@@ -99,6 +121,11 @@ type Daemon struct {
 	seq     int64 // last accepted action
 	inputs  chan Input
 	watch   *dice.Watch
+	feed    *display.Feed
+	web     *http.Server
+	webAddr string
+	// self is the daemon's own credential on the embedded broker.
+	self display.Credential
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
@@ -182,14 +209,17 @@ func (d *Daemon) replay(ctx context.Context) error {
 
 func (d *Daemon) connect(ctx context.Context) error {
 	url := d.cfg.MQTT.Broker
+	user, pass := d.cfg.MQTT.Username, d.cfg.MQTT.Password
 	if url == "" {
 		quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		b, err := StartBroker(d.cfg.MQTT.Listen, quiet)
+		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
+		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players}, quiet)
 		if err != nil {
 			return err
 		}
 		d.broker = b
 		url = "tcp://" + loopbackFor(b.Addr())
+		user, pass = d.self.User, d.self.Password
 	}
 	tlsCfg, err := TLSFromConfig(d.cfg.MQTT.TLS, d.cfg.Resolve)
 	if err != nil {
@@ -201,7 +231,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 		clientID = "sztab-" + d.cfg.Venue + "-" + d.cfg.Table
 	}
 	d.pub, err = Connect(ctx, PublisherOptions{
-		URL: url, ClientID: clientID, Username: d.cfg.MQTT.Username, Password: d.cfg.MQTT.Password,
+		URL: url, ClientID: clientID, Username: user, Password: pass,
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
 	})
 	if err != nil {
@@ -233,10 +263,13 @@ func (d *Daemon) BrokerAddr() string {
 // Seq is the sequence number of the last accepted action.
 func (d *Daemon) Seq() int64 { return d.seq }
 
-// Serve publishes the current state, starts the sensors and handles their
-// events until ctx ends.
+// Serve publishes the current state, starts the screens and the sensors, and
+// handles their events until ctx ends.
 func (d *Daemon) Serve(ctx context.Context) error {
-	online, _ := json.Marshal(StatusMessage{Status: "online", Game: d.game.Name(), Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table})
+	if err := d.startDisplay(); err != nil {
+		return err
+	}
+	online, _ := json.Marshal(StatusMessage{Status: "online", Game: d.game.Name(), Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table, Screen: d.cfg.Display.PublicURL})
 	if err := d.pub.Publish(d.topics.Status, online, true); err != nil {
 		d.log.Warn("status not published", "err", err)
 	}
@@ -389,6 +422,9 @@ func (d *Daemon) observeDice(a Action, accepted bool) {
 			if err := d.pub.Publish(d.topics.RefereeEvents, msg, false); err != nil {
 				d.log.Warn("referee event not published", "err", err)
 			}
+			if d.feed != nil {
+				d.feed.AddEvent(display.Referee, msg)
+			}
 		}
 	}
 	if changed && d.pub != nil {
@@ -398,9 +434,10 @@ func (d *Daemon) observeDice(a Action, accepted bool) {
 
 func (d *Daemon) publishFairness() {
 	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq, Sources: d.watch.Reports()})
-	if err := d.pub.Publish(d.topics.RefereeFairness, msg, true); err != nil {
+	if err := d.pub.Publish(d.topics.RefereeFairness, msg, false); err != nil {
 		d.log.Warn("fairness watch not published", "err", err)
 	}
+	d.publishRefereeView()
 }
 
 // Fairness is the fairness watch's current reports.
@@ -418,14 +455,81 @@ func (d *Daemon) notice(ctx context.Context, n Notice) {
 	}
 }
 
+func (d *Daemon) view(v Viewer) ([]byte, error) {
+	m := StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(v)}
+	if h, ok := d.game.(Headliner); ok {
+		t := h.Headline()
+		m.Headline = &t
+	}
+	if v.Role == RoleReferee {
+		m.Fairness = d.watch.Reports()
+	}
+	return json.Marshal(m)
+}
+
+// seats are the player seats that get a view of their own.
+func (d *Daemon) seats() []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(s int) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	if sl, ok := d.game.(SeatLister); ok {
+		for _, s := range sl.Seats() {
+			add(s)
+		}
+	}
+	for _, p := range d.cfg.Display.Players {
+		add(p.Seat)
+	}
+	return out
+}
+
+// publishState sends every view: the public one retained, the hidden ones
+// (referee, players) unretained on their own topics, and all of them to the
+// screens.
 func (d *Daemon) publishState() {
-	msg, err := json.Marshal(StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(Public)})
+	msg, err := d.view(Public)
 	if err != nil {
 		d.log.Error("state not encoded", "err", err)
 		return
 	}
 	if err := d.pub.Publish(d.topics.State, msg, true); err != nil {
 		d.log.Warn("state not published; it will be when the broker is back", "err", err)
+	}
+	if d.feed != nil {
+		d.feed.SetState(display.Public, msg)
+	}
+	d.publishRefereeView()
+	for _, seat := range d.seats() {
+		pm, err := d.view(Viewer{Role: RolePlayer, Seat: seat})
+		if err != nil {
+			d.log.Error("player view not encoded", "seat", seat, "err", err)
+			continue
+		}
+		if err := d.pub.Publish(d.topics.Player(seat), pm, false); err != nil {
+			d.log.Warn("player view not published", "seat", seat, "err", err)
+		}
+		if d.feed != nil {
+			d.feed.SetState(display.PlayerAudience(seat), pm)
+		}
+	}
+}
+
+func (d *Daemon) publishRefereeView() {
+	rm, err := d.view(Viewer{Role: RoleReferee})
+	if err != nil {
+		d.log.Error("referee view not encoded", "err", err)
+		return
+	}
+	if err := d.pub.Publish(d.topics.RefereeState, rm, false); err != nil {
+		d.log.Warn("referee view not published", "err", err)
+	}
+	if d.feed != nil {
+		d.feed.SetState(display.Referee, rm)
 	}
 }
 
@@ -443,6 +547,9 @@ func (d *Daemon) publishEvents(seq int64, events []any) bool {
 		if err := d.pub.Publish(d.topics.Events, msg, false); err != nil {
 			d.log.Warn("event not published", "seq", seq, "err", err)
 			ok = false
+		}
+		if d.feed != nil {
+			d.feed.AddEvent(display.Public, msg)
 		}
 	}
 	return ok
@@ -501,8 +608,15 @@ func textOf(ev any) rules.Text {
 	return textOf(json.RawMessage(b))
 }
 
-// Close publishes "offline", disconnects and closes the journal.
+// Close publishes "offline", stops the screens, disconnects and closes the
+// journal.
 func (d *Daemon) Close() error {
+	if d.web != nil {
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		d.web.Shutdown(shut)
+		cancel()
+		d.web.Close()
+	}
 	offline, _ := json.Marshal(StatusMessage{Status: "offline", Game: d.game.Name(), Venue: d.cfg.Venue, Table: d.cfg.Table})
 	if err := d.pub.Publish(d.topics.Status, offline, true); err != nil {
 		d.log.Warn("offline status not published", "err", err)
@@ -513,3 +627,68 @@ func (d *Daemon) Close() error {
 	}
 	return d.journal.Close()
 }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Meta is what every screen is told about the table first.
+type Meta struct {
+	Venue       string `json:"venue"`
+	Table       string `json:"table"`
+	Game        string `json:"game"`
+	Language    string `json:"language"`
+	Seats       []int  `json:"seats"`
+	HeartbeatMS int64  `json:"heartbeat_ms"`
+}
+
+// startDisplay serves the screens when the config asks for them.
+func (d *Daemon) startDisplay() error {
+	if d.cfg.Display.Listen == "" {
+		return nil
+	}
+	d.feed = display.NewFeed()
+	srv := &display.Server{
+		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Log: d.log,
+		Heartbeat: d.opts.Heartbeat,
+		Command: func(c display.Command) error {
+			select {
+			case d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: RefereeKeypad, Key: c.Name}}:
+				return nil
+			case <-time.After(2 * time.Second):
+				return errors.New("the table is busy; try again")
+			}
+		},
+	}
+	if d.opts.Image != nil {
+		srv.Image = d.opts.Image
+	}
+	h := srv.Handler()
+	l, err := net.Listen("tcp", d.cfg.Display.Listen)
+	if err != nil {
+		return fmt.Errorf("companion: display: listen on %s: %w", d.cfg.Display.Listen, err)
+	}
+	d.webAddr = l.Addr().String()
+	hb := d.opts.Heartbeat
+	if hb == 0 {
+		hb = 2 * time.Second
+	}
+	meta, _ := json.Marshal(Meta{Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), Language: d.cfg.Language, Seats: d.seats(), HeartbeatMS: hb.Milliseconds()})
+	d.feed.SetMeta(meta)
+	d.web = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := d.web.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("display server stopped", "err", err)
+		}
+	}()
+	d.log.Info("table screens", "url", "http://"+loopbackFor(d.webAddr)+"/")
+	return nil
+}
+
+// DisplayAddr is the address the screens are served on, or "".
+func (d *Daemon) DisplayAddr() string { return d.webAddr }
+
+// RefereeKeypad is the keypad name of commands from the referee's page.
+const RefereeKeypad = "referee"

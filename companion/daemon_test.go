@@ -68,9 +68,13 @@ type recorder struct {
 	msgs map[string][]string
 }
 
-func record(t *testing.T, addr, filter string) *recorder {
+func record(t *testing.T, addr, filter string, userPass ...string) *recorder {
 	r := &recorder{msgs: map[string][]string{}}
-	c := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprint("rec", time.Now().UnixNano())))
+	opts := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprint("rec", time.Now().UnixNano()))
+	if len(userPass) == 2 {
+		opts.SetUsername(userPass[0]).SetPassword(userPass[1])
+	}
+	c := paho.NewClient(opts)
 	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal("connect", tok.Error())
 	}
@@ -109,7 +113,7 @@ func (r *recorder) all(topic string) string {
 func tallyDaemon(t *testing.T, dir string) (*Daemon, func()) {
 	t.Helper()
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags:\n  - {uid: 04A1B2C3, kind: unit, id: ak}\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\n"))
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\ndisplay:\n  referee: {user: sedzia, password: tajne}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +140,7 @@ func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {
 	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
 	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
 
+	ref := record(t, d.BrokerAddr(), "sztab/v1/v/t1/referee/#", "sedzia", "tajne")
 	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "r2", UID: "04998877", Present: true}}
 	key(d, "kp", "7")
 	key(d, "kp", "4")
@@ -152,7 +157,7 @@ func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {
 	if !strings.Contains(st, `"seq":4`) || !strings.Contains(st, `"count":1`) {
 		t.Errorf("state after a 7 and a 4: %s", st)
 	}
-	fair := rec.wait(t, "sztab/v1/v/t1/referee/fairness", `"rejected":1`)
+	fair := ref.wait(t, "sztab/v1/v/t1/referee/fairness", `"rejected":1`)
 	if !strings.Contains(fair, `"key":"t1/kp"`) {
 		t.Errorf("fairness: %s", fair)
 	}
@@ -161,7 +166,8 @@ func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {
 func TestFairnessWatchFlagsTheLoadedDieToTheRefereeOnly(t *testing.T) {
 	d, stop := tallyDaemon(t, t.TempDir())
 	defer stop()
-	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#", "sedzia", "tajne")
+	spectator := record(t, d.BrokerAddr(), "sztab/#")
 	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 300 {
@@ -186,6 +192,14 @@ func TestFairnessWatchFlagsTheLoadedDieToTheRefereeOnly(t *testing.T) {
 	if pub := rec.all("sztab/v1/v/t1/events") + rec.all("sztab/v1/v/t1/state"); strings.Contains(pub, "die_suspect") || strings.Contains(pub, "chi_square") {
 		t.Error("the fairness watch leaked onto a public topic")
 	}
+	spectator.wait(t, "sztab/v1/v/t1/state", `"count":600`)
+	spectator.mu.Lock()
+	for topic := range spectator.msgs {
+		if strings.Contains(topic, "referee") {
+			t.Errorf("a spectator subscribed to sztab/# received %s", topic)
+		}
+	}
+	spectator.mu.Unlock()
 }
 
 func TestRestartRebuildsStateAndRefusesAnotherGame(t *testing.T) {

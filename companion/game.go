@@ -79,3 +79,15 @@ var Public = Viewer{Role: RolePublic}
 type DiceCarrier interface {
 	RollsIn(Action) []dice.Roll
 }
+
+// SeatLister is implemented by games that know their players' seats, so
+// each seat gets its own view.
+type SeatLister interface {
+	Seats() []int
+}
+
+// Headliner is implemented by games that can say in one line how the game
+// stands (round, score), for the venue wall.
+type Headliner interface {
+	Headline() rules.Text
+}

@@ -13,8 +13,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/hooks/auth"
 	"github.com/mochi-mqtt/server/v2/listeners"
+
+	"github.com/sztab/sztab/companion/display"
 )
 
 // Broker is the embedded MQTT broker (mochi-mqtt), used when the config
@@ -24,13 +25,20 @@ type Broker struct {
 	tcp *listeners.TCP
 }
 
+// BrokerUsers are the embedded broker's credentials: the daemon's own (the
+// only one allowed to publish), the referee's and the players'.
+type BrokerUsers struct {
+	Daemon  display.Credential
+	Referee display.Credential
+	Players []display.PlayerCredential
+}
+
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
-func StartBroker(addr string, log *slog.Logger) (*Broker, error) {
+func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
 	quiet := slog.New(log.Handler()).With("component", "broker")
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
-	// Any client may connect and read; the displays' roles and ACLs are
-	// configured in the display issue.
-	if err := srv.AddHook(new(auth.AllowHook), nil); err != nil {
+	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players}
+	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
 	tcp := listeners.NewTCP(listeners.Config{ID: "sztab", Address: addr})

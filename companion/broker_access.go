@@ -1,0 +1,93 @@
+package companion
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"strconv"
+	"strings"
+
+	mochi "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/sztab/sztab/companion/display"
+)
+
+// brokerAccess is the embedded broker's roles, from the table config's
+// display credentials: anyone may connect and read the public topics; the
+// referee also gets referee/...; a player also gets player/{seat}/...; only
+// the daemon may publish. A spectator subscribing to sztab/# sees the public
+// topics only.
+type brokerAccess struct {
+	mochi.HookBase
+	srv     *mochi.Server
+	daemon  display.Credential
+	referee display.Credential
+	players []display.PlayerCredential
+}
+
+func (h *brokerAccess) ID() string { return "sztab-access" }
+
+func (h *brokerAccess) Provides(b byte) bool {
+	return bytes.Contains([]byte{mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
+}
+
+func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// role is "daemon", "referee", "player/N" or "" (a spectator).
+func (h *brokerAccess) role(user, pass string) (string, bool) {
+	switch {
+	case user == "":
+		return "", true
+	case user == h.daemon.User:
+		return "daemon", same(pass, h.daemon.Password)
+	case h.referee.User != "" && user == h.referee.User:
+		return "referee", same(pass, h.referee.Password)
+	}
+	for _, p := range h.players {
+		if p.User != "" && user == p.User {
+			return "player/" + strconv.Itoa(p.Seat), same(pass, p.Password)
+		}
+	}
+	return "", false
+}
+
+func (h *brokerAccess) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet) bool {
+	_, ok := h.role(string(pk.Connect.Username), string(pk.Connect.Password))
+	return ok
+}
+
+func (h *brokerAccess) clientRole(cl *mochi.Client) string {
+	r, _ := h.role(string(cl.Properties.Username), "")
+	if r == "daemon" || r == "referee" || strings.HasPrefix(r, "player/") {
+		// The password was checked when the client connected.
+		return r
+	}
+	return ""
+}
+
+// OnACLCheck runs for a subscription's filter and again, in mochi, for the
+// topic of every message delivered (retained ones included), so a spectator
+// may subscribe to sztab/# and still receives no hidden message.
+func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
+	role := h.clientRole(cl)
+	if write {
+		return role == "daemon"
+	}
+	need := hiddenFor(topic)
+	return need == "" || role == "daemon" || role == "referee" || role == need
+}
+
+// hiddenFor says who may read topic (or a filter): "" for everyone.
+func hiddenFor(topic string) string {
+	parts := strings.Split(topic, "/")
+	// sztab/v1/{venue}/{table}/referee/... or .../player/{seat}/...
+	if len(parts) >= 6 && parts[0] == "sztab" {
+		switch parts[4] {
+		case "referee":
+			return "referee"
+		case "player":
+			return "player/" + parts[5]
+		}
+	}
+	return ""
+}

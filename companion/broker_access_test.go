@@ -1,0 +1,79 @@
+package companion
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/display"
+)
+
+func TestEmbeddedBrokerRoles(t *testing.T) {
+	users := BrokerUsers{
+		Daemon:  display.Credential{User: "daemon", Password: "d"},
+		Referee: display.Credential{User: "sedzia", Password: "r"},
+		Players: []display.PlayerCredential{{Seat: 1, Credential: display.Credential{User: "ania", Password: "a"}}, {Seat: 2, Credential: display.Credential{User: "bartek", Password: "b"}}},
+	}
+	b, err := StartBroker("127.0.0.1:0", users, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	connect := func(user, pass string) (paho.Client, error) {
+		o := paho.NewClientOptions().AddBroker("tcp://" + b.Addr()).SetClientID(fmt.Sprint(user, time.Now().UnixNano()))
+		if user != "" {
+			o.SetUsername(user).SetPassword(pass)
+		}
+		c := paho.NewClient(o)
+		tok := c.Connect()
+		tok.WaitTimeout(5 * time.Second)
+		return c, tok.Error()
+	}
+	if _, err := connect("sedzia", "wrong"); err == nil {
+		t.Error("a wrong referee password was accepted")
+	}
+	got := map[string]*recorder{}
+	for _, who := range [][2]string{{"", ""}, {"sedzia", "r"}, {"ania", "a"}} {
+		got[who[0]] = record(t, b.Addr(), "sztab/#", who[0], who[1])
+		if who[0] == "" {
+			got[""] = record(t, b.Addr(), "sztab/#")
+		}
+	}
+	daemon, err := connect("daemon", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "sztab/v1/v/t1/"
+	for _, topic := range []string{"state", "referee/state", "player/1/state", "player/2/state"} {
+		daemon.Publish(base+topic, 1, topic == "state", topic).WaitTimeout(5 * time.Second)
+	}
+	// A spectator's own publish is refused: only the daemon speaks for the table.
+	if spectator, err := connect("", ""); err == nil {
+		spectator.Publish(base+"state", 1, true, "forged").WaitTimeout(5 * time.Second)
+		spectator.Disconnect(50)
+	}
+	daemon.Publish(base+"events", 1, false, "last").WaitTimeout(5 * time.Second)
+	for who, want := range map[string]string{"": "state", "sedzia": "player/1/state player/2/state referee/state state", "ania": "player/1/state state"} {
+		r := got[who]
+		r.wait(t, base+"events", "last")
+		r.mu.Lock()
+		var topics []string
+		for _, tp := range []string{"player/1/state", "player/2/state", "referee/state", "state"} {
+			if len(r.msgs[base+tp]) > 0 {
+				topics = append(topics, tp)
+			}
+			if strings.Contains(strings.Join(r.msgs[base+tp], ""), "forged") {
+				t.Errorf("%q received a spectator's forged state", who)
+			}
+		}
+		r.mu.Unlock()
+		if strings.Join(topics, " ") != want {
+			t.Errorf("%q received %v, want %s", who, topics, want)
+		}
+	}
+}

@@ -1,0 +1,367 @@
+package display
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed static
+var static embed.FS
+
+// Credential is a user name and password from the table config.
+type Credential struct {
+	User     string `yaml:"user"`
+	Password string `yaml:"password"`
+}
+
+// PlayerCredential is a seat's credential.
+type PlayerCredential struct {
+	Seat       int `yaml:"seat"`
+	Credential `yaml:",inline"`
+}
+
+// Command is a ruling or correction sent from the referee's page. It goes
+// through the same path as a key on the table.
+type Command struct {
+	// Name is a key name: confirm, cancel, undo, next, or a die value "1"–"6".
+	Name string `json:"name"`
+}
+
+// Server serves the pages of one table (or of the venue wall, with Kind "hub").
+type Server struct {
+	Feed *Feed
+	// Kind picks the pages: "table" (/, /referee, /player/{seat}) or "hub".
+	Kind    string
+	Referee Credential
+	Players []PlayerCredential
+	// Command receives the referee's commands; nil disables the controls.
+	Command func(Command) error
+	// Image returns the latest annotated table image (JPEG), if any.
+	Image func() ([]byte, bool)
+	Log   *slog.Logger
+	// Heartbeat is the SSE keep-alive period (default 2s); a page that hears
+	// nothing for three periods shows itself stale.
+	Heartbeat time.Duration
+
+	key []byte
+}
+
+const cookieName = "sztab_session"
+
+// Handler returns the HTTP handler.
+func (s *Server) Handler() http.Handler {
+	if s.Log == nil {
+		s.Log = slog.Default()
+	}
+	if s.Heartbeat == 0 {
+		s.Heartbeat = 2 * time.Second
+	}
+	s.key = make([]byte, 32)
+	rand.Read(s.key)
+	sub, _ := fs.Sub(static, "static")
+	mux := http.NewServeMux()
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /stream", s.stream)
+	mux.HandleFunc("POST /client-error", s.clientError)
+	if s.Kind == "hub" {
+		mux.HandleFunc("GET /{$}", s.page("hub", Public))
+	} else {
+		mux.HandleFunc("GET /{$}", s.page("table", Public))
+		mux.HandleFunc("GET /referee", s.page("referee", Referee))
+		mux.HandleFunc("GET /player/{seat}", s.playerPage)
+		mux.HandleFunc("GET /login", s.loginForm)
+		mux.HandleFunc("POST /login", s.login)
+		mux.HandleFunc("POST /logout", s.logout)
+		mux.HandleFunc("POST /referee/command", s.command)
+		mux.HandleFunc("GET /table.jpg", s.image)
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.errorPage(w, http.StatusNotFound, "Nie ma takiej strony", "There is no such page", r.URL.Path)
+	})
+	return mux
+}
+
+// session is what the cookie proves: a role and, for players, the seat.
+type session struct {
+	Audience Audience
+	Expires  int64
+}
+
+func (s *Server) sign(a Audience) string {
+	body := string(a) + "|" + strconv.FormatInt(time.Now().Add(12*time.Hour).Unix(), 10)
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write([]byte(body))
+	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+func (s *Server) sessionOf(r *http.Request) (Audience, bool) {
+	c, err := r.Cookie(cookieName)
+	if err != nil {
+		return "", false
+	}
+	b64, sig, ok := strings.Cut(c.Value, ".")
+	if !ok {
+		return "", false
+	}
+	body, err1 := base64.RawURLEncoding.DecodeString(b64)
+	got, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write(body)
+	if !hmac.Equal(got, mac.Sum(nil)) {
+		return "", false
+	}
+	aud, exp, _ := strings.Cut(string(body), "|")
+	n, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || time.Now().Unix() > n {
+		return "", false
+	}
+	return Audience(aud), true
+}
+
+// allowed: the referee may see every page; a player only their own.
+func (s *Server) allowed(r *http.Request, want Audience) bool {
+	if want == Public {
+		return true
+	}
+	got, ok := s.sessionOf(r)
+	return ok && (got == want || got == Referee)
+}
+
+func (s *Server) seatExists(seat int) bool {
+	for _, p := range s.Players {
+		if p.Seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="pl"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sztab</title>
+<link rel="stylesheet" href="/static/sztab.css">
+</head>
+<body data-page="{{.Page}}" data-audience="{{.Audience}}">
+<div id="app"><p class="boot">Sztab…</p></div>
+<script src="/static/panels.js"></script>
+<script src="/static/app.js"></script>
+</body></html>`))
+
+func (s *Server) page(name string, a Audience) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.allowed(r, a) {
+			http.Redirect(w, r, "/login?next="+r.URL.Path, http.StatusSeeOther)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a)})
+	}
+}
+
+func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
+	seat, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || !s.seatExists(seat) {
+		s.errorPage(w, http.StatusNotFound, "Przy tym stole nie ma miejsca "+r.PathValue("seat"),
+			"This table has no seat "+r.PathValue("seat"), r.URL.Path)
+		return
+	}
+	s.page("player", PlayerAudience(seat))(w, r)
+}
+
+var errorTmpl = template.Must(template.New("err").Parse(`<!doctype html>
+<html lang="pl"><head><meta charset="utf-8"><title>Sztab</title>
+<link rel="stylesheet" href="/static/sztab.css"></head>
+<body><main class="notice" data-testid="error-page"><h1>{{.PL}}</h1><p lang="en">{{.EN}}</p>
+<p class="path">{{.Path}}</p><p><a href="/">Ekran stołu / table screen</a></p></main></body></html>`))
+
+func (s *Server) errorPage(w http.ResponseWriter, code int, pl, en, path string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	errorTmpl.Execute(w, map[string]string{"PL": pl, "EN": en, "Path": path})
+}
+
+var loginTmpl = template.Must(template.New("login").Parse(`<!doctype html>
+<html lang="pl"><head><meta charset="utf-8"><title>Sztab — logowanie</title>
+<link rel="stylesheet" href="/static/sztab.css"></head>
+<body><main class="notice"><h1>Logowanie / Sign in</h1>
+{{if .Failed}}<p class="warn" data-testid="login-failed">Zły login lub hasło / wrong user or password</p>{{end}}
+<form method="post" action="/login">
+<input type="hidden" name="next" value="{{.Next}}">
+<label>Użytkownik / user <input name="user" id="user" autocomplete="username"></label>
+<label>Hasło / password <input name="password" id="password" type="password" autocomplete="current-password"></label>
+<button type="submit" id="login">Zaloguj / sign in</button>
+</form></main></body></html>`))
+
+func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	loginTmpl.Execute(w, map[string]any{"Next": safeNext(r.URL.Query().Get("next")), "Failed": r.URL.Query().Has("failed")})
+}
+
+// safeNext keeps redirects on this server.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
+		return "/"
+	}
+	return next
+}
+
+func credentialMatches(c Credential, user, password string) bool {
+	if c.User == "" || c.Password == "" {
+		return false
+	}
+	u := subtle.ConstantTimeCompare([]byte(c.User), []byte(user))
+	p := subtle.ConstantTimeCompare([]byte(c.Password), []byte(password))
+	return u&p == 1
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	user, pass, next := r.FormValue("user"), r.FormValue("password"), safeNext(r.FormValue("next"))
+	var a Audience
+	switch {
+	case credentialMatches(s.Referee, user, pass):
+		a = Referee
+	default:
+		for _, p := range s.Players {
+			if credentialMatches(p.Credential, user, pass) {
+				a = PlayerAudience(p.Seat)
+			}
+		}
+	}
+	if a == "" {
+		s.Log.Warn("display: failed sign-in", "user", user, "remote", r.RemoteAddr)
+		http.Redirect(w, r, "/login?failed&next="+next, http.StatusSeeOther)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	a := Audience(r.URL.Query().Get("view"))
+	if a == "" {
+		a = Public
+	}
+	if !s.allowed(r, a) {
+		http.Error(w, "display: sign in to see this view", http.StatusForbidden)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "display: streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	first, live, cancel := s.Feed.Subscribe(a)
+	defer cancel()
+	write := func(m Message) bool {
+		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.Kind, m.Data)
+		return err == nil
+	}
+	fmt.Fprintf(w, "retry: 1000\n\n")
+	for _, m := range first {
+		if !write(m) {
+			return
+		}
+	}
+	fl.Flush()
+	tick := time.NewTicker(s.Heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case m := <-live:
+			if m.Kind == "overflow" {
+				return // the browser reconnects and gets a fresh view
+			}
+			if !write(m) {
+				return
+			}
+			fl.Flush()
+		case <-tick.C:
+			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))}) {
+				return
+			}
+			fl.Flush()
+		}
+	}
+}
+
+func (s *Server) command(w http.ResponseWriter, r *http.Request) {
+	if got, ok := s.sessionOf(r); !ok || got != Referee {
+		http.Error(w, "display: only the referee may rule", http.StatusForbidden)
+		return
+	}
+	if s.Command == nil {
+		http.Error(w, "display: this table takes no commands", http.StatusNotImplemented)
+		return
+	}
+	var c Command
+	dec := json.NewDecoder(io.LimitReader(r.Body, 4096))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		http.Error(w, "display: command: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	switch c.Name {
+	case "confirm", "cancel", "undo", "next", "1", "2", "3", "4", "5", "6":
+	default:
+		http.Error(w, fmt.Sprintf("display: unknown command %q", c.Name), http.StatusBadRequest)
+		return
+	}
+	if err := s.Command(c); err != nil {
+		http.Error(w, "display: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+func (s *Server) image(w http.ResponseWriter, r *http.Request) {
+	if s.Image == nil {
+		http.NotFound(w, r)
+		return
+	}
+	img, ok := s.Image()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(img)
+}
+
+// clientError logs a page's rendering failure; the page keeps its last
+// good state and shows a warning.
+func (s *Server) clientError(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
+	s.Log.Error("display: a page failed to render the state", "page", r.Header.Get("Referer"), "error", string(body))
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,110 @@
+// Sztab pages: one EventSource per page, the view re-drawn on every state.
+(function () {
+  "use strict";
+  var body = document.body;
+  var page = body.dataset.page, audience = body.dataset.audience;
+  var app = document.getElementById("app");
+  var meta = {}, msg = null, events = [], lastHeard = 0, heartbeatMs = 2000;
+  var lang = localStorage.getItem("sztab-lang");
+  var big = localStorage.getItem("sztab-big") === "1" || /[?&]big=1/.test(location.search);
+  var panels = window.SztabPanels;
+
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "class") e.className = attrs[k];
+      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null || c === false) continue;
+      if (Array.isArray(c)) c.forEach(function (x) { if (x) e.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
+      else e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function t(text) { if (!text) return ""; if (typeof text === "string") return text; return (lang === "en" ? text.en : text.pl) || text.pl || text.en || ""; }
+  function say(pl, en) { return lang === "en" ? en : pl; }
+  var ctx = { el: el, t: t, say: say, audience: audience, page: page,
+              command: function (name) { return fetch("/referee/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({ name: name }) }); } };
+
+  var conn = el("span", { class: "conn stale", "data-testid": "connection", text: "…" });
+  var staleBanner = el("div", { class: "stale-banner", "data-testid": "stale", hidden: "" });
+  var warnBanner = el("div", { class: "warn-banner", "data-testid": "render-warning", hidden: "" });
+  var title = el("h1", { "data-testid": "title" }, "Sztab");
+  var panel = el("section", { class: "card", "data-testid": "panel" });
+  var log = el("ol", { class: "log", "data-testid": "log" });
+  var langBtn = el("button", { "data-testid": "lang", onclick: function () { setLang(lang === "en" ? "pl" : "en"); } });
+  var bigBtn = el("button", { "data-testid": "big", onclick: function () { big = !big; localStorage.setItem("sztab-big", big ? "1" : "0"); applyBig(); } }, "A+");
+  var bar = el("header", { class: "bar" }, title, langBtn, bigBtn, conn,
+    audience !== "public" ? el("form", { method: "post", action: "/logout" }, el("button", { type: "submit" }, "⎋")) : null);
+  var mainEl = page === "hub" ? el("main", {}, panel) : el("main", { class: "layout" }, panel, el("aside", { class: "card" }, el("h2", { "data-testid": "log-title" }), log));
+  app.replaceChildren(bar, staleBanner, warnBanner, mainEl);
+
+  function applyBig() { body.classList.toggle("big", big); bigBtn.classList.toggle("on", big); }
+  function setLang(l) { lang = l; localStorage.setItem("sztab-lang", l); render(); renderLog(); }
+  function setStale(s) {
+    conn.className = "conn " + (s ? "stale" : "live");
+    conn.textContent = s ? say("nieaktualne", "stale") : say("na żywo", "live");
+    staleBanner.hidden = !s;
+    staleBanner.textContent = say("Brak połączenia ze stołem — dane mogą być nieaktualne. Łączę ponownie…",
+                                  "Lost the connection to the table — this may be out of date. Reconnecting…");
+    body.dataset.stale = s ? "1" : "0";
+  }
+
+  function render() {
+    langBtn.textContent = lang === "en" ? "PL" : "EN";
+    var head = meta.venue ? meta.venue + " · " + (meta.table || "") : "Sztab";
+    var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
+    title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [meta.game_name || meta.game || "", pageName].filter(Boolean).join(" · ")));
+    var logTitle = app.querySelector("[data-testid=log-title]");
+    if (logTitle) logTitle.textContent = say("Zdarzenia", "Events");
+    setStale(body.dataset.stale !== "0");
+    if (!msg) return;
+    try {
+      var draw = panels[page === "hub" ? "hub" : meta.game] || panels.generic;
+      var node = draw(msg, ctx);
+      if (page === "referee" && panels.referee) node = el("div", {}, node, panels.referee(msg, ctx));
+      panel.replaceChildren(node);
+      body.dataset.seq = String(msg.seq || 0);
+      warnBanner.hidden = true;
+    } catch (err) {
+      warnBanner.hidden = false;
+      warnBanner.textContent = say("Nie udało się narysować nowego stanu; pokazuję ostatni dobry. ", "Could not draw the new state; showing the last good one. ") + err;
+      fetch("/client-error", { method: "POST", body: String(err && err.stack || err) }).catch(function () {});
+    }
+  }
+
+  function renderLog() {
+    var items = events.slice(-40).reverse().map(function (m) {
+      var ev = m.event || {};
+      return el("li", { class: ev.type || "" }, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text) || ev.type);
+    });
+    log.replaceChildren.apply(log, items);
+  }
+
+  function connect() {
+    var es = new EventSource("/stream?view=" + encodeURIComponent(audience));
+    es.addEventListener("meta", function (e) {
+      meta = JSON.parse(e.data);
+      heartbeatMs = meta.heartbeat_ms || heartbeatMs;
+      if (!lang) lang = meta.language || "pl";
+      events = []; // a new connection replays the recent events
+      heard(); render(); renderLog();
+    });
+    es.addEventListener("state", function (e) { msg = JSON.parse(e.data); heard(); render(); });
+    es.addEventListener("event", function (e) { events.push(JSON.parse(e.data)); if (events.length > 80) events.shift(); heard(); renderLog(); });
+    es.addEventListener("ping", heard);
+    es.onerror = function () {
+      setStale(true);
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+    };
+  }
+  function heard() { lastHeard = Date.now(); if (body.dataset.stale !== "0") { body.dataset.stale = "0"; setStale(false); } }
+  setInterval(function () { if (Date.now() - lastHeard > 3 * heartbeatMs) { body.dataset.stale = "1"; setStale(true); } }, 250);
+
+  if (!lang) lang = "pl";
+  applyBig(); render(); connect();
+})();
