@@ -354,6 +354,9 @@ func (c *Config) check() error {
 	return nil
 }
 
+// Raw is the file's text as read.
+func (c *Config) Raw() []byte { return c.data }
+
 // Path is the file the configuration was read from.
 func (c *Config) Path() string { return c.path }
 

@@ -654,12 +654,9 @@ func (d *Daemon) startDisplay() error {
 		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Log: d.log,
 		Heartbeat: d.opts.Heartbeat,
 		Command: func(c display.Command) error {
-			select {
-			case d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: RefereeKeypad, Key: c.Name}}:
-				return nil
-			case <-time.After(2 * time.Second):
-				return errors.New("the table is busy; try again")
-			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: RefereeKeypad, Key: c.Name}})
 		},
 	}
 	if d.opts.Image != nil {
@@ -685,6 +682,17 @@ func (d *Daemon) startDisplay() error {
 	}()
 	d.log.Info("table screens", "url", "http://"+loopbackFor(d.webAddr)+"/")
 	return nil
+}
+
+// Submit hands a sensor event to the daemon, as a device would: the referee's
+// page, an MQTT command or a test. It returns once the event is queued.
+func (d *Daemon) Submit(ctx context.Context, in Input) error {
+	select {
+	case d.inputs <- in:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("companion: the table is busy: %w", ctx.Err())
+	}
 }
 
 // DisplayAddr is the address the screens are served on, or "".

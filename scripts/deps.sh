@@ -8,7 +8,7 @@ what="${1:-demo}"
 pkgs=(ca-certificates gcc pkg-config libopencv-dev mosquitto-clients)
 case "$what" in
   demo) ;;
-  test) pkgs+=(mosquitto) ;;
+  test) pkgs+=(mosquitto chromium fonts-dejavu-core) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then

@@ -56,7 +56,7 @@ window.SztabPanels = (function () {
   function shotPanel(sh, st, ctx) {
     var nodes = [ctx.el("h2", { text: ctx.say("Strzał", "Shot") + ": " + unitName(st, sh.shooter) + " → " + unitName(st, sh.target) })];
     nodes.push(ctx.el("div", { "data-testid": "shot-line", text: [sh.weapon,
-      (sh.distance ? sh.distance.kroki + (sh.distance.uncertainty ? "±" + sh.distance.uncertainty : "") + " " + ctx.say("kroków", "kroki") : ""),
+      (sh.distance ? (+sh.distance.kroki).toFixed(1) + (sh.distance.uncertainty ? "±" + (+sh.distance.uncertainty).toFixed(1) : "") + " " + ctx.say("kroków", "kroki") : ""),
       ctx.say("osłona: ", "cover: ") + two(coverName[sh.cover], ctx),
       sh.attacks + " " + ctx.say("kości", "dice"),
       ctx.say("trafienie ", "hit ") + sh.hit_on + "+", sh.d6_wounds ? ctx.say("rany k6", "d6 wounds") : ctx.say("rany ", "wound ") + sh.wound_on + "+",

@@ -1,0 +1,382 @@
+package companion_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/vision"
+)
+
+// browser starts Debian's headless chromium. Under CI a missing chromium
+// fails the test: `make test` installs it.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := ""
+	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if found, err := exec.LookPath(p); err == nil {
+			path = found
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed; `make test` installs it (apt-get install chromium)")
+		}
+		t.Skip("chromium is not installed; run `make test`, which installs it")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1920, 1080),
+		chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// screenshotDir is where the tests leave 1920×1080 screenshots for a person
+// to look at: $SZTAB_SCREENSHOTS or test-artifacts/screenshots in the repo.
+func screenshotDir(t *testing.T) string {
+	dir := os.Getenv("SZTAB_SCREENSHOTS")
+	if dir == "" {
+		_, file, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(file), "..", "test-artifacts", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	path := filepath.Join(screenshotDir(t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Error(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+const screensSection = `display:
+  listen: "LISTEN"
+  referee: {user: sedzia, password: tajne}
+  players:
+    - {seat: 1, user: ania, password: a1}
+    - {seat: 2, user: bartek, password: b2}
+`
+
+// screenTable is the demo table without its script, with screens on listen.
+func screenTable(t *testing.T, dir, listen string) *companion.Config {
+	t.Helper()
+	return demoConfig(t, dir, "mqtt:\n  listen: \"127.0.0.1:0\"\n"+strings.Replace(screensSection, "LISTEN", listen, 1), false)
+}
+
+// asGame is cfg playing another game id.
+func asGame(t *testing.T, cfg *companion.Config, game string) *companion.Config {
+	t.Helper()
+	text := strings.Replace(string(cfg.Raw()), "game: skirmish", "game: "+game, 1)
+	c, err := companion.ParseConfig(cfg.Path(), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func startServing(t *testing.T, cfg *companion.Config, newGame func(*companion.Config) (companion.Game, error)) *running {
+	t.Helper()
+	d, err := companion.Open(context.Background(), cfg, companion.Options{
+		NewGame: newGame, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(d)
+	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	return r
+}
+
+func submit(t *testing.T, d *companion.Daemon, in companion.Input) time.Time {
+	t.Helper()
+	at := time.Now()
+	if err := d.Submit(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+func key(k string) companion.Input {
+	return companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: k}}
+}
+
+func tag(uid string) companion.Input {
+	return companion.Input{Tag: &hardware.TagEvent{Reader: "stol", UID: uid, Present: true}}
+}
+
+// until waits in the page for a JavaScript condition and returns how long it
+// took from since.
+func until(t *testing.T, ctx context.Context, since time.Time, cond string) time.Duration {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](cond)); err != nil {
+		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("#app"))
+		t.Fatalf("page never showed %s: %v\n%s", cond, err, html)
+	}
+	return time.Since(since)
+}
+
+func text(sel, substr string) string {
+	return fmt.Sprintf(`(document.querySelector(%q)||{}).textContent && document.querySelector(%q).textContent.includes(%q)`, sel, sel, substr)
+}
+
+func snapshotAt(kroki float64) companion.Input {
+	var models []vision.ModelPosition
+	for i := range 5 {
+		models = append(models,
+			vision.ModelPosition{ID: fmt.Sprintf("ak-%d", i+1), Unit: "ak", X: 300 + 60*float64(i), Y: 100, BaseMM: 25, SigmaMM: 0.5},
+			vision.ModelPosition{ID: fmt.Sprintf("gren-%d", i+1), Unit: "gren", X: 300 + 60*float64(i), Y: 125 + kroki*25.4, BaseMM: 25, SigmaMM: 0.5})
+	}
+	return companion.Input{Snapshot: &vision.Snapshot{Models: models}}
+}
+
+func TestTableScreenFollowsTheGameLive(t *testing.T) {
+	ctx := browser(t)
+	dir := t.TempDir()
+	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
+	addr := r.d.DisplayAddr()
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=unit-gren]")`)
+	until(t, ctx, time.Now(), fmt.Sprintf(`document.body.dataset.seq === "%d"`, r.d.Seq()))
+
+	// Each step of the worked example, and how long the page took to show it.
+	var latencies []time.Duration
+	step := func(in companion.Input, cond string) {
+		latencies = append(latencies, until(t, ctx, submit(t, r.d, in), cond))
+	}
+	submit(t, r.d, snapshotAt(20))
+	step(key("next"), text("[data-testid=turn]", "strzał"))
+	submit(t, r.d, tag("04A1B2C3"))
+	step(tag("04D4E5F6"), text("[data-testid=stage]", "(0/5)"))
+	for i, v := range []string{"3", "3", "3", "4", "5", "3", "4", "4", "6", "6", "2", "3", "6", "6"} {
+		step(key(v), text("[data-testid=stage]", fmt.Sprintf("(%d/5)", (i+1)%5)))
+	}
+	step(key("6"), text("[data-testid=last-shot]", "2 rannych"))
+	until(t, ctx, time.Now(), `document.querySelector("[data-model=gren-1]").dataset.lives === "1"`)
+	until(t, ctx, time.Now(), text("[data-testid=log]", "2 rannych"))
+	screenshot(t, ctx, "table-screen")
+
+	// Language switch and large type.
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=lang]`), chromedp.Click(`[data-testid=big]`)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=last-shot]", "2 wounded"))
+	until(t, ctx, time.Now(), `document.body.classList.contains("big")`)
+	screenshot(t, ctx, "table-screen-big-en")
+
+	slices.Sort(latencies)
+	median := latencies[len(latencies)/2]
+	t.Logf("input → DOM latency over %d updates: median %v, max %v", len(latencies), median, latencies[len(latencies)-1])
+	if median > 100*time.Millisecond {
+		t.Errorf("median update latency %v, want ≤ 100ms", median)
+	}
+	r.stop(t)
+}
+
+func TestScreenShowsStaleAndRecovers(t *testing.T) {
+	ctx := browser(t)
+	dir := t.TempDir()
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	listen := l.Addr().String()
+	l.Close()
+	r := startServing(t, screenTable(t, dir, listen), skirmishgame.New)
+	submit(t, r.d, key("next"))
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+listen+"/")); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
+	r.stop(t) // the table loses power
+	until(t, ctx, time.Now(), `document.body.dataset.stale === "1" && !document.querySelector("[data-testid=stale]").hidden`)
+	screenshot(t, ctx, "table-screen-stale")
+
+	r2 := startServing(t, screenTable(t, dir, listen), skirmishgame.New)
+	defer r2.stop(t)
+	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && document.querySelector("[data-testid=stale]").hidden`)
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
+	submit(t, r2.d, key("next"))
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "Bartek"))
+}
+
+// login signs in through the form and waits for the selector of the page
+// it should land on.
+func login(t *testing.T, ctx context.Context, addr, next, user, pass, landing string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	err := chromedp.Do(tctx,
+		chromedp.Navigate("http://"+addr+next),
+		chromedp.WaitVisible(`#user`),
+		chromedp.SendKeys(`#user`, user),
+		chromedp.SendKeys(`#password`, pass),
+		chromedp.Click(`#login`),
+		chromedp.WaitReady(landing),
+	)
+	if err != nil {
+		t.Fatalf("sign in as %s on %s: %v", user, next, err)
+	}
+}
+
+func TestRefereeRulesFromThePage(t *testing.T) {
+	ctx := browser(t)
+	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
+	defer r.stop(t)
+	addr := r.d.DisplayAddr()
+
+	// Without signing in the referee page asks for credentials, and a wrong
+	// password is refused.
+	login(t, ctx, addr, "/referee", "sedzia", "zle", "[data-testid=login-failed]")
+	login(t, ctx, addr, "/referee", "sedzia", "tajne", "[data-testid=referee]")
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=referee]") && document.body.dataset.stale === "0"`)
+
+	// The referee's "next phase" goes through the same path as the keypad.
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-next]`)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
+
+	// A measurement too close to call is flagged and ruled from the page.
+	submit(t, r.d, snapshotAt(30))
+	submit(t, r.d, tag("04A1B2C3"))
+	submit(t, r.d, tag("04D4E5F6"))
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=ruling-needed]")`)
+	screenshot(t, ctx, "referee-ruling")
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-confirm]`)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=stage]", "(0/5)"))
+	for _, v := range []string{"6", "6", "6", "1", "1"} {
+		submit(t, r.d, key(v))
+	}
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid='fair-stol-1/keypad']")`)
+	until(t, ctx, time.Now(), text("[data-testid='fair-stol-1/keypad']", "5"))
+	screenshot(t, ctx, "referee")
+}
+
+func TestBadPagesAreClear(t *testing.T) {
+	ctx := browser(t)
+	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
+	defer r.stop(t)
+	addr := r.d.DisplayAddr()
+	for _, path := range []string{"/player/9", "/player/abc", "/no/such/page"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+path)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		body, err := chromedp.Run(ctx, chromedp.Text(`[data-testid=error-page]`))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if strings.Contains(body, "goroutine") || !strings.Contains(body, "table screen") {
+			t.Errorf("%s: %q", path, body)
+		}
+	}
+	screenshot(t, ctx, "no-such-seat")
+}
+
+// secretGame keeps a card in seat 1's hand that nobody else may see.
+type secretGame struct{ n int }
+
+const secret = "KARTA-TAJNA-7Q3"
+
+type bump struct{}
+
+func (bump) Type() string { return "bump" }
+
+func (g *secretGame) Name() string                                  { return "wot-rush" }
+func (g *secretGame) Start() (companion.Action, error)              { return bump{}, nil }
+func (g *secretGame) EncodeAction(companion.Action) ([]byte, error) { return []byte(`{}`), nil }
+func (g *secretGame) DecodeAction([]byte) (companion.Action, error) { return bump{}, nil }
+func (g *secretGame) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+	return []companion.Action{bump{}}, nil
+}
+func (g *secretGame) Apply(companion.Action) ([]any, func(), error) {
+	return []any{map[string]any{"type": "bumped", "text": rules.Textf("ruch %d", "move %d", g.n+1)}}, func() { g.n++ }, nil
+}
+func (g *secretGame) Seats() []int { return []int{1, 2} }
+func (g *secretGame) View(v companion.Viewer) any {
+	view := map[string]any{"moves": g.n, "hand_sizes": map[string]int{"1": 1, "2": 0}}
+	if v.Role == companion.RoleReferee || (v.Role == companion.RolePlayer && v.Seat == 1) {
+		view["hand"] = []string{secret}
+	}
+	return view
+}
+func (g *secretGame) RollsIn(companion.Action) []dice.Roll { return nil }
+
+func TestHiddenCardNeverReachesThePublic(t *testing.T) {
+	ctx := browser(t)
+	cfg := asGame(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), "wot-rush")
+	r := startServing(t, cfg, func(*companion.Config) (companion.Game, error) { return &secretGame{}, nil })
+	defer r.stop(t)
+	addr := r.d.DisplayAddr()
+	spectator := subscribe(t, r.d.BrokerAddr())
+	submit(t, r.d, key("next"))
+
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), `document.body.dataset.seq === "2"`)
+	html, _ := chromedp.Run(ctx, chromedp.OuterHTML("html"))
+	if strings.Contains(html, secret) {
+		t.Error("the public page shows the hidden card")
+	}
+	// The public stream itself never carries it either.
+	stream, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/stream?view=player/1").then(r => r.status + "")`, chromedp.EvalAwaitPromise))
+	if stream != "403" {
+		t.Errorf("a spectator asking for seat 1's stream got %s, want 403", stream)
+	}
+	spectator.waitFor(t, "the public state", func() bool { return len(spectator.state) > 0 && spectator.state[len(spectator.state)-1].Seq == 2 })
+	spectator.mu.Lock()
+	for _, raw := range spectator.raw {
+		if strings.Contains(string(raw), secret) {
+			t.Error("the public MQTT state carries the hidden card")
+		}
+	}
+	spectator.mu.Unlock()
+
+	// Seat 1 sees it; seat 2 may not open seat 1's page.
+	login(t, ctx, addr, "/player/1", "ania", "a1", "[data-testid=panel]")
+	until(t, ctx, time.Now(), text("[data-testid=panel]", secret))
+	screenshot(t, ctx, "player-1")
+	other := browser(t) // another device, another session
+	login(t, other, addr, "/player/1", "bartek", "b2", "#user")
+	html, _ = chromedp.Run(other, chromedp.OuterHTML("html"))
+	if strings.Contains(html, secret) || !strings.Contains(html, "login") {
+		t.Error("seat 2 opened seat 1's page")
+	}
+}
