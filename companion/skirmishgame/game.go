@@ -1,10 +1,15 @@
 // Package skirmishgame binds the table's sensors to the skirmish engine
-// (rules/skirmish): unit cards select the shooter and the target, the camera
-// snapshot gives distance and cover, the keypad gives the dice.
+// (rules/skirmish): unit cards deploy units and select shooter and target,
+// the camera snapshot gives positions, distances and cover, the keypad gives
+// the dice, order cards are read from their tags.
 package skirmishgame
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
 	"strconv"
 
 	"github.com/sztab/sztab/companion"
@@ -14,38 +19,93 @@ import (
 	"github.com/sztab/sztab/vision"
 )
 
+// Config is the config file's skirmish section: the game's Setup and,
+// optionally, the table's own copies of the data files.
+type Config struct {
+	skirmish.Setup `yaml:",inline"`
+	Data           DataFiles `yaml:"data"`
+}
+
+// DataFiles name edited data files, relative to the config file; empty ones
+// are the embedded defaults.
+type DataFiles struct {
+	Weapons string `yaml:"weapons"`
+	Units   string `yaml:"units"`
+	Orders  string `yaml:"orders"`
+}
+
+// LoadCatalogue reads the data files, falling back to the embedded ones;
+// resolve turns a configured path into a file path.
+func LoadCatalogue(files DataFiles, resolve func(string) string) (*skirmish.Catalogue, error) {
+	def := skirmish.DefaultFiles()
+	read := func(path, name string) ([]byte, error) {
+		if path == "" {
+			return def[name], nil
+		}
+		b, err := os.ReadFile(resolve(path))
+		if err != nil {
+			return nil, fmt.Errorf("skirmishgame: %w", err)
+		}
+		return b, nil
+	}
+	w, err := read(files.Weapons, "weapons.yaml")
+	if err != nil {
+		return nil, err
+	}
+	u, err := read(files.Units, "units.yaml")
+	if err != nil {
+		return nil, err
+	}
+	o, err := read(files.Orders, "orders.yaml")
+	if err != nil {
+		return nil, err
+	}
+	return skirmish.ParseCatalogue(w, u, o)
+}
+
 // Game is the skirmish game at one table.
 type Game struct {
-	setup   skirmish.Setup
-	cat     *skirmish.Catalogue
+	start   skirmish.StartGame
 	state   skirmish.State
 	krokMM  float64
 	virtual dice.Source
+	// shuffle draws virtual order cards; the cards drawn are journaled, so
+	// replays do not depend on it.
+	shuffle *rand.Rand
 	snap    *vision.Snapshot
-	// shooter is the unit whose card was scanned first; a table-side
-	// selection, not game state, so it is not journaled.
-	shooter string
+	// Table-side selections, not game state, so not journaled: the unit
+	// whose card was scanned first and the weapon it fires, a discard armed
+	// by the "discard" key, and the jumps the camera saw this movement phase.
+	shooter, weapon string
+	discard         bool
+	jumped          map[string]bool
+	// readings is what the optional readers below are looked up on: the
+	// snapshot itself, or a stand-in in tests.
+	readings func(vision.Snapshot) any
 }
 
 // New reads the config's skirmish section.
 func New(cfg *companion.Config) (companion.Game, error) {
-	var setup skirmish.Setup
-	if err := cfg.DecodeSection("skirmish", &setup); err != nil {
+	var c Config
+	if err := cfg.DecodeSection("skirmish", &c); err != nil {
 		return nil, err
 	}
-	cat, err := skirmish.DefaultCatalogue()
+	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
 	if err != nil {
-		return nil, err
+		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.data"), Msg: err.Error()}
 	}
-	if _, err := cat.NewGame(setup); err != nil {
+	start, err := cat.NewGame(c.Setup)
+	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
 	}
-	return &Game{setup: setup, cat: cat, krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed)}, nil
+	return &Game{start: start, krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
+		shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)), jumped: map[string]bool{},
+		readings: func(s vision.Snapshot) any { return s }}, nil
 }
 
 func (g *Game) Name() string { return "skirmish" }
 
-func (g *Game) Start() (companion.Action, error) { return g.cat.NewGame(g.setup) }
+func (g *Game) Start() (companion.Action, error) { return g.start, nil }
 
 func (g *Game) EncodeAction(a companion.Action) ([]byte, error) {
 	sa, ok := a.(skirmish.Action)
@@ -73,9 +133,17 @@ func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
 	return out, func() { g.state = next }, nil
 }
 
-// View: everything in a skirmish is on the table for all to see so far;
-// army lists before deployment are filtered once deployment is played.
-func (g *Game) View(companion.Viewer) any { return g.state }
+// View filters hidden information: army lists before deployment and order
+// cards in other players' hands.
+func (g *Game) View(v companion.Viewer) any {
+	switch v.Role {
+	case companion.RoleReferee:
+		return g.state.View(skirmish.Viewer{Referee: true})
+	case companion.RolePlayer:
+		return g.state.View(skirmish.Viewer{Seat: v.Seat})
+	}
+	return g.state.View(skirmish.Viewer{})
+}
 
 // State is the current state (for tests and displays in process).
 func (g *Game) State() skirmish.State { return g.state }
@@ -84,10 +152,19 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
+		if j, ok := g.readings(*in.Snapshot).(jumpReader); ok {
+			for _, m := range in.Snapshot.Models {
+				if j.Jumped(m.ID) {
+					g.jumped[m.ID] = true
+				}
+			}
+		}
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		switch in.TagInfo.Kind {
 		case "unit":
 			return g.unitCard(in.TagInfo.ID)
+		case "card":
+			return g.orderCard(in.TagInfo.ID, in.Tag.Reader)
 		case "command":
 			return g.command(in.TagInfo.ID, "nfc")
 		}
@@ -102,76 +179,391 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	return nil, nil
 }
 
+func rejected(code string, t rules.Text) []companion.Notice {
+	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+}
+
 // command maps a named key (or a command card) to an action.
 func (g *Game) command(name, device string) ([]companion.Action, []companion.Notice) {
-	shot := g.state.Shot
+	s := g.state
+	shot := s.Shot
+	ruling := s.Call != nil || (shot != nil && shot.Stage == skirmish.StageRuling)
 	switch name {
 	case "next":
+		switch s.Phase {
+		case skirmish.PhaseMovement:
+			return g.endMovement()
+		case skirmish.PhaseObjectives:
+			return g.placeObjective()
+		}
 		return []companion.Action{skirmish.EndPhase{}}, nil
 	case "undo":
 		return []companion.Action{skirmish.UndoDie{}}, nil
 	case "confirm":
-		if shot != nil && shot.Stage == skirmish.StageRuling {
+		if ruling {
 			return []companion.Action{skirmish.Ruling{InRange: true, By: device}}, nil
 		}
 	case "cancel":
-		if shot != nil && shot.Stage == skirmish.StageRuling {
+		if ruling {
 			return []companion.Action{skirmish.Ruling{InRange: false, By: device}}, nil
 		}
-		g.shooter = ""
-		return []companion.Action{skirmish.CancelShot{}}, nil
+		g.shooter, g.weapon, g.discard = "", "", false
+		if shot != nil {
+			return []companion.Action{skirmish.CancelShot{}}, nil
+		}
+		return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("wybór anulowany", "selection cleared")}}
 	case "roll":
 		if shot == nil || shot.Stage == skirmish.StageRuling {
-			return nil, []companion.Notice{{Type: "rejected", Code: "no_roll_needed", Text: rules.Textf("nic nie czeka na rzut", "nothing is waiting for a roll")}}
+			return nil, rejected("no_roll_needed", rules.Textf("nic nie czeka na rzut", "nothing is waiting for a roll"))
 		}
 		rolls, err := g.virtual.Roll(shot.Need - len(shot.Entered))
 		if err != nil {
-			return nil, []companion.Notice{{Type: "rejected", Code: "virtual_dice", Text: rules.Textf("wirtualne kości: %v", "virtual dice: %v", err)}}
+			return nil, rejected("virtual_dice", rules.Textf("wirtualne kości: %v", "virtual dice: %v", err))
 		}
 		return []companion.Action{skirmish.Dice{Rolls: rolls}}, nil
+	case "discard":
+		g.discard = true
+		return nil, []companion.Notice{{Type: "discard_armed", Text: rules.Textf("zeskanuj kartę rozkazu do odrzucenia", "scan the order card to put away")}}
+	case "draw":
+		return g.virtualDraw()
 	}
-	return nil, []companion.Notice{{Type: "rejected", Code: "unknown_key", Text: rules.Textf("klawisz %q nic tu nie robi", "key %q does nothing here", name)}}
+	return nil, rejected("unknown_key", rules.Textf("klawisz %q nic tu nie robi", "key %q does nothing here", name))
 }
 
-// unitCard: the first card scanned picks the shooter, the second the
-// target; scanning the shooter again drops the selection.
-func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
-	u, ok := g.state.Unit(unit)
-	if !ok {
-		return nil, []companion.Notice{{Type: "rejected", Code: "unknown_unit",
-			Text: rules.Textf("karta oddziału %q, którego nie ma w tej grze", "card of unit %q, which is not in this game", unit)}}
+// kroki converts a camera measurement to the engine's units, rounded so the
+// journal stays short and the same on every platform.
+func (g *Game) kroki(mm float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(mm/g.krokMM, 'f', 3, 64), 64)
+	return v
+}
+
+func (g *Game) placement(m vision.ModelPosition) skirmish.Placement {
+	return skirmish.Placement{Model: m.ID, X: g.kroki(m.X), Y: g.kroki(m.Y), Base: g.kroki(m.BaseMM), Sigma: g.kroki(m.SigmaMM)}
+}
+
+func (g *Game) noSnapshot() []companion.Notice {
+	return rejected("no_measurement", rules.Textf("kamera jeszcze nie widziała stołu; nie ma pomiaru", "the camera has not seen the table yet; no measurement"))
+}
+
+// endMovement closes the movement phase: the active player's models whose
+// position changed since the state last recorded it move, as the latest
+// snapshot shows them. The phase ends only if the move is taken outright.
+func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
+	end := []companion.Action{skirmish.EndPhase{}}
+	if g.snap == nil {
+		return end, nil
 	}
+	s := g.state
+	var mv skirmish.Move
+	for _, vm := range g.snap.Models {
+		u, ok := s.Unit(vm.Unit)
+		if !ok || u.Owner != s.ActiveSeat() || !u.Deployed {
+			continue
+		}
+		i := slices.IndexFunc(u.Models, func(m skirmish.Model) bool { return m.ID == vm.ID })
+		if i < 0 || u.Models[i].Removed || u.Models[i].At == nil {
+			continue
+		}
+		p := g.placement(vm)
+		if at := u.Models[i].At; at.X == p.X && at.Y == p.Y {
+			continue
+		}
+		mv.Models = append(mv.Models, p)
+		if g.jumped[vm.ID] {
+			mv.Jumped = append(mv.Jumped, vm.ID)
+		}
+	}
+	g.jumped = map[string]bool{}
+	if len(mv.Models) == 0 {
+		return end, nil
+	}
+	next, _, err := skirmish.Apply(s, mv)
+	if err != nil || next.Call != nil {
+		// The engine refuses it (the notice says why) or asks for a ruling:
+		// the phase stays open.
+		return []companion.Action{mv}, nil
+	}
+	return []companion.Action{mv, skirmish.EndPhase{}}, nil
+}
+
+// unitCard: in deployment the card deploys its unit where the camera sees
+// it; in the shooting phase the first card picks the shooter, the second the
+// target. Scanning the shooter again picks its next weapon.
+func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
+	s := g.state
+	u, ok := s.Unit(unit)
+	if !ok {
+		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma w tej grze", "card of unit %q, which is not in this game", unit))
+	}
+	switch s.Phase {
+	case skirmish.PhaseDeployment:
+		return g.deploy(u)
+	case skirmish.PhaseShooting:
+	default:
+		return nil, rejected("not_now", rules.Textf("karta %s: teraz nie rozmieszczamy ani nie strzelamy", "card %s: nobody deploys or shoots now", u.Name))
+	}
+	weapons := carried(u)
 	switch g.shooter {
 	case "":
-		g.shooter = unit
+		g.shooter, g.weapon = unit, weapons[0]
 		return nil, []companion.Notice{{Type: "shooter_selected",
-			Text: rules.Textf("strzela: %s (%s); zeskanuj cel", "shooting: %s (%s); scan the target", u.Name, u.Weapon.Name)}}
+			Text: rules.Textf("strzela: %s (%s); zeskanuj cel", "shooting: %s (%s); scan the target", u.Name, g.weapon)}}
 	case unit:
-		g.shooter = ""
+		i := slices.Index(weapons, g.weapon)
+		if len(weapons) > 1 && i+1 < len(weapons) {
+			g.weapon = weapons[i+1]
+			return nil, []companion.Notice{{Type: "shooter_selected",
+				Text: rules.Textf("strzela: %s (%s); zeskanuj cel", "shooting: %s (%s); scan the target", u.Name, g.weapon)}}
+		}
+		g.shooter, g.weapon = "", ""
 		return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("wybór anulowany", "selection cleared")}}
 	}
-	shooter := g.shooter
-	g.shooter = ""
+	shooter, weapon := g.shooter, g.weapon
+	g.shooter, g.weapon = "", ""
 	if g.snap == nil {
-		return nil, []companion.Notice{{Type: "rejected", Code: "no_measurement",
-			Text: rules.Textf("kamera jeszcze nie widziała stołu; nie ma pomiaru", "the camera has not seen the table yet; no measurement")}}
+		return nil, g.noSnapshot()
 	}
-	dist, err := g.snap.UnitDistance(shooter, unit)
-	if err != nil {
-		return nil, []companion.Notice{{Type: "rejected", Code: "no_measurement",
-			Text: rules.Textf("brak pomiaru: %v", "no measurement: %v", err)}}
-	}
-	light, heavy := g.snap.CoverCount(unit)
-	return []companion.Action{skirmish.DeclareShot{
-		Shooter:  shooter,
-		Target:   unit,
-		Distance: skirmish.Measure{Kroki: round3(dist.MM / g.krokMM), Uncertainty: round3(dist.BoundMM / g.krokMM)},
-		InCover:  skirmish.InCover{Light: light, Heavy: heavy},
-	}}, nil
+	return g.declareShot(shooter, weapon, u)
 }
 
-// round3 keeps journaled measurements short and stable across platforms.
-func round3(x float64) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64)
-	return v
+// carried lists a unit's weapons, the one most models carry first.
+func carried(u skirmish.Unit) []string {
+	var ws []string
+	count := map[string]int{}
+	for _, m := range u.Models {
+		if m.Removed {
+			continue
+		}
+		if count[m.Weapon] == 0 {
+			ws = append(ws, m.Weapon)
+		}
+		count[m.Weapon]++
+	}
+	slices.SortStableFunc(ws, func(a, b string) int { return count[b] - count[a] })
+	if len(ws) == 0 {
+		ws = []string{""}
+	}
+	return ws
+}
+
+func (g *Game) deploy(u skirmish.Unit) ([]companion.Action, []companion.Notice) {
+	if g.snap == nil {
+		return nil, g.noSnapshot()
+	}
+	d := skirmish.Deploy{Unit: u.ID}
+	for _, vm := range g.snap.Models {
+		if vm.Unit == u.ID {
+			d.Models = append(d.Models, g.placement(vm))
+		}
+	}
+	return []companion.Action{d}, nil
+}
+
+// Optional readings a snapshot may offer beyond positions and cover. The
+// adapter uses them when vision.Snapshot implements them, and leaves the
+// action without them otherwise (every model sees its target, no jump, no
+// marker).
+type (
+	lineOfFireReader interface {
+		// LineOfFire reports whether the camera sees a clear line from one
+		// model to another, and whether it could tell.
+		LineOfFire(from, to string) (clear, known bool)
+	}
+	jumpReader interface {
+		// Jumped reports whether the model's path since the previous still
+		// snapshot crossed an obstacle.
+		Jumped(model string) bool
+	}
+	objectiveReader interface {
+		// ObjectiveMarkers lists the centres (mm) of the objective markers
+		// on the table (scenarios 2 and 4).
+		ObjectiveMarkers() [][2]float64
+	}
+	markerReader interface {
+		// OrangeMarkers lists the orange template markers on the table: each
+		// marker's centre (mm, table coordinates) and the ids of the models
+		// whose bases it covers.
+		OrangeMarkers() (centres [][2]float64, covered [][]string)
+	}
+)
+
+func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]companion.Action, []companion.Notice) {
+	s := g.state
+	su, _ := s.Unit(shooter)
+	w, _ := su.Weapon(weapon)
+	firing := map[string]vision.ModelPosition{}
+	var targets []vision.ModelPosition
+	for _, vm := range g.snap.Models {
+		if vm.Unit == shooter {
+			for _, m := range su.Models {
+				if m.ID == vm.ID && !m.Removed && m.Weapon == weapon {
+					firing[vm.ID] = vm
+				}
+			}
+		}
+		if vm.Unit == target.ID {
+			targets = append(targets, vm)
+		}
+	}
+	if len(firing) == 0 || len(targets) == 0 {
+		return nil, rejected("no_measurement", rules.Textf("kamera nie widzi modeli %s albo %s", "the camera does not see the models of %s or %s", su.Name, target.Name))
+	}
+	light, heavy := g.snap.CoverCount(target.ID)
+	a := skirmish.DeclareShot{Shooter: shooter, Target: target.ID, Weapon: weapon, InCover: skirmish.InCover{Light: light, Heavy: heavy}}
+	if los, ok := g.readings(*g.snap).(lineOfFireReader); ok {
+		for _, id := range sortedKeys(firing) {
+			sees, known := false, false
+			for _, t := range targets {
+				c, k := los.LineOfFire(id, t.ID)
+				known = known || k
+				sees = sees || (k && c)
+			}
+			if known && !sees {
+				a.NoLineOfFire = append(a.NoLineOfFire, id)
+			}
+		}
+	}
+	if w.Template == "" {
+		best := vision.Distance{MM: math.Inf(1)}
+		for _, id := range sortedKeys(firing) {
+			for _, t := range targets {
+				if d := vision.EdgeDistance(firing[id], t); d.MM < best.MM {
+					best = d
+				}
+			}
+		}
+		a.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
+		return []companion.Action{a}, nil
+	}
+	mr, ok := g.readings(*g.snap).(markerReader)
+	if !ok {
+		return nil, rejected("no_marker", rules.Textf("%s: kamera nie rozpoznaje pomarańczowych znaczników", "%s: the camera does not read orange markers", weapon))
+	}
+	centres, covered := mr.OrangeMarkers()
+	for i, c := range centres {
+		mk := skirmish.Marker{}
+		for _, id := range covered[i] {
+			if slices.ContainsFunc(targets, func(t vision.ModelPosition) bool { return t.ID == id }) {
+				mk.Models = append(mk.Models, id)
+			}
+		}
+		if len(mk.Models) == 0 {
+			continue
+		}
+		if w.Range > 0 {
+			best := vision.Distance{MM: math.Inf(1)}
+			for _, id := range sortedKeys(firing) {
+				f := firing[id]
+				d := math.Max(0, math.Hypot(f.X-c[0], f.Y-c[1])-f.BaseMM/2)
+				if d < best.MM {
+					best = vision.Distance{MM: d, BoundMM: 2 * f.SigmaMM}
+				}
+			}
+			mk.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
+		}
+		a.Markers = append(a.Markers, mk)
+	}
+	return []companion.Action{a}, nil
+}
+
+func sortedKeys(m map[string]vision.ModelPosition) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// orderCard: a scanned order card is drawn into the hand of the player it
+// belongs to, or put away after the "discard" key.
+func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.Notice) {
+	s := g.state
+	if s.Phase != skirmish.PhaseOrders {
+		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
+	}
+	seat := s.ActiveSeat()
+	if g.discard {
+		g.discard = false
+		return []companion.Action{skirmish.DiscardOrder{Seat: seat, Card: card}}, nil
+	}
+	if s.Round == 0 {
+		// Before turn 1 everyone draws: the card's deck says whose it is.
+		if oc, ok := s.Data().Orders[card]; ok {
+			for _, p := range s.Players {
+				ps := seatState(s, p.Seat)
+				if p.Faction == oc.Faction && ps != nil && len(ps.Hand) < s.Options.HandSize {
+					seat = p.Seat
+					break
+				}
+			}
+		}
+	}
+	return []companion.Action{skirmish.DrawOrders{Seat: seat, Cards: []string{card}, Origin: dice.NFC, Device: reader}}, nil
+}
+
+func seatState(s skirmish.State, seat int) *skirmish.PlayerState {
+	for i := range s.Seats {
+		if s.Seats[i].Seat == seat {
+			return &s.Seats[i]
+		}
+	}
+	return nil
+}
+
+// virtualDraw deals the cards a player is missing from the part of the
+// deck not yet drawn, in a seeded order (tables without card tags).
+func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
+	s := g.state
+	if s.Phase != skirmish.PhaseOrders {
+		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
+	}
+	var out []companion.Action
+	for _, p := range s.Players {
+		if s.Round > 0 && p.Seat != s.ActiveSeat() {
+			continue
+		}
+		ps := seatState(s, p.Seat)
+		var left []string
+		for _, c := range s.Data().Deck(p.Faction) {
+			if !slices.Contains(ps.Drawn, c.ID) {
+				left = append(left, c.ID)
+			}
+		}
+		n := min(s.Options.HandSize-len(ps.Hand), len(left))
+		if n <= 0 {
+			continue
+		}
+		var cards []string
+		for range n {
+			i := g.shuffle.IntN(len(left))
+			cards = append(cards, left[i])
+			left = slices.Delete(left, i, i+1)
+		}
+		out = append(out, skirmish.DrawOrders{Seat: p.Seat, Cards: cards, Origin: dice.Virtual})
+	}
+	return out, nil
+}
+
+// placeObjective: "next" in the objectives phase places the marker the
+// camera sees that is not an objective yet, for the player whose turn it is.
+func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
+	if g.snap == nil {
+		return nil, g.noSnapshot()
+	}
+	or, ok := g.readings(*g.snap).(objectiveReader)
+	if !ok {
+		return nil, rejected("no_measurement", rules.Textf("kamera nie rozpoznaje znaczników punktów celu", "the camera does not read objective markers"))
+	}
+	s := g.state
+	for _, c := range or.ObjectiveMarkers() {
+		at := skirmish.Point{X: g.kroki(c[0]), Y: g.kroki(c[1])}
+		known := slices.ContainsFunc(s.Objectives, func(o skirmish.Objective) bool {
+			return math.Hypot(o.At.X-at.X, o.At.Y-at.Y) < 1
+		})
+		if !known {
+			return []companion.Action{skirmish.PlaceObjective{Seat: s.ActiveSeat(), At: at}}, nil
+		}
+	}
+	return nil, rejected("no_new_marker", rules.Textf("kamera nie widzi nowego znacznika punktu celu", "the camera sees no new objective marker"))
 }

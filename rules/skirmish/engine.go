@@ -1,7 +1,9 @@
 package skirmish
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sztab/sztab/rules"
@@ -9,10 +11,12 @@ import (
 )
 
 // Event is something that happened in the game, for the journal, the
-// displays and the players.
+// displays and the players. Events are public: they never carry an army
+// list before deployment or a card in a hand.
 type Event struct {
 	Type      string      `json:"type"`
 	Text      rules.Text  `json:"text"`
+	Seat      int         `json:"seat,omitempty"`
 	Unit      string      `json:"unit,omitempty"`
 	Target    string      `json:"target,omitempty"`
 	Stage     string      `json:"stage,omitempty"`
@@ -22,85 +26,529 @@ type Event struct {
 	Successes *int        `json:"successes,omitempty"`
 	Models    []string    `json:"models,omitempty"`
 	Shot      *ShotResult `json:"shot,omitempty"`
+	Call      *Call       `json:"call,omitempty"`
+	Result    *Result     `json:"result,omitempty"`
 }
 
+// needCall is returned inside the engine when a measurement is too close to
+// call: the action waits for a Ruling.
+type needCall struct{ call Call }
+
+func (n *needCall) Error() string { return "skirmish: too close to call: " + n.call.Key }
+
 // Apply plays action a on state s. It returns the next state and what
-// happened, or a *rules.Rejection and s itself: nothing is half-applied.
+// happened, or a *rules.Rejection and s itself: nothing is half-applied. An
+// action whose measurement is too close to call is held in State.Call until
+// a Ruling settles it.
 func Apply(s State, a Action) (State, []Event, error) {
 	next := s.clone()
-	var evs []Event
-	var err error
-	switch a := a.(type) {
-	case StartGame:
-		evs, err = next.start(a)
-	case EndPhase:
-		evs, err = next.endPhase()
-	case UnitMoved:
-		evs, err = next.unitMoved(a)
-	case DeclareShot:
-		evs, err = next.declareShot(a)
-	case Dice:
-		evs, err = next.enterDice(a)
-	case UndoDie:
-		evs, err = next.undoDie()
-	case Ruling:
-		evs, err = next.ruling(a)
-	case CancelShot:
-		evs, err = next.cancelShot()
-	default:
-		err = rules.Reject("unknown_action", "nieznana akcja %T", "unknown action %T", a)
+	evs, err := next.apply(a)
+	var nc *needCall
+	if errors.As(err, &nc) {
+		held := s.clone()
+		body, encErr := EncodeAction(a)
+		if encErr != nil {
+			return s, nil, encErr
+		}
+		nc.call.Action = body
+		held.Call = &nc.call
+		return held, []Event{callEvent(&nc.call)}, nil
 	}
 	if err != nil {
 		return s, nil, err
 	}
+	evs = append(evs, next.afterAction()...)
 	return next, evs, nil
 }
 
-func (s *State) started() error {
-	if s.Phase == "" {
-		return rules.Reject("not_started", "gra się jeszcze nie zaczęła", "the game has not started")
+func callEvent(c *Call) Event {
+	return Event{Type: "too_close_to_call", Call: c,
+		Text: rules.Text{PL: c.Question.PL + " — pomiar za blisko granicy; rozstrzygnijcie",
+			EN: c.Question.EN + " — the measurement is too close to call; please rule"}}
+}
+
+func (s *State) apply(a Action) ([]Event, error) {
+	if _, ok := a.(StartGame); !ok && s.Phase == "" {
+		return nil, rules.Reject("not_started", "gra się jeszcze nie zaczęła", "the game has not started")
 	}
-	return nil
+	if s.Result != nil {
+		return nil, rules.Reject("game_over", "gra się skończyła: %[1]s", "the game is over: %[2]s", s.Result.Text.PL, s.Result.Text.EN)
+	}
+	if s.Call != nil {
+		switch a.(type) {
+		case Ruling, EndGame:
+		default:
+			return nil, rules.Reject("awaiting_ruling", "najpierw rozstrzygnijcie: %[1]s", "rule on this first: %[2]s", s.Call.Question.PL, s.Call.Question.EN)
+		}
+	}
+	switch a := a.(type) {
+	case StartGame:
+		return s.start(a)
+	case SubmitArmy:
+		return s.submitArmy(a)
+	case ChooseScenario:
+		return s.chooseScenario(a)
+	case RollOffDice:
+		return s.rollOff(a)
+	case PlaceObjective:
+		return s.placeObjective(a)
+	case Deploy:
+		return s.deploy(a)
+	case Move:
+		return s.move(a)
+	case UnitMoved:
+		return s.unitMoved(a)
+	case DrawOrders:
+		return s.drawOrders(a)
+	case DiscardOrder:
+		return s.discardOrder(a)
+	case ClaimOrder:
+		return s.claimOrder(a)
+	case EndPhase:
+		return s.endPhase()
+	case DeclareShot:
+		return s.declareShot(a)
+	case Dice:
+		return s.enterDice(a)
+	case UndoDie:
+		return s.undoDie()
+	case Ruling:
+		return s.ruling(a)
+	case CancelShot:
+		return s.cancelShot()
+	case EndGame:
+		return s.endGame(a)
+	}
+	return nil, rules.Reject("unknown_action", "nieznana akcja %T", "unknown action %T", a)
 }
 
 func (s *State) start(a StartGame) ([]Event, error) {
 	if s.Phase != "" {
 		return nil, rules.Reject("already_started", "gra już trwa", "the game is already running")
 	}
-	if len(a.Players) < 2 {
-		return nil, rules.Reject("bad_setup", "potrzeba co najmniej 2 graczy", "at least 2 players are needed")
+	cat, err := NewCatalogue(a.Data)
+	if err != nil {
+		return nil, rules.Reject("bad_setup", "błędne dane gry: %v", "bad game data: %v", err)
 	}
-	if a.Options.Allocation == "" {
-		a.Options.Allocation = Spread
+	if len(cat.Data.Weapons) == 0 || len(cat.Data.Units) == 0 {
+		return nil, rules.Reject("bad_setup", "brak danych gry (broń, karty jednostek)", "no game data (weapons, unit cards)")
 	}
-	if a.Options.Allocation != Spread && a.Options.Allocation != Focus {
-		return nil, rules.Reject("bad_setup", "nieznany przydział ran %q", "unknown wound allocation %q", a.Options.Allocation)
+	if n := len(a.Players); n < 2 || n > 20 {
+		return nil, rules.Reject("bad_setup", "graczy: %d; gra jest dla 2–20 graczy", "%d players; the game is for 2 to 20", n)
 	}
-	s.Players, s.Units, s.Options = a.Players, a.Units, a.Options
-	s.Round, s.Phase, s.Active = 1, PhaseMovement, 0
-	return []Event{{
-		Type: "game_started",
-		Text: rules.Textf("gra rozpoczęta, runda 1, ruch: %s", "game started, round 1, %s to move", s.Players[0].Name),
-	}}, nil
+	o := a.Options
+	o.defaults()
+	if err := checkOptions(o); err != nil {
+		return nil, err
+	}
+	s.data, s.Options = cat, o
+	s.Players = append([]Player(nil), a.Players...)
+	edges := map[string]string{}
+	defaultEdges := []string{EdgeSouth, EdgeNorth}
+	seen := map[int]bool{}
+	for i := range s.Players {
+		p := &s.Players[i]
+		switch {
+		case p.Seat < 1:
+			return nil, rules.Reject("bad_setup", "miejsce %d: miejsca numerujemy od 1", "seat %d: seats are numbered from 1", p.Seat)
+		case seen[p.Seat]:
+			return nil, rules.Reject("bad_setup", "miejsce %d podane dwa razy", "seat %d listed twice", p.Seat)
+		}
+		seen[p.Seat] = true
+		if _, ok := cat.Factions[p.Faction]; !ok {
+			return nil, rules.Reject("bad_setup", "gracz %s: nieznana frakcja %q", "player %s: unknown faction %q", p.Name, p.Faction)
+		}
+		if p.Edge == "" {
+			if e, ok := edges[p.Faction]; ok {
+				p.Edge = e
+			} else {
+				p.Edge = defaultEdges[len(edges)%2]
+			}
+		}
+		switch p.Edge {
+		case EdgeSouth, EdgeNorth, EdgeWest, EdgeEast:
+		default:
+			return nil, rules.Reject("bad_setup", "gracz %s: krawędź %q (south, north, west, east)", "player %s: edge %q (south, north, west, east)", p.Name, p.Edge)
+		}
+		if _, ok := edges[p.Faction]; !ok {
+			edges[p.Faction] = p.Edge
+		}
+		s.Seats = append(s.Seats, PlayerState{Seat: p.Seat})
+		if sd := s.side(p.Faction); sd != nil {
+			sd.Seats = append(sd.Seats, p.Seat)
+		} else {
+			s.Sides = append(s.Sides, Side{Faction: p.Faction, Seats: []int{p.Seat}})
+		}
+	}
+	if len(s.Sides) < 2 {
+		return nil, rules.Reject("bad_setup", "wszyscy gracze są w jednej frakcji", "every player is in the same faction")
+	}
+	s.Units = []Unit{}
+	s.Round, s.Phase, s.Active = 0, PhaseSetup, 0
+	var names []string
+	for _, p := range s.Players {
+		names = append(names, fmt.Sprintf("%s (%s)", p.Name, p.Faction))
+	}
+	evs := []Event{{Type: "game_started",
+		Text: rules.Textf("gra rozpoczęta: %s; limit armii %d pkt", "game started: %s; army limit %d pts", strings.Join(names, ", "), o.Points)}}
+	var steps []Action
+	for _, sa := range a.Armies {
+		steps = append(steps, sa)
+	}
+	if a.Scenario != nil {
+		steps = append(steps, *a.Scenario)
+	}
+	if len(a.RollOff) > 0 {
+		steps = append(steps, RollOffDice{Rolls: a.RollOff})
+	}
+	for _, st := range steps {
+		more, err := s.apply(st)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, more...)
+	}
+	return evs, nil
+}
+
+func checkOptions(o Options) error {
+	switch {
+	case o.Allocation != Spread && o.Allocation != Focus:
+		return rules.Reject("bad_setup", "nieznany przydział ran %q", "unknown wound allocation %q", o.Allocation)
+	case o.MoveLoss != MoveLossNoShot && o.MoveLoss != MoveLossHalf && o.MoveLoss != MoveLossBoth:
+		return rules.Reject("bad_setup", "nieznana strata ruchu %q (no_shot, half_move, both)", "unknown move_loss %q (no_shot, half_move, both)", o.MoveLoss)
+	case o.Points < 0, o.Table.Width <= 0, o.Table.Depth <= 0, o.Base <= 0, o.DeployDepth <= 0,
+		o.Coherency <= 0, o.UnitGap < 0, o.ObjectiveRadius <= 0, o.HandSize < 1, o.MaxRounds < 0:
+		return rules.Reject("bad_setup", "błędne opcje gry %+v", "bad game options %+v", o)
+	}
+	return nil
+}
+
+func (s *State) inSetup(what rules.Text) error {
+	if s.Phase != PhaseSetup {
+		return rules.Reject("wrong_phase", "%[1]s: tylko przed rozpoczęciem gry (teraz: %[2]s)", "%[3]s: only before the game begins (now: %[4]s)",
+			what.PL, phaseName(s.Phase).PL, what.EN, phaseName(s.Phase).EN)
+	}
+	return nil
+}
+
+var phaseNames = map[Phase]rules.Text{
+	PhaseSetup:      {PL: "przygotowanie", EN: "setup"},
+	PhaseObjectives: {PL: "rozmieszczanie punktów", EN: "placing objectives"},
+	PhaseDeployment: {PL: "rozmieszczenie", EN: "deployment"},
+	PhaseOrders:     {PL: "faza rozkazów", EN: "orders phase"},
+	PhaseMovement:   {PL: "faza ruchu", EN: "movement phase"},
+	PhaseShooting:   {PL: "faza strzału", EN: "shooting phase"},
+	PhaseOver:       {PL: "koniec gry", EN: "game over"},
+}
+
+func phaseName(p Phase) rules.Text { return phaseNames[p] }
+
+// Name is the phase's name for players.
+func (p Phase) Name() rules.Text { return phaseNames[p] }
+
+func (s *State) submitArmy(a SubmitArmy) ([]Event, error) {
+	if err := s.inSetup(rules.Text{PL: "lista armii", EN: "army list"}); err != nil {
+		return nil, err
+	}
+	_, p := s.player(a.Seat)
+	if p == nil {
+		return nil, rules.Reject("unknown_seat", "nie ma gracza na miejscu %d", "no player in seat %d", a.Seat)
+	}
+	list := a.Army
+	if list.Faction == "" {
+		list.Faction = p.Faction
+	}
+	if list.Faction != p.Faction {
+		return nil, rules.Reject("illegal_army", "%s gra frakcją %s, a lista jest dla %s", "%s plays %s but the list is for %s", p.Name, p.Faction, list.Faction)
+	}
+	r := s.data.CheckArmy(list, s.Options.Points)
+	if !r.Legal() {
+		why := reasons(r.Violations)
+		return nil, rules.Reject("illegal_army", "lista armii gracza %[1]s: %[2]s", "%[3]s's army list: %[4]s", p.Name, why.PL, p.Name, why.EN)
+	}
+	for _, u := range s.Units {
+		if u.Owner == a.Seat {
+			continue
+		}
+		for _, spec := range list.Units {
+			if spec.ID == u.ID {
+				return nil, rules.Reject("duplicate_unit", "identyfikator oddziału %q jest już zajęty; zmień go", "unit id %q is already taken; rename it", spec.ID)
+			}
+		}
+	}
+	kept := s.Units[:0]
+	for _, u := range s.Units {
+		if u.Owner != a.Seat {
+			kept = append(kept, u)
+		}
+	}
+	s.Units = append(kept, s.data.buildUnits(a.Seat, list, r, s.Options)...)
+	ps := s.seatState(a.Seat)
+	ps.ArmyReady, ps.ArmyPoints = true, r.Cost
+	evs := []Event{{Type: "army_submitted", Seat: a.Seat,
+		Text: rules.Textf("%s oddaje listę armii (ukrytą do rozmieszczenia)", "%s hands in an army list (hidden until deployment)", p.Name)}}
+	return append(evs, s.maybeEndSetup()...), nil
+}
+
+var scenarioNames = map[int]rules.Text{
+	ScenarioAttrition:    {PL: "Wyniszczenie", EN: "Attrition"},
+	ScenarioHold:         {PL: "Zdobądź i utrzymaj", EN: "Take and hold"},
+	ScenarioOrders:       {PL: "Punkty zwycięstwa", EN: "Victory points"},
+	ScenarioAllOrNothing: {PL: "Wszystko albo nic", EN: "All or nothing"},
+}
+
+func (s *State) chooseScenario(a ChooseScenario) ([]Event, error) {
+	if err := s.inSetup(rules.Text{PL: "wybór scenariusza", EN: "choice of scenario"}); err != nil {
+		return nil, err
+	}
+	name, ok := scenarioNames[a.Number]
+	if !ok {
+		return nil, rules.Reject("bad_scenario", "scenariusz %d: są 1–4", "scenario %d: there are 1 to 4", a.Number)
+	}
+	if a.PointsToWin < 0 || a.OrderPointsToWin < 0 || a.Objectives < 0 {
+		return nil, rules.Reject("bad_scenario", "ujemne liczby w scenariuszu", "negative numbers in the scenario")
+	}
+	sc := &Scenario{Number: a.Number, Name: name}
+	if sc.holds() {
+		sc.PointsToWin = cmpOr(a.PointsToWin, 10)
+		sc.Objectives = cmpOr(a.Objectives, 4)
+	}
+	if sc.orders() {
+		sc.OrderPointsToWin = cmpOr(a.OrderPointsToWin, 10)
+		for _, p := range s.Players {
+			if len(s.data.Deck(p.Faction)) == 0 {
+				return nil, rules.Reject("bad_scenario", "frakcja %s nie ma talii kart rozkazów", "faction %s has no order deck", p.Faction)
+			}
+		}
+	}
+	s.Scenario = sc
+	text := rules.Textf("scenariusz %d: %s", "scenario %d: %s", a.Number, name.PL)
+	text.EN = fmt.Sprintf("scenario %d: %s", a.Number, name.EN)
+	if sc.holds() {
+		text.PL += fmt.Sprintf("; %s, do zwycięstwa %d pkt", plN(sc.Objectives, "punkt celu", "punkty celu", "punktów celu"), sc.PointsToWin)
+		text.EN += fmt.Sprintf("; %d objectives, %d points to win", sc.Objectives, sc.PointsToWin)
+	}
+	if sc.orders() {
+		text.PL += fmt.Sprintf("; karty rozkazów do %d pkt", sc.OrderPointsToWin)
+		text.EN += fmt.Sprintf("; order cards to %d points", sc.OrderPointsToWin)
+	}
+	evs := []Event{{Type: "scenario_chosen", Text: text}}
+	return append(evs, s.maybeEndSetup()...), nil
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func (s *State) rollOff(a RollOffDice) ([]Event, error) {
+	if err := s.inSetup(rules.Text{PL: "rzut o pierwszeństwo", EN: "first-player roll"}); err != nil {
+		return nil, err
+	}
+	if s.FirstSeat != 0 {
+		return nil, rules.Reject("already_rolled", "pierwszy gracz jest już wybrany", "the first player is already decided")
+	}
+	want := s.Players
+	if s.RollOff != nil && len(s.RollOff.Tied) > 0 {
+		want = nil
+		for _, seat := range s.RollOff.Tied {
+			_, p := s.player(seat)
+			want = append(want, *p)
+		}
+	}
+	got := map[int]dice.Roll{}
+	for _, r := range a.Rolls {
+		if err := r.Roll.Validate(); err != nil {
+			return nil, rules.Reject("bad_die", "kość pokazuje %d: k6 ma ścianki 1–6", "a die showing %d: a d6 has faces 1–6", r.Value)
+		}
+		if _, dup := got[r.Seat]; dup {
+			return nil, rules.Reject("bad_roll_off", "miejsce %d rzuca dwa razy", "seat %d rolls twice", r.Seat)
+		}
+		got[r.Seat] = r.Roll
+	}
+	var seats []string
+	for _, p := range want {
+		seats = append(seats, fmt.Sprint(p.Seat))
+	}
+	if len(got) != len(want) {
+		return nil, rules.Reject("bad_roll_off", "rzucają miejsca %s, po jednej kości", "seats %s roll, one die each", strings.Join(seats, ", "))
+	}
+	top := 0
+	for _, p := range want {
+		r, ok := got[p.Seat]
+		if !ok {
+			return nil, rules.Reject("bad_roll_off", "rzucają miejsca %s, po jednej kości", "seats %s roll, one die each", strings.Join(seats, ", "))
+		}
+		top = max(top, r.Value)
+	}
+	if s.RollOff == nil {
+		s.RollOff = &RollOff{}
+	}
+	var round []SeatRoll
+	var tied []int
+	var parts []string
+	for _, p := range want {
+		r := got[p.Seat]
+		round = append(round, SeatRoll{Seat: p.Seat, Roll: r})
+		parts = append(parts, fmt.Sprintf("%s %d", p.Name, r.Value))
+		if r.Value == top {
+			tied = append(tied, p.Seat)
+		}
+	}
+	s.RollOff.Rounds = append(s.RollOff.Rounds, round)
+	var rolls []dice.Roll
+	for _, r := range round {
+		rolls = append(rolls, r.Roll)
+	}
+	if len(tied) > 1 {
+		s.RollOff.Tied = tied
+		return []Event{{Type: "roll_off_tied", Rolls: rolls,
+			Text: rules.Textf("rzut o pierwszeństwo: %s — remis, rzucają jeszcze raz", "first-player roll: %s — a tie, roll again", strings.Join(parts, ", "))}}, nil
+	}
+	s.RollOff.Tied = nil
+	s.FirstSeat = tied[0]
+	s.Active = s.firstIndex()
+	_, p := s.player(s.FirstSeat)
+	evs := []Event{{Type: "first_player", Seat: s.FirstSeat, Rolls: rolls,
+		Text: rules.Textf("rzut o pierwszeństwo: %s — zaczyna %s", "first-player roll: %s — %s goes first", strings.Join(parts, ", "), p.Name)}}
+	return append(evs, s.maybeEndSetup()...), nil
+}
+
+// maybeEndSetup moves on once lists, scenario and first player are all
+// settled.
+func (s *State) maybeEndSetup() []Event {
+	if s.Phase != PhaseSetup || s.Scenario == nil || s.FirstSeat == 0 {
+		return nil
+	}
+	for _, ps := range s.Seats {
+		if !ps.ArmyReady {
+			return nil
+		}
+	}
+	s.Active = s.firstIndex()
+	if s.Scenario.holds() {
+		s.Phase = PhaseObjectives
+		return []Event{{Type: "phase", Stage: string(s.Phase), Seat: s.ActiveSeat(),
+			Text: rules.Textf("punkty celu: gracze kładą na zmianę %[3]s; zaczyna %[2]s", "objectives: the players place %[1]d markers in turn; %[2]s first",
+				s.Scenario.Objectives, s.Players[s.Active].Name, plN(s.Scenario.Objectives, "znacznik", "znaczniki", "znaczników"))}}
+	}
+	return s.startDeployment()
+}
+
+func (s *State) startDeployment() []Event {
+	s.Phase = PhaseDeployment
+	s.Active = s.firstIndex()
+	return []Event{{Type: "phase", Stage: string(s.Phase), Seat: s.ActiveSeat(),
+		Text: rules.Textf("rozmieszczenie: oddziały po kolei, do %s kroków od własnej krawędzi; zaczyna %s",
+			"deployment: one unit at a time, within %s kroki of your own edge; %s first", fmtNum(s.Options.DeployDepth), s.Players[s.Active].Name)}}
+}
+
+func (s *State) placeObjective(a PlaceObjective) ([]Event, error) {
+	if s.Phase != PhaseObjectives {
+		return nil, rules.Reject("wrong_phase", "punkty celu kładzie się przed rozmieszczeniem w scenariuszach 2 i 4 (teraz: %[1]s)",
+			"objectives are placed before deployment in scenarios 2 and 4 (now: %[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+	}
+	if a.Seat != s.ActiveSeat() {
+		return nil, rules.Reject("not_your_turn", "teraz punkt celu kładzie %s", "it is %s's turn to place an objective", s.Players[s.Active].Name)
+	}
+	if !s.onTable(a.At) || a.At.Sigma < 0 {
+		return nil, rules.Reject("not_on_table", "punkt celu (%s, %s) poza stołem %s×%s", "objective (%s, %s) is off the %s×%s table",
+			fmtNum(a.At.X), fmtNum(a.At.Y), fmtNum(s.Options.Table.Width), fmtNum(s.Options.Table.Depth))
+	}
+	id := fmt.Sprintf("obj-%d", len(s.Objectives)+1)
+	s.Objectives = append(s.Objectives, Objective{ID: id, PlacedBy: a.Seat, At: a.At})
+	evs := []Event{{Type: "objective_placed", Seat: a.Seat, Unit: id,
+		Text: rules.Textf("%s kładzie punkt celu %s w (%s, %s)", "%s places objective %s at (%s, %s)", s.Players[s.Active].Name, id, fmtNum(a.At.X), fmtNum(a.At.Y))}}
+	if len(s.Objectives) >= s.Scenario.Objectives {
+		return append(evs, s.startDeployment()...), nil
+	}
+	s.Active = (s.Active + 1) % len(s.Players)
+	return evs, nil
+}
+
+func (s *State) onTable(p Point) bool {
+	return p.X >= 0 && p.Y >= 0 && p.X <= s.Options.Table.Width && p.Y <= s.Options.Table.Depth
+}
+
+// startPlay begins the game proper after deployment.
+func (s *State) startPlay() []Event {
+	s.Active = s.firstIndex()
+	if s.Scenario.orders() {
+		s.Round, s.Phase = 0, PhaseOrders
+		return []Event{{Type: "phase", Stage: string(s.Phase),
+			Text: rules.Textf("faza rozkazów przed 1. turą: każdy gracz dobiera %[2]s rozkazów", "orders phase before turn 1: every player draws %[1]d order cards", s.Options.HandSize, plN(s.Options.HandSize, "kartę", "karty", "kart"))}}
+	}
+	s.Round, s.Phase = 1, PhaseMovement
+	return []Event{s.turnEvent()}
+}
+
+func (s *State) turnEvent() Event {
+	p := s.Players[s.Active]
+	return Event{Type: "phase", Stage: string(s.Phase), Seat: p.Seat,
+		Text: rules.Textf("runda %[1]d, %[2]s: %[3]s", "round %[4]d, %[5]s: %[6]s", s.Round, p.Name, phaseName(s.Phase).PL, s.Round, p.Name, phaseName(s.Phase).EN)}
+}
+
+func (s *State) playing() bool {
+	return (s.Phase == PhaseOrders || s.Phase == PhaseMovement || s.Phase == PhaseShooting) && s.Result == nil
 }
 
 func (s *State) endPhase() ([]Event, error) {
-	if err := s.started(); err != nil {
-		return nil, err
-	}
 	if s.Shot != nil {
 		return nil, rules.Reject("shot_in_progress", "najpierw dokończ strzał", "finish the shot in progress first")
 	}
-	if s.Phase == PhaseMovement {
+	switch s.Phase {
+	case PhaseOrders:
+		if s.Round == 0 {
+			return nil, rules.Reject("draw_orders", "przed 1. turą każdy gracz dobiera %[2]s", "before turn 1 every player draws %[1]d cards", s.Options.HandSize, plN(s.Options.HandSize, "kartę", "karty", "kart"))
+		}
+		if n := s.missingCards(s.ActiveSeat()); n > 0 {
+			return nil, rules.Reject("draw_orders", "dobierz jeszcze %[3]s rozkazów, by mieć %[2]d na ręce", "draw %[4]s more to hold %[2]d", n, s.Options.HandSize, plN(n, "kartę", "karty", "kart"), enN(n, "order card", "order cards"))
+		}
+		s.seatState(s.ActiveSeat()).Swapped = false
+		s.Phase = PhaseMovement
+		return []Event{s.turnEvent()}, nil
+	case PhaseMovement:
+		for i := range s.Units {
+			for j := range s.Units[i].Models {
+				s.Units[i].Models[j].From = nil
+			}
+		}
 		s.Phase = PhaseShooting
-		return []Event{{Type: "phase", Stage: string(s.Phase),
-			Text: rules.Textf("%s: faza strzału", "%s: shooting phase", s.Players[s.Active].Name)}}, nil
+		return []Event{s.turnEvent()}, nil
+	case PhaseShooting:
+		return s.endTurn()
 	}
-	s.Phase = PhaseMovement
-	s.Active++
-	if s.Active == len(s.Players) {
-		s.Active = 0
-		s.Round++
+	return nil, rules.Reject("wrong_phase", "teraz nie ma fazy do zakończenia (%[1]s)", "there is no phase to end now (%[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+}
+
+// endTurn closes the active player's turn: objectives are counted for the
+// player's side, the next player begins, and a new round when the turn
+// comes back to the first player.
+func (s *State) endTurn() ([]Event, error) {
+	var evs []Event
+	if s.Scenario.holds() {
+		more, err := s.countObjectives()
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, more...)
+	}
+	seat := s.ActiveSeat()
+	for i := range s.Units {
+		u := &s.Units[i]
+		if u.Owner != seat {
+			continue
+		}
+		u.Fired = nil
+		for j := range u.Models {
+			u.Models[j].Jumped = false
+		}
+	}
+	s.Active = (s.Active + 1) % len(s.Players)
+	if s.Active == s.firstIndex() {
 		for i := range s.Units {
 			u := &s.Units[i]
 			if u.MovedThisRound {
@@ -110,19 +558,21 @@ func (s *State) endPhase() ([]Event, error) {
 			}
 			u.MovedThisRound = false
 		}
-	}
-	for i := range s.Units {
-		if s.Units[i].Owner == s.ActiveSeat() {
-			s.Units[i].ShotThisTurn = false
+		if s.Options.MaxRounds > 0 && s.Round >= s.Options.MaxRounds {
+			return append(evs, s.finishByRounds()...), nil
 		}
+		s.Round++
 	}
-	return []Event{{Type: "phase", Stage: string(s.Phase),
-		Text: rules.Textf("runda %d, %s: faza ruchu", "round %d, %s: movement phase", s.Round, s.Players[s.Active].Name)}}, nil
+	s.Phase = PhaseMovement
+	if s.Scenario.orders() {
+		s.Phase = PhaseOrders
+	}
+	return append(evs, s.turnEvent()), nil
 }
 
 func (s *State) ownUnit(id string) (*Unit, error) {
 	u := s.unit(id)
-	if u == nil {
+	if u == nil || !s.visibleTo(u) {
 		return nil, rules.Reject("unknown_unit", "nie ma oddziału %q", "no unit %q", id)
 	}
 	if u.Owner != s.ActiveSeat() {
@@ -131,12 +581,15 @@ func (s *State) ownUnit(id string) (*Unit, error) {
 	return u, nil
 }
 
+// visibleTo: units that are not deployed yet are not on the table; while
+// deployment lasts they are known only to their owner.
+func (s *State) visibleTo(u *Unit) bool {
+	return u.Deployed || u.Owner == s.ActiveSeat()
+}
+
 func (s *State) unitMoved(a UnitMoved) ([]Event, error) {
-	if err := s.started(); err != nil {
-		return nil, err
-	}
 	if s.Phase != PhaseMovement {
-		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu", "units move only in the movement phase")
+		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu (teraz: %[1]s)", "units move only in the movement phase (now: %[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
 	}
 	u, err := s.ownUnit(a.Unit)
 	if err != nil {
@@ -146,360 +599,27 @@ func (s *State) unitMoved(a UnitMoved) ([]Event, error) {
 	return []Event{{Type: "unit_moved", Unit: u.ID, Text: rules.Textf("%s wykonał ruch", "%s moved", u.Name)}}, nil
 }
 
-// coverFor decides the cover a target unit gets: it counts only when more
-// than half of the unit's models are behind it ("ponad połowa oddziału musi
-// znajdować się za przeszkodą"). When more than half is behind cover but not
-// more than half behind heavy cover, the unit gets light cover: the rulebook
-// does not cover mixed cover, and this is the reading that never gives more
-// than the majority of the unit has.
-func coverFor(alive int, in InCover) string {
-	switch {
-	case 2*in.Heavy > alive:
-		return CoverHeavy
-	case 2*(in.Heavy+in.Light) > alive:
-		return CoverLight
+func (s *State) endGame(a EndGame) ([]Event, error) {
+	if a.Winner != "" && s.side(a.Winner) == nil {
+		return nil, rules.Reject("unknown_faction", "nie ma w grze frakcji %q", "no faction %q in this game", a.Winner)
 	}
-	return CoverNone
+	text := rules.Textf("gra zakończona (%s): %s", "game ended (%s): %s", a.By, a.Reason)
+	if a.Reason == "" {
+		text = rules.Textf("gra zakończona (%s)", "game ended (%s)", a.By)
+	}
+	return s.finish(a.Winner, WinEnded, text), nil
 }
 
-func (s *State) declareShot(a DeclareShot) ([]Event, error) {
-	if err := s.started(); err != nil {
-		return nil, err
+// finish ends the game.
+func (s *State) finish(winner, condition string, text rules.Text) []Event {
+	r := &Result{Winner: winner, Condition: condition, Round: s.Round, Text: text}
+	if sd := s.side(winner); sd != nil {
+		r.Seats = slices.Clone(sd.Seats)
 	}
-	if s.Phase != PhaseShooting {
-		return nil, rules.Reject("wrong_phase", "strzał tylko w fazie strzału (teraz: faza ruchu)", "shooting only in the shooting phase (now: movement)")
-	}
-	if s.Shot != nil {
-		return nil, rules.Reject("shot_in_progress", "najpierw dokończ strzał %s", "finish the shot by %s first", s.Shot.Shooter)
-	}
-	shooter, err := s.ownUnit(a.Shooter)
-	if err != nil {
-		return nil, err
-	}
-	target := s.unit(a.Target)
-	if target == nil {
-		return nil, rules.Reject("unknown_unit", "nie ma oddziału %q", "no unit %q", a.Target)
-	}
-	w := shooter.Weapon
-	switch {
-	case target.Owner == shooter.Owner:
-		return nil, rules.Reject("friendly_target", "%s: %s to własny oddział", "%s: %s is a friendly unit", shooter.Name, target.Name)
-	case shooter.Alive() == 0:
-		return nil, rules.Reject("no_models", "%s nie ma już modeli", "%s has no models left", shooter.Name)
-	case target.Alive() == 0:
-		return nil, rules.Reject("no_models", "%s nie ma już modeli", "%s has no models left", target.Name)
-	case shooter.ShotThisTurn:
-		return nil, rules.Reject("already_shot", "%s już strzelał w tej turze", "%s has already shot this turn", shooter.Name)
-	case w.Template != "":
-		return nil, rules.Reject("needs_template", "%s: trafienie wyznacza pomarańczowy znacznik", "%s: the orange marker decides the hit", w.Name)
-	case a.Distance.Kroki < 0 || a.Distance.Uncertainty < 0:
-		return nil, rules.Reject("bad_measurement", "błędny pomiar odległości %v", "bad distance measurement %v", a.Distance)
-	case a.InCover.Light < 0 || a.InCover.Heavy < 0 || a.InCover.Light+a.InCover.Heavy > target.Alive():
-		return nil, rules.Reject("bad_measurement", "za osłoną %d modeli, a oddział ma %d", "%d models in cover but the unit has %d",
-			a.InCover.Light+a.InCover.Heavy, target.Alive())
-	case a.Distance.Kroki-a.Distance.Uncertainty > float64(w.Range):
-		return nil, rules.Reject("out_of_range", "%s: cel %s kroków, zasięg %d", "%s: target %s kroki away, range %d",
-			w.Name, fmtKroki(a.Distance), w.Range)
-	}
-	sh := &Shot{
-		Shooter: shooter.ID, Target: target.ID, Weapon: w.Name,
-		Distance: a.Distance, Cover: coverFor(target.Alive(), a.InCover),
-		Attacks: shooter.Alive() * w.ShotsPerModel(shooter.StationaryRounds),
-		HitOn:   w.Hit, WoundOn: w.Wound, D6Wounds: w.D6Wounds, SaveOn: target.Defence,
-		Entered: []dice.Roll{},
-	}
-	switch sh.Cover {
-	case CoverHeavy: // "ich statystyka celności spada o 1" and +1 to defence
-		sh.HitOn = min(sh.HitOn+1, 7)
-		sh.SaveOn = max(sh.SaveOn-1, 2)
-	case CoverLight:
-		sh.SaveOn = max(sh.SaveOn-1, 2)
-	}
-	s.Shot = sh
-	cover := coverNames[sh.Cover]
-	evs := []Event{{
-		Type: "shot_declared", Unit: shooter.ID, Target: target.ID,
-		Text: rules.Text{
-			PL: fmt.Sprintf("%s (%s) strzela do %s: %s kroków, osłona: %s, %d kości, trafienie na %d+",
-				shooter.Name, w.Name, target.Name, fmtKroki(a.Distance), cover.PL, sh.Attacks, sh.HitOn),
-			EN: fmt.Sprintf("%s (%s) fires at %s: %s kroki, cover: %s, %d dice, hit on %d+",
-				shooter.Name, w.Name, target.Name, fmtKroki(a.Distance), cover.EN, sh.Attacks, sh.HitOn),
-		},
-	}}
-	if a.Distance.Kroki+a.Distance.Uncertainty > float64(w.Range) {
-		sh.Stage = StageRuling
-		evs = append(evs, Event{
-			Type: "too_close_to_call", Unit: shooter.ID, Target: target.ID,
-			Text: rules.Textf("%s: cel %s kroków, zasięg %d — za blisko granicy, by rozstrzygnąć pomiarem; rozstrzygnijcie",
-				"%s: target %s kroki, range %d — too close to call by measurement; please rule",
-				w.Name, fmtKroki(a.Distance), w.Range),
-		})
-		return evs, nil
-	}
-	return append(evs, s.openStage(StageHit, sh.Attacks)...), nil
+	s.Result, s.Phase, s.Shot, s.Call = r, PhaseOver, nil, nil
+	return []Event{{Type: "game_over", Result: r, Text: text}}
 }
 
-func fmtKroki(m Measure) string {
-	k := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", m.Kroki), "0"), ".")
-	if m.Uncertainty == 0 {
-		return k
-	}
-	return fmt.Sprintf("%s±%.1f", k, m.Uncertainty)
-}
-
-var coverNames = map[string]rules.Text{
-	CoverNone:  {PL: "brak", EN: "none"},
-	CoverLight: {PL: "lekka", EN: "light"},
-	CoverHeavy: {PL: "ciężka", EN: "heavy"},
-}
-
-var stageNames = map[string]rules.Text{
-	StageHit:    {PL: "trafienie", EN: "to hit"},
-	StageWound:  {PL: "rany", EN: "to wound"},
-	StageDamage: {PL: "liczba ran (k6)", EN: "wounds (d6)"},
-	StageSave:   {PL: "obrona", EN: "saves"},
-}
-
-func (s *State) openStage(stage string, need int) []Event {
-	sh := s.Shot
-	sh.Stage, sh.Need, sh.Entered = stage, need, []dice.Roll{}
-	name := stageNames[stage]
-	th := s.threshold(stage)
-	text := rules.Textf("rzuć %d k6: %s", "roll %d d6: %s", need, "")
-	text.PL += name.PL
-	text.EN += name.EN
-	if th > 0 {
-		text.PL += fmt.Sprintf(" na %d+", th)
-		text.EN += fmt.Sprintf(" on %d+", th)
-	}
-	return []Event{{Type: "roll_needed", Unit: sh.Shooter, Target: sh.Target, Stage: stage, Need: need, Threshold: th, Text: text}}
-}
-
-func (s *State) threshold(stage string) int {
-	switch stage {
-	case StageHit:
-		return s.Shot.HitOn
-	case StageWound:
-		return s.Shot.WoundOn
-	case StageSave:
-		return s.Shot.SaveOn
-	}
-	return 0
-}
-
-func (s *State) enterDice(a Dice) ([]Event, error) {
-	sh := s.Shot
-	if sh == nil {
-		return nil, rules.Reject("no_shot", "żaden strzał nie czeka na kości", "no shot is waiting for dice")
-	}
-	if sh.Stage == StageRuling {
-		return nil, rules.Reject("awaiting_ruling", "pomiar czeka na rozstrzygnięcie", "the measurement is waiting for a ruling")
-	}
-	if len(a.Rolls) == 0 {
-		return nil, rules.Reject("no_dice", "brak kości", "no dice given")
-	}
-	for _, r := range a.Rolls {
-		if err := r.Validate(); err != nil {
-			return nil, rules.Reject("bad_die", "kość pokazuje %d: k6 ma ścianki 1–6", "a die showing %d: a d6 has faces 1–6", r.Value)
-		}
-	}
-	if have := len(sh.Entered) + len(a.Rolls); have > sh.Need {
-		return nil, rules.Reject("too_many_dice", "%s: potrzeba %d kości, podano %d", "%s: %d dice needed, %d given",
-			sh.Stage, sh.Need-len(sh.Entered), len(a.Rolls))
-	}
-	sh.Entered = append(sh.Entered, a.Rolls...)
-	evs := []Event{{
-		Type: "dice_entered", Stage: sh.Stage, Need: sh.Need, Rolls: a.Rolls,
-	}}
-	name := stageNames[sh.Stage]
-	evs[0].Text = rules.Textf(name.PL+": %v (%d z %d)", name.EN+": %v (%d of %d)", dice.Values(a.Rolls), len(sh.Entered), sh.Need)
-	if len(sh.Entered) == sh.Need {
-		evs = append(evs, s.resolveStage()...)
-	}
-	return evs, nil
-}
-
-func count(rolls []dice.Roll, atLeast int) int {
-	n := 0
-	for _, r := range rolls {
-		if r.Value >= atLeast {
-			n++
-		}
-	}
-	return n
-}
-
-func (s *State) resolveStage() []Event {
-	sh := s.Shot
-	rolls := sh.Entered
-	th := s.threshold(sh.Stage)
-	ev := Event{Type: "stage_resolved", Stage: sh.Stage, Threshold: th, Rolls: rolls}
-	var succ int
-	switch sh.Stage {
-	case StageHit:
-		sh.Rolls.Hit = rolls
-		succ = count(rolls, th)
-		sh.Hits = succ
-		ev.Text = rules.Textf("trafienie na %d+: %v → %d trafień", "to hit on %d+: %v → %d hits", th, dice.Values(rolls), succ)
-	case StageWound:
-		sh.Rolls.Wound = rolls
-		succ = count(rolls, th)
-		sh.Packets = make([]int, succ)
-		for i := range sh.Packets {
-			sh.Packets[i] = 1
-		}
-		ev.Text = rules.Textf("rany na %d+: %v → %d ran", "to wound on %d+: %v → %d wounds", th, dice.Values(rolls), succ)
-	case StageDamage:
-		sh.Rolls.Damage = rolls
-		sh.Packets = dice.Values(rolls)
-		for _, p := range sh.Packets {
-			succ += p
-		}
-		ev.Text = rules.Textf("k6 ran za każde trafienie: %v → %d ran", "d6 wounds per hit: %v → %d wounds", dice.Values(rolls), succ)
-	case StageSave:
-		sh.Rolls.Save = rolls
-		succ = count(rolls, th)
-		ev.Text = rules.Textf("obrona na %d+: %v → %d obronionych", "saves on %d+: %v → %d saved", th, dice.Values(rolls), succ)
-	}
-	ev.Successes = &succ
-	evs := []Event{ev}
-	switch sh.Stage {
-	case StageHit:
-		switch {
-		case sh.Hits == 0:
-			return append(evs, s.finishShot()...)
-		case sh.D6Wounds:
-			return append(evs, s.openStage(StageDamage, sh.Hits)...)
-		}
-		return append(evs, s.openStage(StageWound, sh.Hits)...)
-	case StageWound, StageDamage:
-		total := 0
-		for _, p := range sh.Packets {
-			total += p
-		}
-		if total == 0 || sh.SaveOn >= 7 {
-			return append(evs, s.finishShot()...)
-		}
-		return append(evs, s.openStage(StageSave, total)...)
-	}
-	return append(evs, s.finishShot()...)
-}
-
-// finishShot applies the unsaved wounds. Each wounding hit is a packet; the
-// saves are rolled per wound, in packet order. All unsaved wounds of one
-// packet go to one model and what that model cannot take is lost: the
-// rulebook gives d6 wounds per Panzerschreck, Panzerfaust or grenade hit
-// (SPIS BRONI) without saying they spread, and a single hit felling a whole
-// squad would not be one shot.
-func (s *State) finishShot() []Event {
-	sh := s.Shot
-	target := s.unit(sh.Target)
-	res := &ShotResult{
-		Shooter: sh.Shooter, Target: sh.Target, Weapon: sh.Weapon, Cover: sh.Cover,
-		Attacks: sh.Attacks, Hits: sh.Hits, Wounded: []string{}, Killed: []string{},
-	}
-	res.Rolls = append(append(append(append([]dice.Roll{}, sh.Rolls.Hit...), sh.Rolls.Wound...), sh.Rolls.Damage...), sh.Rolls.Save...)
-	saves := sh.Rolls.Save
-	hurt := map[string]bool{}
-	for _, p := range sh.Packets {
-		res.Wounds += p
-		unsaved := p
-		if sh.SaveOn < 7 {
-			unsaved = p - count(saves[:p], sh.SaveOn)
-			saves = saves[p:]
-		}
-		res.Unsaved += unsaved
-		if unsaved > 0 {
-			if m := pickModel(target, s.Options.Allocation); m != nil {
-				m.Wounds += min(unsaved, m.Remaining())
-				hurt[m.ID] = true
-				if m.Remaining() == 0 {
-					m.Removed = true
-				}
-			}
-		}
-	}
-	res.Saved = res.Wounds - res.Unsaved
-	for _, m := range target.Models {
-		switch {
-		case !hurt[m.ID]:
-		case m.Removed:
-			res.Killed = append(res.Killed, m.ID)
-		default:
-			res.Wounded = append(res.Wounded, m.ID)
-		}
-	}
-	s.unit(sh.Shooter).ShotThisTurn = true
-	s.Shot, s.LastShot = nil, res
-	evs := []Event{{
-		Type: "shot_resolved", Unit: res.Shooter, Target: res.Target, Shot: res,
-		Text: rules.Textf("%s → %s: %d trafień, %d ran, %d obronionych, %d niezablokowanych: %d rannych, %d zabitych",
-			"%s → %s: %d hits, %d wounds, %d saved, %d unsaved: %d wounded, %d killed",
-			s.unit(sh.Shooter).Name, target.Name, res.Hits, res.Wounds, res.Saved, res.Unsaved, len(res.Wounded), len(res.Killed)),
-	}}
-	if len(res.Killed) > 0 {
-		evs = append(evs, Event{
-			Type: "remove_models", Unit: target.ID, Models: res.Killed,
-			Text: rules.Textf("zdejmij ze stołu: %s", "take off the table: %s", strings.Join(res.Killed, ", ")),
-		})
-	}
-	return evs
-}
-
-// pickModel chooses who takes the next packet: the living model with the
-// most lives left under Spread, the fewest under Focus; ties go to the first
-// in the unit's order, so the choice is reproducible.
-func pickModel(u *Unit, policy Allocation) *Model {
-	var best *Model
-	for i := range u.Models {
-		m := &u.Models[i]
-		if m.Removed {
-			continue
-		}
-		if best == nil ||
-			(policy == Focus && m.Remaining() < best.Remaining()) ||
-			(policy != Focus && m.Remaining() > best.Remaining()) {
-			best = m
-		}
-	}
-	return best
-}
-
-func (s *State) undoDie() ([]Event, error) {
-	sh := s.Shot
-	if sh == nil || sh.Stage == StageRuling || len(sh.Entered) == 0 {
-		return nil, rules.Reject("nothing_to_undo", "nie ma kości do cofnięcia", "no die to take back")
-	}
-	last := sh.Entered[len(sh.Entered)-1]
-	sh.Entered = sh.Entered[:len(sh.Entered)-1]
-	return []Event{{Type: "die_undone", Stage: sh.Stage, Rolls: []dice.Roll{last},
-		Text: rules.Textf("cofnięto kość %d", "took back a %d", last.Value)}}, nil
-}
-
-func (s *State) ruling(a Ruling) ([]Event, error) {
-	sh := s.Shot
-	if sh == nil || sh.Stage != StageRuling {
-		return nil, rules.Reject("no_ruling_needed", "nic nie czeka na rozstrzygnięcie", "nothing is waiting for a ruling")
-	}
-	if !a.InRange {
-		s.Shot = nil
-		return []Event{{Type: "shot_cancelled", Unit: sh.Shooter, Target: sh.Target,
-			Text: rules.Textf("rozstrzygnięcie (%s): cel poza zasięgiem, strzał odwołany", "ruling (%s): target out of range, shot called off", a.By)}}, nil
-	}
-	evs := []Event{{Type: "ruled_in_range", Unit: sh.Shooter, Target: sh.Target,
-		Text: rules.Textf("rozstrzygnięcie (%s): cel w zasięgu", "ruling (%s): target in range", a.By)}}
-	return append(evs, s.openStage(StageHit, sh.Attacks)...), nil
-}
-
-func (s *State) cancelShot() ([]Event, error) {
-	sh := s.Shot
-	if sh == nil {
-		return nil, rules.Reject("no_shot", "nie ma strzału do odwołania", "no shot to call off")
-	}
-	if sh.Stage != StageRuling && sh.Stage != StageHit {
-		return nil, rules.Reject("shot_under_way", "kości już rozstrzygnęły trafienia; strzału nie można odwołać", "hits are already rolled; the shot cannot be called off")
-	}
-	s.Shot = nil
-	return []Event{{Type: "shot_cancelled", Unit: sh.Shooter, Target: sh.Target,
-		Text: rules.Textf("strzał odwołany", "shot called off")}}, nil
+func fmtNum(x float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", x), "0"), ".")
 }

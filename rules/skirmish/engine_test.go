@@ -6,62 +6,16 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
 
-// newGame starts a two-player game: AK (seat 1) against grenadiers (seat 2),
-// and moves on to seat 1's shooting phase.
-func newGame(t *testing.T, akModels, akWeapon string, grenModels int, opts Options) State {
+// newGame is Ania's AK unit ("ak") against Bartek's grenadiers ("gren") at
+// the start of Ania's shooting phase, from the loose catalogue.
+func newGame(t *testing.T, akModels int, akWeapon string, grenModels int, opts Options) State {
 	t.Helper()
-	cat, err := DefaultCatalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 5
-	if akModels != "" {
-		json.Unmarshal([]byte(akModels), &n)
-	}
-	start, err := cat.NewGame(Setup{
-		Players: []Player{{Seat: 1, Name: "Ania", Faction: "Armia Krajowa"}, {Seat: 2, Name: "Bartek", Faction: "Wehrmacht"}},
-		Units: []UnitSpec{
-			{ID: "ak", Card: "ak_soldier", Owner: 1, Models: n, Weapon: akWeapon},
-			{ID: "gren", Card: "grenadier", Owner: 2, Models: grenModels},
-		},
-		Options: opts,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := mustApply(t, State{}, start, EndPhase{})
-	if s.Phase != PhaseShooting {
-		t.Fatalf("phase %q, want shooting", s.Phase)
-	}
-	return s
-}
-
-func mustApply(t *testing.T, s State, actions ...Action) State {
-	t.Helper()
-	for _, a := range actions {
-		var err error
-		s, _, err = Apply(s, a)
-		if err != nil {
-			t.Fatalf("%s: %v", a.Type(), err)
-		}
-	}
-	return s
-}
-
-func rolls(values ...int) Dice {
-	d := Dice{}
-	for _, v := range values {
-		d.Rolls = append(d.Rolls, dice.Roll{Value: v, Origin: dice.Keypad, Device: "keypad-1"})
-	}
-	return d
-}
-
-func shoot(kroki float64, light, heavy int) DeclareShot {
-	return DeclareShot{Shooter: "ak", Target: "gren", Distance: Measure{Kroki: kroki, Uncertainty: 0.1}, InCover: InCover{Light: light, Heavy: heavy}}
+	return battle(t, looseCat(t),
+		UnitSpec{ID: "ak", Card: "ak_soldier", Owner: 1, Models: akModels, Weapon: akWeapon},
+		UnitSpec{ID: "gren", Card: "grenadier", Owner: 2, Models: grenModels}, opts)
 }
 
 func TestShootingSequence(t *testing.T) {
@@ -134,7 +88,7 @@ func TestShootingSequence(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newGame(t, "", tt.weapon, tt.grenadiers, tt.opts)
+			s := newGame(t, 5, tt.weapon, tt.grenadiers, tt.opts)
 			s = mustApply(t, s, tt.shot)
 			if s.Shot.HitOn != tt.wantHitOn || s.Shot.SaveOn != tt.wantSaveOn {
 				t.Errorf("thresholds: got hit %d+ save %d+, want hit %d+ save %d+", s.Shot.HitOn, s.Shot.SaveOn, tt.wantHitOn, tt.wantSaveOn)
@@ -151,22 +105,20 @@ func TestShootingSequence(t *testing.T) {
 				t.Errorf("result\n got %+v\nwant %+v", got, tt.want)
 			}
 			gren, _ := s.Unit("gren")
-			var lives []int
 			for _, m := range gren.Models {
-				lives = append(lives, m.Remaining())
 				if m.Removed != (m.Remaining() == 0) {
 					t.Errorf("%s: removed %v with %d lives left", m.ID, m.Removed, m.Remaining())
 				}
 			}
-			if !reflect.DeepEqual(lives, tt.wantLives) {
-				t.Errorf("grenadier lives: got %v, want %v", lives, tt.wantLives)
+			if got := lives(gren); !reflect.DeepEqual(got, tt.wantLives) {
+				t.Errorf("grenadier lives: got %v, want %v", got, tt.wantLives)
 			}
 		})
 	}
 }
 
 func TestRollsLandInEventsWithOrigin(t *testing.T) {
-	s := newGame(t, "", "", 5, Options{})
+	s := newGame(t, 5, "", 5, Options{})
 	s = mustApply(t, s, shoot(20, 0, 0))
 	_, evs, err := Apply(s, Dice{Rolls: []dice.Roll{{Value: 3, Origin: dice.Camera, Device: "cam0", Confidence: 0.97}}})
 	if err != nil {
@@ -178,7 +130,7 @@ func TestRollsLandInEventsWithOrigin(t *testing.T) {
 }
 
 func TestRejections(t *testing.T) {
-	ready := newGame(t, "", "", 5, Options{})
+	ready := newGame(t, 5, "", 5, Options{})
 	shooting := mustApply(t, ready, shoot(20, 0, 0))
 	moving := mustApply(t, ready, EndPhase{})
 	tests := []struct {
@@ -189,13 +141,17 @@ func TestRejections(t *testing.T) {
 		en     string
 	}{
 		{"out of range", ready, shoot(34, 0, 0), "out_of_range", "KARABINER 98K: target 34±0.1 kroki away, range 30"},
-		{"wrong phase", moving, DeclareShot{Shooter: "gren", Target: "ak", Distance: Measure{Kroki: 10}}, "wrong_phase", ""},
-		{"not your unit", ready, DeclareShot{Shooter: "gren", Target: "ak", Distance: Measure{Kroki: 10}}, "not_your_turn", ""},
-		{"friendly fire", ready, DeclareShot{Shooter: "ak", Target: "ak", Distance: Measure{Kroki: 10}}, "friendly_target", ""},
-		{"unknown target", ready, DeclareShot{Shooter: "ak", Target: "tiger", Distance: Measure{Kroki: 10}}, "unknown_unit", ""},
+		{"shooting in the movement phase", moving, DeclareShot{Shooter: "gren", Target: "ak", Distance: kroki(10, 0)}, "wrong_phase",
+			"shooting only in the shooting phase (now: movement phase)"},
+		{"not your unit", ready, DeclareShot{Shooter: "gren", Target: "ak", Distance: kroki(10, 0)}, "not_your_turn", ""},
+		{"friendly fire", ready, DeclareShot{Shooter: "ak", Target: "ak", Distance: kroki(10, 0)}, "friendly_target", ""},
+		{"unknown target", ready, DeclareShot{Shooter: "ak", Target: "tiger", Distance: kroki(10, 0)}, "unknown_unit", ""},
 		{"more in cover than alive", ready, shoot(20, 4, 2), "bad_measurement", ""},
+		{"no line of fire", ready, DeclareShot{Shooter: "ak", Target: "gren", Distance: kroki(20, 0),
+			NoLineOfFire: []string{"ak-1", "ak-2", "ak-3", "ak-4", "ak-5"}}, "no_line_of_fire", "Żołnierz Armii Krajowej: no model with KARABINER 98K has a line of fire to Grenadier"},
 		{"die showing 7", shooting, rolls(3, 7), "bad_die", "a die showing 7: a d6 has faces 1–6"},
 		{"die showing 0", shooting, rolls(0), "bad_die", ""},
+		{"die with no origin", shooting, Dice{Rolls: []dice.Roll{{Value: 3}}}, "bad_die", ""},
 		{"too many dice", shooting, rolls(1, 2, 3, 4, 5, 6), "too_many_dice", ""},
 		{"second shot while one is open", shooting, shoot(20, 0, 0), "shot_in_progress", ""},
 		{"end phase mid-shot", shooting, EndPhase{}, "shot_in_progress", ""},
@@ -203,42 +159,30 @@ func TestRejections(t *testing.T) {
 		{"undo with nothing entered", shooting, UndoDie{}, "nothing_to_undo", ""},
 		{"ruling nobody asked for", shooting, Ruling{InRange: true}, "no_ruling_needed", ""},
 		{"start twice", ready, StartGame{}, "already_started", ""},
+		{"army after setup", ready, SubmitArmy{Seat: 1}, "wrong_phase", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before, _ := json.Marshal(tt.state)
-			got, evs, err := Apply(tt.state, tt.action)
-			rej, ok := rules.AsRejection(err)
-			if !ok {
-				t.Fatalf("got error %v, want a rejection %s", err, tt.code)
-			}
-			if rej.Code != tt.code {
-				t.Errorf("got code %s (%s), want %s", rej.Code, rej.Reason.EN, tt.code)
-			}
+			rej := wantRejection(t, tt.state, tt.action, tt.code)
 			if tt.en != "" && rej.Reason.EN != tt.en {
 				t.Errorf("got reason %q, want %q", rej.Reason.EN, tt.en)
-			}
-			if rej.Reason.PL == "" || rej.Reason.EN == "" {
-				t.Errorf("reason missing a language: %+v", rej.Reason)
-			}
-			after, _ := json.Marshal(got)
-			input, _ := json.Marshal(tt.state)
-			if !bytes.Equal(before, after) || !bytes.Equal(before, input) || evs != nil {
-				t.Errorf("a rejected action changed the state or produced events")
 			}
 		})
 	}
 }
 
 func TestTooCloseToCall(t *testing.T) {
-	s := newGame(t, "", "", 5, Options{})
-	near := DeclareShot{Shooter: "ak", Target: "gren", Distance: Measure{Kroki: 30.2, Uncertainty: 0.4}}
+	s := newGame(t, 5, "", 5, Options{})
+	near := DeclareShot{Shooter: "ak", Target: "gren", Distance: kroki(30.2, 0.4)}
 	s, evs, err := Apply(s, near)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Shot.Stage != StageRuling || evs[len(evs)-1].Type != "too_close_to_call" {
 		t.Fatalf("got stage %s and events %+v, want a ruling asked for", s.Shot.Stage, evs)
+	}
+	if s.Shot.Odds == nil || s.Shot.Odds.Before != StageHit {
+		t.Errorf("odds while waiting for the ruling: %+v, want the odds before the hit roll", s.Shot.Odds)
 	}
 	if _, _, err := Apply(s, rolls(3)); err == nil {
 		t.Fatal("dice accepted before the ruling")
@@ -252,14 +196,22 @@ func TestTooCloseToCall(t *testing.T) {
 		t.Errorf("after ruling out of range the shot is still open")
 	}
 	// Clearly inside or outside is decided without asking.
-	clear := mustApply(t, newGame(t, "", "", 5, Options{}), DeclareShot{Shooter: "ak", Target: "gren", Distance: Measure{Kroki: 29.5, Uncertainty: 0.4}})
+	clear := mustApply(t, newGame(t, 5, "", 5, Options{}), DeclareShot{Shooter: "ak", Target: "gren", Distance: kroki(29.5, 0.4)})
 	if clear.Shot.Stage != StageHit {
 		t.Errorf("29.5±0.4 against range 30: stage %s, want hit", clear.Shot.Stage)
 	}
 }
 
+func TestDistanceFromPositions(t *testing.T) {
+	s := newGame(t, 5, "", 5, Options{})
+	s = mustApply(t, s, DeclareShot{Shooter: "ak", Target: "gren"})
+	if s.Shot.Distance != (Measure{Kroki: 20}) {
+		t.Errorf("distance from the deployed positions: got %+v, want 20 kroki", s.Shot.Distance)
+	}
+}
+
 func TestUndoDie(t *testing.T) {
-	s := newGame(t, "", "", 5, Options{})
+	s := newGame(t, 5, "", 5, Options{})
 	s = mustApply(t, s, shoot(20, 0, 0), rolls(3), rolls(5), UndoDie{}, rolls(2))
 	if got := dice.Values(s.Shot.Entered); !reflect.DeepEqual(got, []int{3, 2}) {
 		t.Errorf("entered %v, want [3 2]", got)
@@ -267,27 +219,23 @@ func TestUndoDie(t *testing.T) {
 }
 
 func TestMGBonusCountsStillRounds(t *testing.T) {
-	cat, _ := DefaultCatalogue()
-	start, err := cat.NewGame(Setup{
-		Players: []Player{{Seat: 1, Name: "A"}, {Seat: 2, Name: "B"}},
-		Units:   []UnitSpec{{ID: "mg", Card: "grenadier", Owner: 1, Models: 1, Weapon: "MG42"}, {ID: "ak", Card: "ak_soldier", Owner: 2, Models: 5}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := looseCat(t)
+	units := []UnitSpec{{ID: "mg", Card: "grenadier", Owner: 2, Models: 1, Weapon: "MG42"}, {ID: "ak", Card: "ak_soldier", Owner: 1, Models: 5}}
+	start := deployed(t, cat, units, Options{}, ChooseScenario{Number: 1})
 	round := []Action{EndPhase{}, EndPhase{}, EndPhase{}, EndPhase{}}
-	s := mustApply(t, State{}, start)
+	// Ania's two phases, then Bartek's movement: the MG has stood still for
+	// two whole rounds by its third turn.
+	s := mustApply(t, start, round...)
 	s = mustApply(t, s, round...)
-	s = mustApply(t, s, round...)
-	s = mustApply(t, s, EndPhase{}, DeclareShot{Shooter: "mg", Target: "ak", Distance: Measure{Kroki: 10}})
+	s = mustApply(t, s, EndPhase{}, EndPhase{}, EndPhase{}, DeclareShot{Shooter: "mg", Target: "ak", Distance: kroki(10, 0)})
 	if s.Shot.Attacks != 12 {
 		t.Errorf("MG42 after 2 still rounds: %d attacks, want 12", s.Shot.Attacks)
 	}
-	moved := mustApply(t, State{}, start, UnitMoved{Unit: "mg"})
+	moved := mustApply(t, start, EndPhase{}, EndPhase{}, UnitMoved{Unit: "mg"}, EndPhase{}, EndPhase{})
 	moved = mustApply(t, moved, round...)
-	moved = mustApply(t, moved, EndPhase{}, DeclareShot{Shooter: "mg", Target: "ak", Distance: Measure{Kroki: 10}})
-	if moved.Shot.Attacks != 8 {
-		t.Errorf("MG42 that moved last round: %d attacks, want 8", moved.Shot.Attacks)
+	moved = mustApply(t, moved, EndPhase{}, EndPhase{}, EndPhase{}, DeclareShot{Shooter: "mg", Target: "ak", Distance: kroki(10, 0)})
+	if moved.Shot.Attacks != 10 {
+		t.Errorf("MG42 that moved in round 1 and stood in round 2: %d attacks, want 10", moved.Shot.Attacks)
 	}
 }
 
@@ -295,6 +243,18 @@ func TestActionCodecRoundTrip(t *testing.T) {
 	actions := []Action{
 		EndPhase{}, UndoDie{}, CancelShot{}, UnitMoved{Unit: "ak"}, Ruling{InRange: true, By: "referee"},
 		shoot(20, 1, 2), rolls(1, 6),
+		SubmitArmy{Seat: 1, Army: ArmyList{Faction: "Armia Krajowa", Units: []UnitSpec{{ID: "a", Card: "ak_soldier", Models: 4, Commander: true, Weapon: "MP 40",
+			Swaps: []ModelSwap{{Weapon: "PANZERFAUST", Models: 1}}}}}},
+		ChooseScenario{Number: 2, PointsToWin: 20},
+		RollOffDice{Rolls: []SeatRoll{{Seat: 1, Roll: dice.Roll{Value: 4, Origin: dice.Keypad}}}},
+		PlaceObjective{Seat: 2, At: Point{X: 1.5, Y: 2, Sigma: 0.02}},
+		Deploy{Unit: "ak", Models: []Placement{{Model: "ak-1", X: 1, Y: 2, Base: 0.98, Sigma: 0.02}}},
+		Move{Models: []Placement{{Model: "ak-1", X: 3, Y: 2}}, Jumped: []string{"ak-1"}},
+		DrawOrders{Seat: 1, Cards: []string{"ak_zasadzka"}, Origin: dice.NFC, Device: "reader-1"},
+		DiscardOrder{Seat: 1, Card: "ak_zasadzka"},
+		ClaimOrder{Seat: 1, Card: "ak_barykada", ConfirmedBy: []int{2}},
+		DeclareShot{Shooter: "ak", Target: "gren", Weapon: "STIELHAND GRANATE", Markers: []Marker{{Models: []string{"gren-1"}, Distance: kroki(8, 0.1)}}},
+		EndGame{By: "referee", Reason: "fair play"},
 	}
 	for _, a := range actions {
 		data, err := EncodeAction(a)
@@ -319,7 +279,7 @@ func TestActionCodecRoundTrip(t *testing.T) {
 // The same actions give the same state, byte for byte.
 func TestDeterministicReplay(t *testing.T) {
 	play := func() []byte {
-		s := newGame(t, "", "", 5, Options{})
+		s := newGame(t, 5, "", 5, Options{})
 		src := dice.NewSeeded(42)
 		s = mustApply(t, s, shoot(20, 1, 0))
 		for s.Shot != nil {

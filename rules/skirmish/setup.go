@@ -1,71 +1,76 @@
 package skirmish
 
-import "fmt"
+import (
+	"fmt"
 
-// UnitSpec is a unit as a table lists it before the game: which card, how
-// many models, which weapon.
-type UnitSpec struct {
-	ID     string `json:"id" yaml:"id"`
-	Card   string `json:"card" yaml:"card"`
-	Owner  int    `json:"owner" yaml:"owner"`
-	Models int    `json:"models" yaml:"models"`
-	// Weapon overrides the card's default weapon when set.
-	Weapon string `json:"weapon,omitempty" yaml:"weapon"`
-	// Name overrides the card name on displays ("AK pluton Zośka").
-	Name string `json:"name,omitempty" yaml:"name"`
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// Setup is a game as configured at a table or in the first line of a
+// script. Everything but Players may be left for the game itself: armies
+// handed in with SubmitArmy, the scenario chosen with ChooseScenario, the
+// first player rolled with RollOffDice.
+type Setup struct {
+	Players []Player `json:"players" yaml:"players"`
+	// Units lists units with their owner seat, the short form of Armies.
+	Units    []UnitSpec      `json:"units,omitempty" yaml:"units"`
+	Armies   []SeatArmy      `json:"armies,omitempty" yaml:"armies"`
+	Options  Options         `json:"options" yaml:"options"`
+	Scenario *ChooseScenario `json:"scenario,omitempty" yaml:"scenario"`
+	// RollOff is the first-player roll made before the game; a roll with no
+	// origin was entered by the referee or organiser.
+	RollOff []SeatRoll `json:"roll_off,omitempty" yaml:"roll_off"`
 }
 
-// Setup is a game as configured at a table.
-type Setup struct {
-	Players []Player   `json:"players" yaml:"players"`
-	Units   []UnitSpec `json:"units" yaml:"units"`
-	Options Options    `json:"options" yaml:"options"`
+// SeatArmy is an army list and the seat that plays it.
+type SeatArmy struct {
+	Seat int      `json:"seat" yaml:"seat"`
+	Army ArmyList `json:"army" yaml:"army"`
 }
 
 // NewGame resolves a setup against the catalogue into the StartGame action
-// that opens the journal. Errors name the unit and what is wrong with it.
+// that opens the journal, and checks that the engine accepts it.
 func (c *Catalogue) NewGame(s Setup) (StartGame, error) {
-	seats := map[int]bool{}
-	for _, p := range s.Players {
-		if seats[p.Seat] {
-			return StartGame{}, fmt.Errorf("skirmish: seat %d listed twice", p.Seat)
-		}
-		seats[p.Seat] = true
-	}
-	ids := map[string]bool{}
-	var units []Unit
-	for i, spec := range s.Units {
-		card, ok := c.Units[spec.Card]
-		switch {
-		case spec.ID == "":
-			return StartGame{}, fmt.Errorf("skirmish: units[%d]: no id", i)
-		case ids[spec.ID]:
-			return StartGame{}, fmt.Errorf("skirmish: unit %q listed twice", spec.ID)
-		case !ok:
-			return StartGame{}, fmt.Errorf("skirmish: unit %q: no unit card %q", spec.ID, spec.Card)
-		case !seats[spec.Owner]:
-			return StartGame{}, fmt.Errorf("skirmish: unit %q: owner seat %d is not a player", spec.ID, spec.Owner)
-		case spec.Models < 1:
-			return StartGame{}, fmt.Errorf("skirmish: unit %q: %d models, want at least 1", spec.ID, spec.Models)
-		}
-		ids[spec.ID] = true
-		weapon := card.Weapon
-		if spec.Weapon != "" {
-			weapon = spec.Weapon
-		}
-		w, ok := c.Weapons[weapon]
+	start := StartGame{Players: s.Players, Options: s.Options, Data: c.Data, Scenario: s.Scenario}
+	byOwner := map[int]int{}
+	for _, spec := range s.Units {
+		i, ok := byOwner[spec.Owner]
 		if !ok {
-			return StartGame{}, fmt.Errorf("skirmish: unit %q: no weapon %q in SPIS BRONI", spec.ID, weapon)
+			var faction string
+			for _, p := range s.Players {
+				if p.Seat == spec.Owner {
+					faction = p.Faction
+				}
+			}
+			if faction == "" {
+				return StartGame{}, fmt.Errorf("skirmish: unit %q: owner seat %d is not a player", spec.ID, spec.Owner)
+			}
+			i = len(start.Armies)
+			byOwner[spec.Owner] = i
+			start.Armies = append(start.Armies, SubmitArmy{Seat: spec.Owner, Army: ArmyList{Faction: faction}})
 		}
-		name := card.Name
-		if spec.Name != "" {
-			name = spec.Name
-		}
-		u := Unit{ID: spec.ID, Name: name, Card: card.ID, Faction: card.Faction, Owner: spec.Owner, Weapon: w, Defence: card.Defence}
-		for m := range spec.Models {
-			u.Models = append(u.Models, Model{ID: fmt.Sprintf("%s-%d", spec.ID, m+1), Lives: card.Lives})
-		}
-		units = append(units, u)
+		spec.Owner = 0
+		start.Armies[i].Army.Units = append(start.Armies[i].Army.Units, spec)
 	}
-	return StartGame{Players: s.Players, Units: units, Options: s.Options}, nil
+	for _, a := range s.Armies {
+		if _, dup := byOwner[a.Seat]; dup {
+			return StartGame{}, fmt.Errorf("skirmish: seat %d has both units and an army list", a.Seat)
+		}
+		byOwner[a.Seat] = len(start.Armies)
+		start.Armies = append(start.Armies, SubmitArmy{Seat: a.Seat, Army: a.Army})
+	}
+	for _, r := range s.RollOff {
+		if r.Origin == "" {
+			r.Origin = dice.Referee
+		}
+		start.RollOff = append(start.RollOff, r)
+	}
+	if _, _, err := Apply(State{}, start); err != nil {
+		if rej, ok := rules.AsRejection(err); ok {
+			return StartGame{}, fmt.Errorf("skirmish: %s", rej.Reason.EN)
+		}
+		return StartGame{}, err
+	}
+	return start, nil
 }

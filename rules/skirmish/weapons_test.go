@@ -98,7 +98,7 @@ func TestParseCatalogueRejectsBadRows(t *testing.T) {
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
-			if _, err := ParseCatalogue([]byte(data), units); err == nil {
+			if _, err := ParseCatalogue([]byte(data), units, nil); err == nil {
 				t.Fatalf("ParseCatalogue accepted %q", data)
 			}
 		})

@@ -1,0 +1,305 @@
+package skirmishgame
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/skirmish"
+	"github.com/sztab/sztab/vision"
+)
+
+const krok = 25.4
+
+// newGame builds the adapter from a config whose skirmish section is
+// section, and applies its StartGame as the daemon would.
+func newGame(t *testing.T, section string) *Game {
+	t.Helper()
+	dir := t.TempDir()
+	text := "venue: test\ntable: t1\ngame: skirmish\ntags: tags.yaml\nmeasure:\n  krok_mm: 25.4\ndice:\n  seed: 7\n" + section
+	path := filepath.Join(dir, "table.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := companion.ParseConfig(path, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cg.(*Game)
+	start, _ := g.Start()
+	apply(t, g, start)
+	return g
+}
+
+func apply(t *testing.T, g *Game, actions ...companion.Action) {
+	t.Helper()
+	for _, a := range actions {
+		b, err := g.EncodeAction(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := g.DecodeAction(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, commit, err := g.Apply(back)
+		if err != nil {
+			t.Fatalf("%s: %v", a.Type(), err)
+		}
+		commit()
+	}
+}
+
+// bind feeds an input and applies what it binds to, refusals allowed; it
+// returns the action types, the refusal codes and the notice types.
+func bind(t *testing.T, g *Game, in companion.Input) (actions, refused, notices []string) {
+	t.Helper()
+	as, ns := g.Bind(in)
+	for _, n := range ns {
+		notices = append(notices, n.Type)
+	}
+	for _, a := range as {
+		actions = append(actions, a.Type())
+		_, commit, err := g.Apply(a)
+		if err != nil {
+			rej, ok := rules.AsRejection(err)
+			if !ok {
+				t.Fatal(err)
+			}
+			refused = append(refused, rej.Code)
+			continue
+		}
+		commit()
+	}
+	return actions, refused, notices
+}
+
+func tag(kind, id string) companion.Input {
+	return companion.Input{Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3", Present: true}, TagInfo: &companion.Tag{Kind: kind, ID: id}}
+}
+
+func key(k string) companion.Input {
+	return companion.Input{Key: &hardware.KeyEvent{Keypad: "k1", Key: k}}
+}
+
+func snapshot(models ...vision.ModelPosition) companion.Input {
+	return companion.Input{Snapshot: &vision.Snapshot{Models: models}}
+}
+
+// row is a unit's models in a row, 1.5 kroki apart, at y kroki.
+func row(unit string, n int, x0, y float64) []vision.ModelPosition {
+	var out []vision.ModelPosition
+	for i := range n {
+		out = append(out, vision.ModelPosition{ID: unit + "-" + string(rune('1'+i)), Unit: unit,
+			X: (x0 + 1.5*float64(i)) * krok, Y: y * krok, BaseMM: krok, SigmaMM: 0.5})
+	}
+	return out
+}
+
+const scenario1 = `skirmish:
+  players:
+    - {seat: 1, name: Ania, faction: Armia Krajowa}
+    - {seat: 2, name: Bartek, faction: Wehrmacht}
+  units:
+    - {id: ak, card: ak_soldier, owner: 1, models: 4, swaps: [{weapon: ZDOBYCZNY STIELHAND GRANATE, models: 1}]}
+    - {id: gren, card: grenadier, owner: 2, models: 4}
+  scenario: {number: 1}
+  roll_off: [{seat: 1, value: 6}, {seat: 2, value: 1}]
+`
+
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, section := range map[string]string{
+		"illegal list":  strings.Replace(scenario1, "models: 4}\n  scenario", "models: 2}\n  scenario", 1),
+		"unknown key":   scenario1 + "  colour: red\n",
+		"missing data":  scenario1 + "  data: {units: nowhere.yaml}\n",
+		"unknown field": strings.Replace(scenario1, "roll_off", "rollof", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			text := "venue: test\ntable: t1\ngame: skirmish\ntags: tags.yaml\n" + section
+			path := filepath.Join(dir, "table.yaml")
+			cfg, err := companion.ParseConfig(path, []byte(text))
+			if err == nil {
+				_, err = New(cfg)
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+		})
+	}
+}
+
+func TestDeployMoveShoot(t *testing.T) {
+	g := newGame(t, scenario1)
+	ak, gren := row("ak", 4, 2, 4), row("gren", 4, 2, 25)
+	bind(t, g, snapshot(append(ak, gren...)...))
+	// Bartek's card in Ania's deployment turn is refused by the engine.
+	if _, refused, _ := bind(t, g, tag("unit", "gren")); strings.Join(refused, ",") != "not_your_turn" {
+		t.Errorf("Bartek deploying first: refused %v", refused)
+	}
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	if s := g.State(); s.Phase != skirmish.PhaseMovement || s.Round != 1 {
+		t.Fatalf("after both deployments: %s round %d", s.Phase, s.Round)
+	}
+	// Ania moves ak-1 7 kroki: the move is refused and the phase stays.
+	moved := append([]vision.ModelPosition(nil), ak...)
+	moved[0].Y += 7 * krok
+	bind(t, g, snapshot(append(moved, gren...)...))
+	actions, refused, _ := bind(t, g, key("next"))
+	if strings.Join(actions, ",") != "move" || strings.Join(refused, ",") != "move_too_long" || g.State().Phase != skirmish.PhaseMovement {
+		t.Errorf("too long a move: actions %v refused %v phase %s", actions, refused, g.State().Phase)
+	}
+	moved[0].Y -= 2 * krok
+	bind(t, g, snapshot(append(moved, gren...)...))
+	actions, refused, _ = bind(t, g, key("next"))
+	if strings.Join(actions, ",") != "move,end_phase" || refused != nil || g.State().Phase != skirmish.PhaseShooting {
+		t.Errorf("a 5-krok move: actions %v refused %v phase %s", actions, refused, g.State().Phase)
+	}
+	if at := g.State().Units[0].Models[0].At; at.Y != 9 {
+		t.Errorf("ak-1 at %+v, want y 9", at)
+	}
+	// The unit carries rifles and a grenade: a second scan picks the grenade.
+	_, _, notices := bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	s := g.State()
+	if s.Shot == nil || s.Shot.Weapon != "KARABINER 98K" || s.Shot.Attacks != 3 {
+		t.Fatalf("notices %v, shot %+v", notices, s.Shot)
+	}
+	if d := s.Shot.Distance; d.Kroki < 15 || d.Kroki > 20 {
+		t.Errorf("distance %+v", d)
+	}
+}
+
+// fakeReadings stands in for what vision will add to a snapshot.
+type fakeReadings struct {
+	blocked    map[string]bool
+	centres    [][2]float64
+	covered    [][]string
+	jumps      map[string]bool
+	objectives [][2]float64
+}
+
+func (f fakeReadings) LineOfFire(from, to string) (bool, bool) { return !f.blocked[from], true }
+func (f fakeReadings) OrangeMarkers() ([][2]float64, [][]string) {
+	return f.centres, f.covered
+}
+func (f fakeReadings) Jumped(model string) bool       { return f.jumps[model] }
+func (f fakeReadings) ObjectiveMarkers() [][2]float64 { return f.objectives }
+
+func TestOptionalReadings(t *testing.T) {
+	g := newGame(t, strings.Replace(scenario1, "  scenario:", "  options: {table: {width: 36, depth: 24}}\n  scenario:", 1))
+	ak, gren := row("ak", 4, 2, 8), row("gren", 4, 2, 16)
+	bind(t, g, snapshot(append(ak, gren...)...))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	f := &fakeReadings{jumps: map[string]bool{"ak-2": true}}
+	g.readings = func(vision.Snapshot) any { return f }
+	moved := append([]vision.ModelPosition(nil), ak...)
+	moved[1].Y += 2 * krok
+	bind(t, g, snapshot(append(moved, gren...)...))
+	actions, _, _ := bind(t, g, key("next"))
+	if strings.Join(actions, ",") != "move,end_phase" || !g.State().Units[0].Models[1].Jumped {
+		t.Fatalf("actions %v; ak-2 jumped %v", actions, g.State().Units[0].Models[1].Jumped)
+	}
+	f.blocked = map[string]bool{"ak-3": true}
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	// ak-1 carries the grenade; ak-2 jumped with a rifle; ak-3 sees nothing.
+	if sh := g.State().Shot; sh == nil || strings.Join(sh.Firing, ",") != "ak-4" {
+		t.Fatalf("shot %+v, want ak-4 alone firing", sh)
+	}
+	bind(t, g, key("cancel"))
+	f.centres = [][2]float64{{2 * krok, 16 * krok}}
+	f.covered = [][]string{{"gren-1", "gren-2", "ak-9"}}
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "ak"))
+	_, refused, _ := bind(t, g, tag("unit", "gren"))
+	sh := g.State().Shot
+	if refused != nil || sh == nil || sh.Weapon != "ZDOBYCZNY STIELHAND GRANATE" || len(sh.Markers) != 1 || strings.Join(sh.Markers[0].Models, ",") != "gren-1,gren-2" {
+		t.Fatalf("grenade: refused %v, shot %+v", refused, sh)
+	}
+	if d := sh.Markers[0].Distance; d == nil || d.Kroki < 6 || d.Kroki > 8 {
+		t.Errorf("marker distance %+v; ak-1 stands at y 4, the marker at 16", d)
+	}
+}
+
+const scenario3 = `skirmish:
+  players:
+    - {seat: 1, name: Ania, faction: Armia Krajowa}
+    - {seat: 2, name: Bartek, faction: Wehrmacht}
+  units:
+    - {id: ak, card: ak_soldier, owner: 1, models: 4}
+    - {id: gren, card: grenadier, owner: 2, models: 4}
+  scenario: {number: 3}
+  roll_off: [{seat: 1, value: 6}, {seat: 2, value: 1}]
+`
+
+func TestOrderCardsAndViews(t *testing.T) {
+	g := newGame(t, scenario3)
+	pub, _ := json.Marshal(g.View(companion.Public))
+	if strings.Contains(string(pub), `"ak"`) || strings.Contains(string(pub), `"gren"`) {
+		t.Error("the public view shows undeployed units")
+	}
+	mine, _ := json.Marshal(g.View(companion.Viewer{Role: companion.RolePlayer, Seat: 1}))
+	if !strings.Contains(string(mine), `"ak"`) || strings.Contains(string(mine), `"gren"`) {
+		t.Error("Ania's view should show her unit and not Bartek's")
+	}
+	bind(t, g, snapshot(append(row("ak", 4, 2, 4), row("gren", 4, 2, 25)...)...))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	if _, refused, _ := bind(t, g, tag("card", "w_granaty")); refused != nil {
+		t.Fatalf("Bartek's card in the first draw: refused %v", refused)
+	}
+	bind(t, g, key("draw"))
+	s := g.State()
+	if s.Round != 1 || len(s.Seats[0].Hand) != 5 || len(s.Seats[1].Hand) != 5 || s.Seats[1].Hand[0].ID != "w_granaty" {
+		t.Fatalf("round %d, hands %+v", s.Round, s.Seats)
+	}
+	var pv skirmish.State
+	b, _ := json.Marshal(g.View(companion.Public))
+	json.Unmarshal(b, &pv)
+	if pv.Seats[0].Hand != nil || pv.Seats[0].HandSize != 5 {
+		t.Errorf("public view of a hand: %+v", pv.Seats[0])
+	}
+	ref := g.View(companion.Viewer{Role: companion.RoleReferee}).(skirmish.State)
+	if len(ref.Seats[1].Hand) != 5 {
+		t.Error("the referee does not see the hands")
+	}
+	card := s.Seats[0].Hand[0].ID
+	bind(t, g, key("discard"))
+	if actions, refused, _ := bind(t, g, tag("card", card)); strings.Join(actions, ",") != "discard_order" || refused != nil {
+		t.Errorf("discard: %v %v", actions, refused)
+	}
+	bind(t, g, key("draw"))
+	if h := g.State().Seats[0].Hand; len(h) != 5 {
+		t.Errorf("after discard and draw: %d cards", len(h))
+	}
+}
+
+func TestObjectivesFromTheCamera(t *testing.T) {
+	g := newGame(t, strings.Replace(scenario1, "{number: 1}", "{number: 2, objectives: 2}", 1))
+	f := &fakeReadings{}
+	g.readings = func(vision.Snapshot) any { return f }
+	bind(t, g, snapshot())
+	f.objectives = [][2]float64{{10 * krok, 18 * krok}}
+	bind(t, g, key("next"))
+	if _, refused, notices := bind(t, g, key("next")); refused != nil || strings.Join(notices, ",") != "rejected" {
+		t.Errorf("no new marker: refused %v, notices %v", refused, notices)
+	}
+	f.objectives = append(f.objectives, [2]float64{20 * krok, 18 * krok})
+	bind(t, g, key("next"))
+	s := g.State()
+	if len(s.Objectives) != 2 || s.Objectives[1].At.X != 20 || s.Objectives[1].PlacedBy != 2 || s.Phase != skirmish.PhaseDeployment {
+		t.Errorf("objectives %+v, phase %s", s.Objectives, s.Phase)
+	}
+}
