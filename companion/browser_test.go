@@ -165,6 +165,15 @@ func snapshotAt(kroki float64) companion.Input {
 	return companion.Input{Snapshot: &vision.Snapshot{Models: models}}
 }
 
+// deploy puts both demo units on the table at kroki apart: the camera's
+// snapshot, then each unit card scanned in turn.
+func deploy(t *testing.T, d *companion.Daemon, kroki float64) {
+	t.Helper()
+	submit(t, d, snapshotAt(kroki))
+	submit(t, d, tag("04A1B2C3"))
+	submit(t, d, tag("04D4E5F6"))
+}
+
 func TestTableScreenFollowsTheGameLive(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
@@ -173,7 +182,7 @@ func TestTableScreenFollowsTheGameLive(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
 		t.Fatal(err)
 	}
-	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=unit-gren]")`)
+	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=turn]")`)
 	until(t, ctx, time.Now(), fmt.Sprintf(`document.body.dataset.seq === "%d"`, r.d.Seq()))
 
 	// Each step of the worked example, and how long the page took to show it.
@@ -181,7 +190,8 @@ func TestTableScreenFollowsTheGameLive(t *testing.T) {
 	step := func(in companion.Input, cond string) {
 		latencies = append(latencies, until(t, ctx, submit(t, r.d, in), cond))
 	}
-	submit(t, r.d, snapshotAt(20))
+	deploy(t, r.d, 20)
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "ruch"))
 	step(key("next"), text("[data-testid=turn]", "strzał"))
 	submit(t, r.d, tag("04A1B2C3"))
 	step(tag("04D4E5F6"), text("[data-testid=stage]", "(0/5)"))
@@ -190,7 +200,7 @@ func TestTableScreenFollowsTheGameLive(t *testing.T) {
 	}
 	step(key("6"), text("[data-testid=last-shot]", "2 rannych"))
 	until(t, ctx, time.Now(), `document.querySelector("[data-model=gren-1]").dataset.lives === "1"`)
-	until(t, ctx, time.Now(), text("[data-testid=log]", "2 rannych"))
+	until(t, ctx, time.Now(), text("[data-testid=log]", "ranni: 2"))
 	screenshot(t, ctx, "table-screen")
 
 	// Language switch and large type.
@@ -217,6 +227,7 @@ func TestScreenShowsStaleAndRecovers(t *testing.T) {
 	listen := l.Addr().String()
 	l.Close()
 	r := startServing(t, screenTable(t, dir, listen), skirmishgame.New)
+	deploy(t, r.d, 20)
 	submit(t, r.d, key("next"))
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+listen+"/")); err != nil {
 		t.Fatal(err)
@@ -266,13 +277,14 @@ func TestRefereeRulesFromThePage(t *testing.T) {
 	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=referee]") && document.body.dataset.stale === "0"`)
 
 	// The referee's "next phase" goes through the same path as the keypad.
+	deploy(t, r.d, 30)
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "ruch"))
 	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-next]`)); err != nil {
 		t.Fatal(err)
 	}
 	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
 
 	// A measurement too close to call is flagged and ruled from the page.
-	submit(t, r.d, snapshotAt(30))
 	submit(t, r.d, tag("04A1B2C3"))
 	submit(t, r.d, tag("04D4E5F6"))
 	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=ruling-needed]")`)

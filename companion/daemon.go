@@ -360,8 +360,9 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 		if !ok {
 			return err
 		}
-		body, _ := d.game.EncodeAction(a)
-		d.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: json.RawMessage(body)})
+		// The refused action itself stays out of the notice: it may carry
+		// hidden information (an army list, the cards drawn).
+		d.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()})
 		d.observeDice(a, false)
 		return nil
 	}

@@ -29,8 +29,8 @@ type Notice struct {
 	Text   rules.Text `json:"text"`
 	Reader string     `json:"reader,omitempty"`
 	UID    string     `json:"uid,omitempty"`
-	// Action is the refused action, when there is one.
-	Action any `json:"action,omitempty"`
+	// Action is the type of the refused action, when there is one.
+	Action string `json:"action,omitempty"`
 }
 
 // Game is the game in play, as the daemon drives it. Each game's adapter

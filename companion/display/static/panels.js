@@ -28,10 +28,10 @@ window.SztabPanels = (function () {
   }
 
   var stageName = {
-    hit: ["trafienie", "to hit"], wound: ["rany", "to wound"], damage: ["rany (k6)", "wounds (d6)"], save: ["obrona", "saves"], ruling: ["rozstrzygnięcie", "ruling"]
+    target: ["kostka celu", "target die"], hit: ["trafienie", "to hit"], wound: ["rany", "to wound"], damage: ["rany (k6)", "wounds (d6)"], save: ["obrona", "saves"], ruling: ["rozstrzygnięcie", "ruling"]
   };
   var coverName = { none: ["brak", "none"], light: ["lekka", "light"], heavy: ["ciężka", "heavy"] };
-  var phaseName = { setup: ["przygotowanie", "setup"], deployment: ["rozmieszczenie", "deployment"], orders: ["rozkazy", "orders"], movement: ["ruch", "movement"], shooting: ["strzał", "shooting"], over: ["koniec gry", "game over"] };
+  var phaseName = { setup: ["przygotowanie", "setup"], objectives: ["punkty zwycięstwa", "objectives"], deployment: ["rozmieszczenie", "deployment"], orders: ["rozkazy", "orders"], movement: ["ruch", "movement"], shooting: ["strzał", "shooting"], over: ["koniec gry", "game over"] };
   function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
 
   function unitCard(u, st, ctx) {
@@ -44,8 +44,33 @@ window.SztabPanels = (function () {
     });
     return ctx.el("div", { class: "unit" + (active ? " active" : ""), "data-testid": "unit-" + u.id },
       ctx.el("div", { class: "name", text: u.name }),
-      ctx.el("div", { class: "meta", text: [u.faction, u.weapon && u.weapon.name, ctx.say("obrona ", "save ") + u.defence + "+", alive + "/" + (u.models || []).length].filter(Boolean).join(" · ") }),
+      ctx.el("div", { class: "meta", text: [u.faction, weaponNames(u), ctx.say("obrona ", "save ") + u.defence + "+", alive + "/" + (u.models || []).length,
+        u.deployed === false ? ctx.say("nierozstawiony", "not deployed") : ""].filter(Boolean).join(" · ") }),
       ctx.el("div", { class: "pips" }, pips));
+  }
+
+  function weaponNames(u) {
+    var names = (u.weapons || (u.weapon ? [u.weapon] : [])).map(function (w) { return w.name; });
+    return names.filter(function (n, i) { return names.indexOf(n) === i; }).join(", ");
+  }
+
+  function sides(st, ctx) {
+    if (!st.sides || !st.sides.length) return null;
+    var head = ["", ctx.say("modele", "models"), ctx.say("zabici", "kills"), ctx.say("punkty", "objective pts"), ctx.say("rozkazy", "order pts")];
+    return ctx.el("table", { class: "grid", "data-testid": "score" },
+      ctx.el("tr", {}, head.map(function (h) { return ctx.el("th", { text: h }); })),
+      st.sides.map(function (sd) {
+        return ctx.el("tr", {}, [sd.faction, sd.alive, sd.kills, sd.objective_points, sd.order_points].map(function (v) { return ctx.el("td", { text: String(v == null ? "" : v) }); }));
+      }));
+  }
+
+  function hand(st, ctx) {
+    var cards = [];
+    (st.seats || []).forEach(function (seat) {
+      (seat.hand || []).forEach(function (c) { cards.push(ctx.el("li", { text: (c.name ? ctx.t(c.name) : c.id) })); });
+    });
+    if (!cards.length) return null;
+    return ctx.el("div", { "data-testid": "hand" }, ctx.el("h2", { text: ctx.say("Twoje karty rozkazów", "Your order cards") }), ctx.el("ul", {}, cards));
   }
 
   function unitName(st, id) {
@@ -66,8 +91,9 @@ window.SztabPanels = (function () {
     }
     var odds = sh.odds;
     if (odds && (odds.unsaved || odds.wounds)) {
-      nodes.push(ctx.el("h2", { text: ctx.say("Szanse: niezablokowane rany", "Odds: unsaved wounds") }), distBars(odds.unsaved || odds.wounds, ctx, "odds-wounds"));
-      if (odds.killed) nodes.push(ctx.el("h2", { text: ctx.say("Szanse: zabite modele", "Odds: models killed") }), distBars(odds.killed, ctx, "odds-killed"));
+      var mean = function (m) { return m == null ? "" : " (" + ctx.say("średnio ", "mean ") + (+m).toFixed(2) + ")"; };
+      nodes.push(ctx.el("h2", { text: ctx.say("Szanse: niezablokowane rany", "Odds: unsaved wounds") + mean(odds.mean_wounds) }), distBars(odds.unsaved || odds.wounds, ctx, "odds-wounds"));
+      if (odds.killed) nodes.push(ctx.el("h2", { text: ctx.say("Szanse: zabite modele", "Odds: models killed") + mean(odds.mean_killed) }), distBars(odds.killed, ctx, "odds-killed"));
     }
     var r = sh.rolls || {};
     if (r.hit && r.hit.length) nodes.push(ctx.el("div", {}, two(stageName.hit, ctx)), dice(r.hit, sh.hit_on, ctx));
@@ -99,7 +125,11 @@ window.SztabPanels = (function () {
       ctx.say("Runda ", "Round ") , ctx.el("b", { text: String(st.round || 0) }), " · ",
       two(phaseName[st.phase], ctx) || st.phase || "", active ? " · " + active.name : ""));
     if (st.result) nodes.push(ctx.el("div", { class: "flag", "data-testid": "result" }, ctx.t(st.result.text) || JSON.stringify(st.result)));
-    if (st.score) nodes.push(ctx.el("div", { "data-testid": "score" }, ctx.say("Wynik: ", "Score: ") + Object.keys(st.score).map(function (k) { return k + " " + st.score[k]; }).join(" · ")));
+    var score = sides(st, ctx);
+    if (score) nodes.push(score);
+    if (st.call) nodes.push(ctx.el("div", { class: "flag", "data-testid": "too-close" }, ctx.t(st.call.question) || ctx.say("Pomiar za blisko granicy — rozstrzygnijcie.", "A measurement too close to call — please rule.")));
+    var h = hand(st, ctx);
+    if (h) nodes.push(h);
     nodes.push(ctx.el("div", { class: "units", "data-testid": "units" }, (st.units || []).map(function (u) { return unitCard(u, st, ctx); })));
     if (st.shot) nodes.push(shotPanel(st.shot, st, ctx));
     if (st.last_shot) nodes.push(lastShot(st.last_shot, st, ctx));
@@ -111,7 +141,8 @@ window.SztabPanels = (function () {
   function referee(msg, ctx) {
     var nodes = [ctx.el("h2", { text: ctx.say("Sędzia", "Referee") })];
     var st = msg.state || {};
-    if (st.shot && st.shot.stage === "ruling") nodes.push(ctx.el("div", { class: "flag", "data-testid": "ruling-needed" }, ctx.say("Pomiar czeka na rozstrzygnięcie.", "A measurement waits for a ruling.")));
+    if ((st.shot && st.shot.stage === "ruling") || st.call) nodes.push(ctx.el("div", { class: "flag", "data-testid": "ruling-needed" },
+      ctx.say("Pomiar czeka na rozstrzygnięcie", "A measurement waits for a ruling") + (st.call ? ": " + ctx.t(st.call.question) : ".")));
     (msg.desync || []).forEach(function (d) { nodes.push(ctx.el("div", { class: "flag", "data-testid": "desync" }, ctx.t(d.text) || JSON.stringify(d))); });
     var rows = (msg.fairness || []).map(function (f) {
       return ctx.el("tr", { class: f.loaded ? "loaded" : "", "data-testid": "fair-" + f.key },
