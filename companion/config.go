@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/hardware"
 )
 
 // Config is a table's configuration file.
@@ -34,7 +35,7 @@ type Config struct {
 	MQTT     MQTTConfig     `yaml:"mqtt"`
 	Measure  MeasureConfig  `yaml:"measure"`
 	Dice     DiceConfig     `yaml:"dice"`
-	Hardware HardwareConfig `yaml:"hardware"`
+	Hardware hardware.Config `yaml:"hardware"`
 	Display  DisplayConfig  `yaml:"display"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
@@ -98,11 +99,6 @@ type DisplayConfig struct {
 	Players   []display.PlayerCredential `yaml:"players"`
 }
 
-// HardwareConfig names the devices.
-type HardwareConfig struct {
-	// Simulated is a script for the simulated table; relative to the config.
-	Simulated string `yaml:"simulated"`
-}
 
 // ConfigError is a bad configuration: which file, which line, what.
 type ConfigError struct {
@@ -345,6 +341,12 @@ func (c *Config) check() error {
 	}
 	if c.Tags == "" {
 		return c.errAt("tags", "no tag registry file named")
+	}
+	c.Hardware.BaseDir = filepath.Dir(c.path)
+	if c.Hardware.Real() {
+		if err := c.Hardware.Validate(); err != nil {
+			return &ConfigError{File: c.path, Line: c.Line("hardware"), Msg: err.Error()}
+		}
 	}
 	if c.Hardware.Simulated != "" {
 		if _, err := os.Stat(c.Resolve(c.Hardware.Simulated)); err != nil {

@@ -126,6 +126,8 @@ type Daemon struct {
 	webAddr string
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
+	// outputs are the table's LEDs, buzzer and score displays.
+	outputs hardware.Outputs
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
@@ -284,6 +286,28 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	var wg sync.WaitGroup
 	sensors, stopSensors := context.WithCancel(ctx)
 	defer func() { stopSensors(); wg.Wait() }()
+	if d.cfg.Hardware.Real() {
+		devs, err := hardware.Open(d.cfg.Hardware, d.log)
+		if err != nil {
+			return err
+		}
+		defer devs.Close()
+		for _, m := range devs.Missing() {
+			d.notice(ctx, Notice{Type: "device_missing", Reader: m.Name,
+				Text: rules.Textf("brak urządzenia %s %s: stół działa bez niego", "device %s %s is missing: the table runs without it", m.Kind, m.Name)})
+		}
+		d.outputs = devs.Outputs()
+		d.showOutputs()
+		sink := inputSink{ctx: sensors, ch: d.inputs}
+		for _, r := range devs.Readers() {
+			wg.Add(1)
+			go func() { defer wg.Done(); r.Run(sensors, sink.Tag) }()
+		}
+		for _, k := range devs.Keypads() {
+			wg.Add(1)
+			go func() { defer wg.Done(); k.Run(sensors, sink.Key) }()
+		}
+	}
 	if d.cfg.Hardware.Simulated != "" {
 		script, err := sim.Load(d.cfg.Resolve(d.cfg.Hardware.Simulated))
 		if err != nil {
@@ -329,6 +353,11 @@ func (s inputSink) Key(e hardware.KeyEvent)     { s.send(Input{Key: &e}) }
 func (s inputSink) Snapshot(sn vision.Snapshot) { s.send(Input{Snapshot: &sn}) }
 
 func (d *Daemon) handle(ctx context.Context, in Input) {
+	if f, device := faultOf(in); f != nil {
+		pl, en := f.Text(device)
+		d.notice(ctx, Notice{Type: "device_fault", Code: string(f.Kind), Reader: device, UID: f.UID, Text: rules.Text{PL: pl, EN: en}})
+		return
+	}
 	if in.Tag != nil {
 		t, ok := d.tags.Lookup(in.Tag.UID)
 		if !ok {
@@ -351,6 +380,40 @@ func (d *Daemon) handle(ctx context.Context, in Input) {
 	}
 }
 
+func faultOf(in Input) (*hardware.Fault, string) {
+	switch {
+	case in.Tag != nil && in.Tag.Fault != nil:
+		return in.Tag.Fault, in.Tag.Reader
+	case in.Key != nil && in.Key.Fault != nil:
+		return in.Key.Fault, in.Key.Keypad
+	}
+	return nil, ""
+}
+
+// showOutputs puts the state on the table's LEDs and score displays.
+func (d *Daemon) showOutputs() {
+	if d.outputs == nil {
+		return
+	}
+	st := hardware.Status{Ready: true}
+	if t, ok := d.game.(TurnTeller); ok {
+		st.Turn = t.ActiveSeat()
+	}
+	if err := d.outputs.Status(st); err != nil {
+		d.log.Warn("status LEDs", "err", err)
+	}
+	if h, ok := d.game.(Headliner); ok {
+		text := h.Headline()
+		line := text.PL
+		if d.cfg.Language == "en" {
+			line = text.EN
+		}
+		if err := d.outputs.Score("", line); err != nil {
+			d.log.Warn("score display", "err", err)
+		}
+	}
+}
+
 // accept applies, journals, then publishes one action. A refusal is
 // published as a "rejected" notice and is not an error.
 func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
@@ -362,7 +425,11 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 		}
 		// The refused action itself stays out of the notice: it may carry
 		// hidden information (an army list, the cards drawn).
-		d.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()})
+		body, _ := d.game.EncodeAction(a)
+		d.noticeAbout(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body)
+		if d.outputs != nil {
+			d.outputs.Illegal()
+		}
 		d.observeDice(a, false)
 		return nil
 	}
@@ -390,6 +457,7 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 	if d.publishEvents(seq, events) {
 		d.markPublished(ctx, seq)
 	}
+	d.showOutputs()
 	return nil
 }
 
@@ -444,8 +512,15 @@ func (d *Daemon) publishFairness() {
 // Fairness is the fairness watch's current reports.
 func (d *Daemon) Fairness() []dice.FairnessReport { return d.watch.Reports() }
 
-func (d *Daemon) notice(ctx context.Context, n Notice) {
-	body, _ := json.Marshal(n)
+func (d *Daemon) notice(ctx context.Context, n Notice) { d.noticeAbout(ctx, n, nil) }
+
+// noticeAbout journals a notice with the refused action in full (the record
+// loses nothing) and publishes the notice alone.
+func (d *Daemon) noticeAbout(ctx context.Context, n Notice, action []byte) {
+	body, _ := json.Marshal(struct {
+		Notice
+		Refused json.RawMessage `json:"refused,omitempty"`
+	}{n, action})
 	evJSON, _ := json.Marshal([]any{n})
 	seq, err := d.journal.Append(ctx, KindNotice, d.game.Name(), d.opts.Clock(), body, evJSON)
 	if err != nil {

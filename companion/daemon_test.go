@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -251,5 +252,58 @@ func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "entry 2") || !strings.Contains(err.Error(), "no longer applies") {
 		t.Errorf("got %v, want a refusal naming entry 2", err)
+	}
+}
+
+func TestMissingDevicesAndFaultsAreReportedAndTheTablePlaysOn(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte(`venue: v
+table: t1
+game: skirmish
+tags: tags.yaml
+journal: j.db
+mqtt:
+  listen: 127.0.0.1:0
+hardware:
+  board: rpi4
+  readers:
+    - {name: front-1, spi: SPI0.0}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(context.Background(), cfg, Options{
+		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
+		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Serve(ctx) }()
+	defer func() { cancel(); <-done; d.Close() }()
+
+	// This machine has no SPI0.0: the reader is reported by name, not fatal.
+	missing := rec.wait(t, "sztab/v1/v/t1/events", "device_missing")
+	if !strings.Contains(missing, "front-1") {
+		t.Errorf("device_missing does not name the reader: %s", missing)
+	}
+	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "front-1", Fault: &hardware.Fault{Kind: hardware.FaultCollision}}}
+	fault := rec.wait(t, "sztab/v1/v/t1/events", "device_fault")
+	if !strings.Contains(fault, "front-1") || !strings.Contains(fault, `"code":"collision"`) {
+		t.Errorf("device_fault: %s", fault)
+	}
+	key(d, "kp", "5")
+	rec.wait(t, "sztab/v1/v/t1/state", `"total":5`)
+}
+
+func TestHardwareConfigErrorsNameTheDevice(t *testing.T) {
+	_, err := ParseConfig("t.yaml", []byte(goodConfig+"hardware:\n  board: rpi4\n  readers:\n    - {name: front-1, spi: SPI9.9}\n"))
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 10 || !strings.Contains(err.Error(), "front-1") {
+		t.Errorf("got %v, want an error at t.yaml:10 naming front-1", err)
 	}
 }

@@ -91,3 +91,9 @@ type SeatLister interface {
 type Headliner interface {
 	Headline() rules.Text
 }
+
+// TurnTeller is implemented by games that say whose turn it is, for the
+// table's "your turn" lights.
+type TurnTeller interface {
+	ActiveSeat() int
+}

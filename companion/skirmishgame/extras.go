@@ -1,0 +1,48 @@
+package skirmishgame
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sztab/sztab/rules"
+)
+
+// Seats are the players' seats; each gets its own view.
+func (g *Game) Seats() []int {
+	var out []int
+	for _, p := range g.state.Players {
+		out = append(out, p.Seat)
+	}
+	return out
+}
+
+// ActiveSeat is whose turn it is, for the table's lights.
+func (g *Game) ActiveSeat() int { return g.state.ActiveSeat() }
+
+var phaseNames = map[string]rules.Text{
+	"setup": {PL: "przygotowanie", EN: "setup"}, "objectives": {PL: "punkty", EN: "objectives"},
+	"deployment": {PL: "rozmieszczenie", EN: "deployment"}, "orders": {PL: "rozkazy", EN: "orders"},
+	"movement": {PL: "ruch", EN: "movement"}, "shooting": {PL: "strzał", EN: "shooting"}, "over": {PL: "koniec", EN: "over"},
+}
+
+// Headline is the game in one line: round, phase, and each side's models
+// left, or the result once the game is over.
+func (g *Game) Headline() rules.Text {
+	s := g.state
+	if s.Result != nil {
+		return s.Result.Text
+	}
+	phase := phaseNames[string(s.Phase)]
+	if phase.PL == "" {
+		phase = rules.Text{PL: string(s.Phase), EN: string(s.Phase)}
+	}
+	var sides []string
+	for _, sd := range s.Sides {
+		sides = append(sides, fmt.Sprintf("%s %d", sd.Faction, sd.Alive))
+	}
+	score := strings.Join(sides, " : ")
+	return rules.Text{
+		PL: fmt.Sprintf("runda %d · %s · %s", s.Round, phase.PL, score),
+		EN: fmt.Sprintf("round %d · %s · %s", s.Round, phase.EN, score),
+	}
+}
