@@ -31,12 +31,12 @@ type Config struct {
 	// Journal is the SQLite file of the session; relative to the config file.
 	Journal string `yaml:"journal"`
 	// Tags is the tag registry file; relative to the config file.
-	Tags     string         `yaml:"tags"`
-	MQTT     MQTTConfig     `yaml:"mqtt"`
-	Measure  MeasureConfig  `yaml:"measure"`
-	Dice     DiceConfig     `yaml:"dice"`
+	Tags     string          `yaml:"tags"`
+	MQTT     MQTTConfig      `yaml:"mqtt"`
+	Measure  MeasureConfig   `yaml:"measure"`
+	Dice     DiceConfig      `yaml:"dice"`
 	Hardware hardware.Config `yaml:"hardware"`
-	Display  DisplayConfig  `yaml:"display"`
+	Display  DisplayConfig   `yaml:"display"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
@@ -98,7 +98,6 @@ type DisplayConfig struct {
 	Referee   display.Credential         `yaml:"referee"`
 	Players   []display.PlayerCredential `yaml:"players"`
 }
-
 
 // ConfigError is a bad configuration: which file, which line, what.
 type ConfigError struct {
