@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
@@ -391,4 +392,43 @@ func TestHiddenCardNeverReachesThePublic(t *testing.T) {
 	if strings.Contains(html, secret) || !strings.Contains(html, "login") {
 		t.Error("seat 2 opened seat 1's page")
 	}
+}
+
+func TestVenueWallFollowsEveryTable(t *testing.T) {
+	ctx := browser(t)
+	broker := startMosquitto(t)
+	var tables []*running
+	for _, id := range []string{"stol-1", "stol-2"} {
+		dir := t.TempDir()
+		cfg := demoConfig(t, dir, fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n", broker), false)
+		text := strings.Replace(string(cfg.Raw()), "table: stol-1", "table: "+id, 1)
+		text += "display:\n  public_url: \"http://" + id + ".local:8080/\"\n"
+		c, err := companion.ParseConfig(cfg.Path(), []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, startServing(t, c, skirmishgame.New))
+	}
+	h, err := hub.New(hub.Options{Broker: "tcp://" + broker, Venue: "demo", Listen: "127.0.0.1:0",
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hctx, stopHub := context.WithCancel(context.Background())
+	defer stopHub()
+	go h.Run(hctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+h.Addr()+"/")); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=status-stol-1]", "gra trwa")+" && "+text("[data-testid=status-stol-2]", "gra trwa"))
+	until(t, ctx, time.Now(), text("[data-testid=headline-stol-2]", "rozmieszczenie"))
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=table-stol-1] a[href='http://stol-1.local:8080/']")`)
+	deploy(t, tables[1].d, 20)
+	until(t, ctx, time.Now(), text("[data-testid=headline-stol-2]", "ruch"))
+	screenshot(t, ctx, "venue-wall")
+
+	tables[0].stop(t) // a table goes off: its status turns offline
+	until(t, ctx, time.Now(), text("[data-testid=status-stol-1]", "offline")+" && "+text("[data-testid=status-stol-2]", "gra trwa"))
+	screenshot(t, ctx, "venue-wall-offline")
+	tables[1].stop(t)
 }

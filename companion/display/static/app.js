@@ -56,7 +56,7 @@
 
   function render() {
     langBtn.textContent = lang === "en" ? "PL" : "EN";
-    var head = meta.venue ? meta.venue + " · " + (meta.table || "") : "Sztab";
+    var head = meta.venue ? meta.venue + (meta.table ? " · " + meta.table : "") : "Sztab";
     var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
     title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [meta.game_name || meta.game || "", pageName].filter(Boolean).join(" · ")));
     var logTitle = app.querySelector("[data-testid=log-title]");

@@ -1,0 +1,209 @@
+// Package hub is the venue wall: a process apart from the tables that
+// subscribes to every table of a venue on any MQTT broker and serves one page
+// with each table's status, game, headline and a link to its screen.
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/rules"
+)
+
+// Options configure a hub.
+type Options struct {
+	// Broker is the venue broker's URL (tcp://host:1883).
+	Broker   string
+	Username string
+	Password string
+	Venue    string
+	// Listen is the wall page's address (":8090").
+	Listen string
+	Log    *slog.Logger
+	// Heartbeat is the page keep-alive period (default 2s).
+	Heartbeat time.Duration
+}
+
+// Table is what the wall shows of one table.
+type Table struct {
+	Table    string      `json:"table"`
+	Status   string      `json:"status"`
+	Game     string      `json:"game,omitempty"`
+	Version  string      `json:"version,omitempty"`
+	Screen   string      `json:"screen,omitempty"`
+	Seq      int64       `json:"seq,omitempty"`
+	Headline *rules.Text `json:"headline,omitempty"`
+	Updated  time.Time   `json:"updated"`
+}
+
+// Wall is the venue's state as the page gets it.
+type Wall struct {
+	Venue  string  `json:"venue"`
+	Seq    int64   `json:"seq"`
+	Tables []Table `json:"tables"`
+}
+
+// Hub follows the tables of one venue.
+type Hub struct {
+	opts   Options
+	feed   *display.Feed
+	mu     sync.Mutex
+	tables map[string]*Table
+	seq    int64
+	addr   string
+	ready  chan struct{}
+}
+
+// New returns a hub; Run starts it.
+func New(o Options) (*Hub, error) {
+	if o.Venue == "" || strings.ContainsAny(o.Venue, "+#/") {
+		return nil, fmt.Errorf("hub: --venue %q is not a venue id", o.Venue)
+	}
+	if !strings.Contains(o.Broker, "://") {
+		return nil, fmt.Errorf("hub: --broker %q is not a URL like tcp://host:1883", o.Broker)
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Listen == "" {
+		o.Listen = ":8090"
+	}
+	if o.Heartbeat == 0 {
+		o.Heartbeat = 2 * time.Second
+	}
+	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
+	h.feed.SetMeta(meta)
+	h.publish()
+	return h, nil
+}
+
+// Addr is the wall page's address once Run listens.
+func (h *Hub) Addr() string {
+	<-h.ready
+	return h.addr
+}
+
+// Run serves the wall and follows the broker until ctx ends.
+func (h *Hub) Run(ctx context.Context) error {
+	l, err := net.Listen("tcp", h.opts.Listen)
+	if err != nil {
+		return fmt.Errorf("hub: listen on %s: %w", h.opts.Listen, err)
+	}
+	h.addr = l.Addr().String()
+	close(h.ready)
+	srv := &http.Server{Handler: (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			h.opts.Log.Error("hub: wall page stopped", "err", err)
+		}
+	}()
+	defer srv.Close()
+
+	filter := "sztab/v1/" + h.opts.Venue + "/+/"
+	opts := paho.NewClientOptions().AddBroker(h.opts.Broker).
+		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, time.Now().UnixNano()%1e6)).
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
+	if h.opts.Username != "" {
+		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
+	}
+	// Subscribing again on every (re)connect keeps the wall whole after the
+	// broker restarts; the retained status and state come back with it.
+	opts.SetOnConnectHandler(func(c paho.Client) {
+		for _, t := range []string{filter + "status", filter + "state"} {
+			c.Subscribe(t, 1, h.onMessage)
+		}
+		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
+	})
+	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
+		h.opts.Log.Warn("hub: lost the broker; reconnecting", "err", err)
+	})
+	c := paho.NewClient(opts)
+	c.Connect()
+	defer c.Disconnect(200)
+	<-ctx.Done()
+	return nil
+}
+
+func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
+	parts := strings.Split(m.Topic(), "/")
+	if len(parts) != 5 {
+		return
+	}
+	table, kind := parts[3], parts[4]
+	h.mu.Lock()
+	t := h.tables[table]
+	if t == nil {
+		t = &Table{Table: table, Status: "unknown"}
+		h.tables[table] = t
+	}
+	switch kind {
+	case "status":
+		var s struct {
+			Status, Game, Version, Screen string
+		}
+		if err := json.Unmarshal(m.Payload(), &s); err != nil || s.Status == "" {
+			h.mu.Unlock()
+			h.opts.Log.Warn("hub: unreadable status", "table", table, "err", err)
+			return
+		}
+		t.Status, t.Version = s.Status, s.Version
+		if s.Game != "" {
+			t.Game = s.Game
+		}
+		if s.Screen != "" {
+			t.Screen = s.Screen
+		}
+	case "state":
+		var s struct {
+			Seq      int64       `json:"seq"`
+			Game     string      `json:"game"`
+			Headline *rules.Text `json:"headline"`
+		}
+		if err := json.Unmarshal(m.Payload(), &s); err != nil {
+			h.mu.Unlock()
+			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
+			return
+		}
+		t.Seq, t.Headline = s.Seq, s.Headline
+		if s.Game != "" {
+			t.Game = s.Game
+		}
+	}
+	t.Updated = time.Now().UTC()
+	h.mu.Unlock()
+	h.publish()
+}
+
+func (h *Hub) publish() {
+	h.mu.Lock()
+	h.seq++
+	w := Wall{Venue: h.opts.Venue, Seq: h.seq, Tables: []Table{}}
+	for _, t := range h.tables {
+		w.Tables = append(w.Tables, *t)
+	}
+	h.mu.Unlock()
+	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
+	data, _ := json.Marshal(w)
+	h.feed.SetState(display.Public, data)
+}
+
+// Wall returns the current wall, for tests and the terminal view.
+func (h *Hub) Wall() Wall {
+	data, _ := h.feed.View(display.Public)
+	var w Wall
+	json.Unmarshal(data, &w)
+	return w
+}

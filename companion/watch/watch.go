@@ -1,0 +1,276 @@
+// Package watch is the terminal view of one table: the same live state as
+// the table screen, drawn as text for a referee with a laptop and no
+// browser.
+package watch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/rules"
+)
+
+// Options configure a watch.
+type Options struct {
+	Broker   string
+	Username string
+	Password string
+	// Venue may be empty: the table is then found in any venue.
+	Venue string
+	Table string
+	// Lang is pl or en.
+	Lang string
+	Out  io.Writer
+	// Clear redraws in place (a terminal); false appends frames (a log).
+	Clear bool
+}
+
+// Screen is what the watch knows of the table.
+type Screen struct {
+	mu       sync.Mutex
+	lang     string
+	topic    string
+	status   map[string]any
+	state    map[string]any
+	seq      int64
+	events   []string
+	fairness []map[string]any
+}
+
+// NewScreen returns an empty screen in lang.
+func NewScreen(lang string) *Screen { return &Screen{lang: lang} }
+
+const keepEvents = 12
+
+func (s *Screen) text(t rules.Text) string {
+	if s.lang == "en" && t.EN != "" {
+		return t.EN
+	}
+	if t.PL != "" {
+		return t.PL
+	}
+	return t.EN
+}
+
+// Apply takes one message of the table (topic suffix after the table id:
+// status, state, events, referee/...). It reports whether anything changed.
+func (s *Screen) Apply(suffix string, payload []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch suffix {
+	case "status":
+		var m map[string]any
+		if json.Unmarshal(payload, &m) != nil {
+			return false
+		}
+		s.status = m
+	case "state", "referee/state":
+		var m struct {
+			Seq      int64          `json:"seq"`
+			State    map[string]any `json:"state"`
+			Headline *rules.Text    `json:"headline"`
+			Fairness []map[string]any
+		}
+		if json.Unmarshal(payload, &m) != nil {
+			return false
+		}
+		if suffix == "state" && s.topic == "referee/state" {
+			return false // the referee's view, when there is one, says more
+		}
+		s.topic, s.seq, s.state = suffix, m.Seq, m.State
+		if s.state == nil {
+			s.state = map[string]any{}
+		}
+		if m.Headline != nil {
+			s.state["__headline"] = s.text(*m.Headline)
+		}
+		if m.Fairness != nil {
+			s.fairness = m.Fairness
+		}
+	case "events", "referee/events":
+		var m struct {
+			Seq   int64 `json:"seq"`
+			Event struct {
+				Type string     `json:"type"`
+				Text rules.Text `json:"text"`
+			} `json:"event"`
+		}
+		if json.Unmarshal(payload, &m) != nil {
+			return false
+		}
+		line := fmt.Sprintf("#%d %s", m.Seq, s.text(m.Event.Text))
+		if m.Event.Type == "rejected" || m.Event.Type == "die_suspect" || m.Event.Type == "too_close_to_call" {
+			line += "  ◀"
+		}
+		s.events = append(s.events, line)
+		if len(s.events) > keepEvents {
+			s.events = s.events[len(s.events)-keepEvents:]
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func str(m map[string]any, k string) string {
+	if v, ok := m[k]; ok && v != nil {
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+func num(m map[string]any, k string) int {
+	if v, ok := m[k].(float64); ok {
+		return int(v)
+	}
+	return 0
+}
+
+// Render draws the screen.
+func (s *Screen) Render() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	say := func(pl, en string) string {
+		if s.lang == "en" {
+			return en
+		}
+		return pl
+	}
+	status := strings.ToUpper(str(s.status, "status"))
+	if status == "" {
+		status = say("CZEKAM NA STÓŁ", "WAITING FOR THE TABLE")
+	}
+	fmt.Fprintf(&b, "Sztab · %s / %s · %s · %s · seq %d\n", str(s.status, "venue"), str(s.status, "table"), str(s.status, "game"), status, s.seq)
+	if h := str(s.state, "__headline"); h != "" {
+		fmt.Fprintln(&b, h)
+	}
+	b.WriteString(strings.Repeat("─", 60) + "\n")
+	if units, ok := s.state["units"].([]any); ok {
+		for _, u := range units {
+			um, _ := u.(map[string]any)
+			models, _ := um["models"].([]any)
+			var pips strings.Builder
+			alive, hurt := 0, 0
+			for _, m := range models {
+				mm, _ := m.(map[string]any)
+				switch {
+				case mm["removed"] == true:
+					pips.WriteString("✕")
+				case num(mm, "wounds") > 0:
+					pips.WriteString("◐")
+					alive++
+					hurt++
+				default:
+					pips.WriteString("●")
+					alive++
+				}
+			}
+			line := fmt.Sprintf("  %-28s %s %d/%d", str(um, "name"), pips.String(), alive, len(models))
+			if hurt > 0 {
+				line += fmt.Sprintf(say(" (%d rannych)", " (%d wounded)"), hurt)
+			}
+			fmt.Fprintln(&b, line)
+		}
+	}
+	if call, ok := s.state["call"].(map[string]any); ok {
+		var q rules.Text
+		if qm, ok := call["question"].(map[string]any); ok {
+			q = rules.Text{PL: str(qm, "pl"), EN: str(qm, "en")}
+		}
+		fmt.Fprintf(&b, "  ⚠ %s %s\n", say("ROZSTRZYGNIJ:", "RULE:"), s.text(q))
+	}
+	if sh, ok := s.state["shot"].(map[string]any); ok {
+		entered, _ := sh["entered"].([]any)
+		fmt.Fprintf(&b, "  %s: %s → %s · %s · %s (%d/%d)\n", say("Strzał", "Shot"), str(sh, "shooter"), str(sh, "target"), str(sh, "weapon"), str(sh, "stage"), len(entered), num(sh, "need"))
+		if sh["stage"] == "ruling" {
+			fmt.Fprintf(&b, "  ⚠ %s\n", say("za blisko, by rozstrzygnąć pomiarem", "too close to call by measurement"))
+		}
+	}
+	if ls, ok := s.state["last_shot"].(map[string]any); ok {
+		wounded, _ := ls["wounded"].([]any)
+		killed, _ := ls["killed"].([]any)
+		fmt.Fprintf(&b, "  %s: %s → %s: %d/%d/%d · %s %d · %s %d\n", say("Ostatni strzał", "Last shot"), str(ls, "shooter"), str(ls, "target"),
+			num(ls, "hits"), num(ls, "wounds"), num(ls, "saved"), say("ranni", "wounded"), len(wounded), say("zabici", "killed"), len(killed))
+	}
+	if len(s.fairness) > 0 {
+		fmt.Fprintln(&b, say("  Uczciwość kości:", "  Dice fairness:"))
+		sort.Slice(s.fairness, func(i, j int) bool { return str(s.fairness[i], "key") < str(s.fairness[j], "key") })
+		for _, f := range s.fairness {
+			flag := "ok"
+			if f["loaded"] == true {
+				flag = say("PODEJRZANA", "SUSPECT")
+			}
+			p, _ := f["p_value"].(float64)
+			fmt.Fprintf(&b, "    %-24s %4d %s p=%.4f %s\n", str(f, "key"), num(f, "rolls"), say("rzutów", "rolls"), p, flag)
+		}
+	}
+	b.WriteString(strings.Repeat("─", 60) + "\n")
+	for i := len(s.events) - 1; i >= 0; i-- {
+		fmt.Fprintln(&b, "  "+s.events[i])
+	}
+	return b.String()
+}
+
+// Run follows the table and redraws on every message until ctx ends.
+func Run(ctx context.Context, o Options) error {
+	if o.Table == "" || strings.ContainsAny(o.Table, "+#/") {
+		return fmt.Errorf("watch: --table %q is not a table id", o.Table)
+	}
+	if !strings.Contains(o.Broker, "://") {
+		return fmt.Errorf("watch: --broker %q is not a URL like tcp://host:1883", o.Broker)
+	}
+	venue := o.Venue
+	if venue == "" {
+		venue = "+"
+	}
+	screen := NewScreen(o.Lang)
+	redraw := make(chan struct{}, 1)
+	prefix := len(strings.Split("sztab/v1/v/t/", "/")) - 1
+	opts := paho.NewClientOptions().AddBroker(o.Broker).
+		SetClientID(fmt.Sprintf("sztab-watch-%s-%d", o.Table, time.Now().UnixNano()%1e6)).
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
+	if o.Username != "" {
+		opts.SetUsername(o.Username).SetPassword(o.Password)
+	}
+	opts.SetOnConnectHandler(func(c paho.Client) {
+		c.Subscribe("sztab/v1/"+venue+"/"+o.Table+"/#", 1, func(_ paho.Client, m paho.Message) {
+			parts := strings.SplitN(m.Topic(), "/", prefix+1)
+			if len(parts) == prefix+1 && screen.Apply(parts[prefix], m.Payload()) {
+				select {
+				case redraw <- struct{}{}:
+				default:
+				}
+			}
+		})
+	})
+	c := paho.NewClient(opts)
+	c.Connect()
+	defer c.Disconnect(200)
+	draw := func() {
+		frame := screen.Render()
+		if o.Clear {
+			frame = "\x1b[H\x1b[2J" + frame
+		} else {
+			frame += "\n"
+		}
+		io.WriteString(o.Out, frame)
+	}
+	draw()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-redraw:
+			draw()
+		}
+	}
+}
