@@ -5,13 +5,24 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: demo test bench build deps-demo deps-test vet fmt-check
+.PHONY: demo test test-amd64 test-arm64 bench build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
 
-test: deps-test fmt-check vet
-	$(GO) test -count=1 ./...
+# The whole suite on this machine, then the cgo-free packages for the
+# Raspberry Pi's arm64 under qemu-aarch64.
+test: deps-test fmt-check vet test-amd64 test-arm64
+
+test-amd64:
+	$(GO) test -count=1 -timeout 30m ./...
+
+test-arm64:
+	scripts/test-arm64.sh
+
+# The cgo-free daemon for a Raspberry Pi (no camera; build on the Pi for it).
+pi:
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/sztab-arm64 ./cmd/sztab
 
 bench: deps-test
 	$(GO) test -run '^$$' -bench . -benchmem ./...

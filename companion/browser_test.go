@@ -175,7 +175,7 @@ func deploy(t *testing.T, d *companion.Daemon, kroki float64) {
 	submit(t, d, tag("04D4E5F6"))
 }
 
-func TestTableScreenFollowsTheGameLive(t *testing.T) {
+func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
 	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
@@ -221,7 +221,7 @@ func TestTableScreenFollowsTheGameLive(t *testing.T) {
 	r.stop(t)
 }
 
-func TestScreenShowsStaleAndRecovers(t *testing.T) {
+func TestBrowserScreenShowsStaleAndRecovers(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -265,7 +265,7 @@ func login(t *testing.T, ctx context.Context, addr, next, user, pass, landing st
 	}
 }
 
-func TestRefereeRulesFromThePage(t *testing.T) {
+func TestBrowserRefereeRulesFromThePage(t *testing.T) {
 	ctx := browser(t)
 	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
 	defer r.stop(t)
@@ -302,7 +302,7 @@ func TestRefereeRulesFromThePage(t *testing.T) {
 	screenshot(t, ctx, "referee")
 }
 
-func TestBadPagesAreClear(t *testing.T) {
+func TestBrowserBadPagesAreClear(t *testing.T) {
 	ctx := browser(t)
 	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
 	defer r.stop(t)
@@ -351,7 +351,7 @@ func (g *secretGame) View(v companion.Viewer) any {
 }
 func (g *secretGame) RollsIn(companion.Action) []dice.Roll { return nil }
 
-func TestHiddenCardNeverReachesThePublic(t *testing.T) {
+func TestBrowserHiddenCardNeverReachesThePublic(t *testing.T) {
 	ctx := browser(t)
 	cfg := asGame(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), "wot-rush")
 	r := startServing(t, cfg, func(*companion.Config) (companion.Game, error) { return &secretGame{}, nil })
@@ -394,7 +394,7 @@ func TestHiddenCardNeverReachesThePublic(t *testing.T) {
 	}
 }
 
-func TestVenueWallFollowsEveryTable(t *testing.T) {
+func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 	ctx := browser(t)
 	broker := startMosquitto(t)
 	var tables []*running

@@ -39,9 +39,9 @@ type Options struct {
 	Narrate func(text string)
 	// OnEvent sees every published event (for the console).
 	OnEvent func(seq int64, text rules.Text)
-	// Ready is called once the daemon publishes, with the broker address
-	// (host:port) when the broker is embedded.
-	Ready func(brokerAddr string)
+	// Ready is called once the daemon publishes, with the embedded broker's
+	// address and the screens' address (host:port; "" when there is none).
+	Ready func(brokerAddr, displayAddr string)
 	// Heartbeat is the screens' keep-alive period (default 2s).
 	Heartbeat time.Duration
 	// Image returns the latest annotated table image for the screens.
@@ -281,7 +281,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	d.publishState()
 	d.publishFairness()
 	if d.opts.Ready != nil {
-		d.opts.Ready(d.BrokerAddr())
+		d.opts.Ready(d.BrokerAddr(), d.DisplayAddr())
 	}
 	var wg sync.WaitGroup
 	sensors, stopSensors := context.WithCancel(ctx)

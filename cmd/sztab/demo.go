@@ -16,7 +16,7 @@ import (
 )
 
 func newDemoCmd() *cobra.Command {
-	var listen, dir string
+	var listen, screens, dir string
 	var speed float64
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -42,13 +42,8 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 				return err
 			}
 			text := string(data)
-			addr := listen
-			if !portFree(addr) {
-				host, _, _ := net.SplitHostPort(addr)
-				addr = net.JoinHostPort(host, "0")
-				fmt.Printf("Port %s is taken; the broker takes a free one.\n", listen)
-			}
-			text = strings.Replace(text, `listen: "127.0.0.1:1884"`, fmt.Sprintf("listen: %q", addr), 1)
+			text = strings.Replace(text, `listen: "127.0.0.1:1884"`, fmt.Sprintf("listen: %q", freeOr(listen, "broker")), 1)
+			text = strings.Replace(text, `listen: "127.0.0.1:8080"`, fmt.Sprintf("listen: %q", freeOr(screens, "screens")), 1)
 			cfg, err := companion.ParseConfig(path, []byte(text))
 			if err != nil {
 				return err
@@ -60,16 +55,21 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 				SimSpeed: speed,
 				Narrate:  func(s string) { fmt.Println("▶ " + s) },
 				OnEvent:  printEvent(os.Stdout, cfg.Language),
-				Ready: func(broker string) {
+				Ready: func(broker, screen string) {
 					_, port, _ := net.SplitHostPort(broker)
 					fmt.Printf("\nEmbedded MQTT broker on %s. Watch the table with:\n\n", broker)
-					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n\n", port)
+					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n", port)
+					fmt.Printf("  sztab watch --broker tcp://%s --table %s\n\n", broker, cfg.Table)
+					fmt.Printf("Table screen:   http://%s/\n", screen)
+					fmt.Printf("Referee view:   http://%s/referee   (sedzia / sedzia)\n", screen)
+					fmt.Printf("Players' views: http://%s/player/1  (ania / ania), /player/2 (bartek / bartek)\n\n", screen)
 					fmt.Println("Ctrl-C stops the demo.")
 				},
 			})
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:1884", "address of the embedded MQTT broker")
+	cmd.Flags().StringVar(&screens, "screens", "127.0.0.1:8080", "address of the table's screens")
 	cmd.Flags().Float64Var(&speed, "speed", 1, "pace of the scripted session (0: no pauses)")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's files and journal (default: a new temporary one)")
 	return cmd
@@ -87,6 +87,17 @@ func writeDemo(dir string) error {
 		}
 		return os.WriteFile(filepath.Join(dir, filepath.Base(p)), data, 0o644)
 	})
+}
+
+// freeOr returns addr, or the same host with a free port when addr's port is
+// taken, saying so.
+func freeOr(addr, what string) string {
+	if portFree(addr) {
+		return addr
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	fmt.Printf("Port of %s is taken; the %s take a free one.\n", addr, what)
+	return net.JoinHostPort(host, "0")
 }
 
 func portFree(addr string) bool {
