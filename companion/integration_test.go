@@ -2,11 +2,19 @@ package companion_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -290,6 +298,12 @@ func TestDemoEndToEndMosquitto(t *testing.T) {
 // missing binary fails the test: `make test` installs it.
 func startMosquitto(t *testing.T) string {
 	t.Helper()
+	return startMosquittoWith(t, "allow_anonymous true\n")
+}
+
+// startMosquittoWith runs Mosquitto with extra listener settings.
+func startMosquittoWith(t *testing.T, settings string) string {
+	t.Helper()
 	bin, err := exec.LookPath("mosquitto")
 	if err != nil {
 		for _, p := range []string{"/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"} {
@@ -313,7 +327,7 @@ func startMosquitto(t *testing.T) string {
 	l.Close()
 	_, port, _ := net.SplitHostPort(addr)
 	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
-	os.WriteFile(conf, []byte(fmt.Sprintf("listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n", port)), 0o644)
+	os.WriteFile(conf, []byte(fmt.Sprintf("listener %s 127.0.0.1\n%spersistence false\n%s", port, settings, runAs())), 0o644)
 	cmd := exec.Command(bin, "-c", conf)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -329,5 +343,95 @@ func startMosquitto(t *testing.T) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("mosquitto did not start on %s: %s", addr, out.String())
+	return ""
+}
+
+// TestMosquittoOverTLSWithPassword: a venue broker with TLS and passwords,
+// as a tournament would run it.
+func TestMosquittoOverTLSWithPassword(t *testing.T) {
+	dir := t.TempDir()
+	caPEM := writeTestPKI(t, dir)
+	passwd, err := exec.LookPath("mosquitto_passwd")
+	if err != nil {
+		passwd = "/usr/bin/mosquitto_passwd"
+	}
+	if out, err := exec.Command(passwd, "-b", "-c", filepath.Join(dir, "passwd"), "stol-1", "tajne haslo").CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("mosquitto_passwd: %v %s", err, out)
+		}
+		t.Skipf("mosquitto_passwd: %v", err)
+	}
+	addr := startMosquittoWith(t, fmt.Sprintf("cafile %s\ncertfile %s\nkeyfile %s\nallow_anonymous false\npassword_file %s\n",
+		filepath.Join(dir, "ca.pem"), filepath.Join(dir, "server.pem"), filepath.Join(dir, "server.key"), filepath.Join(dir, "passwd")))
+	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"ssl://%s\"\n  username: stol-1\n  password: \"tajne haslo\"\n  tls: {ca_file: %q}\n", addr, filepath.Join(dir, "ca.pem")), false)
+	r := serve(open(t, cfg))
+	defer r.stop(t)
+
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	got := make(chan []byte, 1)
+	opts := paho.NewClientOptions().AddBroker("ssl://" + addr).SetClientID("tls-sub").
+		SetUsername("stol-1").SetPassword("tajne haslo").SetTLSConfig(&tls.Config{RootCAs: pool})
+	c := paho.NewClient(opts)
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscriber over TLS: %v", tok.Error())
+	}
+	defer c.Disconnect(50)
+	c.Subscribe(topicBase+"state", 1, func(_ paho.Client, m paho.Message) {
+		select {
+		case got <- m.Payload():
+		default:
+		}
+	})
+	select {
+	case p := <-got:
+		if !strings.Contains(string(p), `"game":"skirmish"`) {
+			t.Errorf("state over TLS: %s", p)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no retained state over TLS")
+	}
+	// Without the password the broker refuses.
+	bad := paho.NewClient(paho.NewClientOptions().AddBroker("ssl://" + addr).SetClientID("nopw").SetTLSConfig(&tls.Config{RootCAs: pool}))
+	if tok := bad.Connect(); tok.WaitTimeout(10*time.Second) && tok.Error() == nil {
+		t.Error("the broker let an anonymous client in")
+	}
+}
+
+// writeTestPKI writes a CA and a server certificate for 127.0.0.1.
+func writeTestPKI(t *testing.T, dir string) []byte {
+	t.Helper()
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "sztab test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour), IsCA: true,
+		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	srvKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	srvTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		KeyUsage: x509.KeyUsageDigitalSignature}
+	srvDER, err := x509.CreateCertificate(rand.Reader, srvTmpl, ca, &srvKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, _ := x509.MarshalECPrivateKey(srvKey)
+	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
+	os.WriteFile(filepath.Join(dir, "ca.pem"), caPEM, 0o644)
+	os.WriteFile(filepath.Join(dir, "server.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srvDER}), 0o644)
+	os.WriteFile(filepath.Join(dir, "server.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+	return caPEM
+}
+
+// runAs keeps Mosquitto as the user running the tests: started as root it
+// would switch to the mosquitto user, who cannot read the tests' files.
+func runAs() string {
+	if os.Geteuid() == 0 {
+		return "user root\n"
+	}
 	return ""
 }
