@@ -97,6 +97,13 @@ type StateMessage struct {
 	State    any         `json:"state"`
 	// Fairness is the dice fairness watch, in the referee's view only.
 	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
+	// Desync lists where the camera and the state disagree, for the referee.
+	Desync []Desync `json:"desync,omitempty"`
+}
+
+// Desync is one disagreement between the table and the state.
+type Desync struct {
+	Text rules.Text `json:"text"`
 }
 
 // EventMessage is one published event; (Seq, Index) identifies it.
@@ -373,6 +380,9 @@ func (d *Daemon) handle(ctx context.Context, in Input) {
 	for _, n := range notices {
 		d.notice(ctx, n)
 	}
+	if in.Snapshot != nil && d.pub != nil {
+		d.publishRefereeView() // the camera may now disagree with the state
+	}
 	for _, a := range actions {
 		if err := d.accept(ctx, a, true); err != nil {
 			d.log.Error("action not taken", "action", a.Type(), "err", err)
@@ -539,6 +549,11 @@ func (d *Daemon) view(v Viewer) ([]byte, error) {
 	}
 	if v.Role == RoleReferee {
 		m.Fairness = d.watch.Reports()
+		if ds, ok := d.game.(Desyncer); ok {
+			for _, t := range ds.Desyncs() {
+				m.Desync = append(m.Desync, Desync{Text: t})
+			}
+		}
 	}
 	return json.Marshal(m)
 }

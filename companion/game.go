@@ -97,3 +97,10 @@ type Headliner interface {
 type TurnTeller interface {
 	ActiveSeat() int
 }
+
+// Desyncer is implemented by games that can tell where the table and the
+// state disagree (a dead model still standing, a model the camera lost),
+// for the referee.
+type Desyncer interface {
+	Desyncs() []rules.Text
+}

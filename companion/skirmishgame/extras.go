@@ -46,3 +46,34 @@ func (g *Game) Headline() rules.Text {
 		EN: fmt.Sprintf("round %d · %s · %s", s.Round, phase.EN, score),
 	}
 }
+
+// Desyncs compares the latest snapshot with the state: a model the game
+// removed that the camera still sees, a model in play the camera has lost.
+// The referee's view shows them; nothing is decided from them.
+func (g *Game) Desyncs() []rules.Text {
+	if g.snap == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, m := range g.snap.Models {
+		if !m.Occluded {
+			seen[m.ID] = true
+		}
+	}
+	var out []rules.Text
+	for _, u := range g.state.Units {
+		if !u.Deployed {
+			continue
+		}
+		for _, m := range u.Models {
+			switch {
+			case m.Removed && seen[m.ID]:
+				out = append(out, rules.Textf("%s zginął w grze, a kamera wciąż widzi go na stole: zdejmijcie go",
+					"%s is dead in the game but the camera still sees it on the table: take it off", m.ID))
+			case !m.Removed && !seen[m.ID]:
+				out = append(out, rules.Textf("kamera nie widzi %s (%s), który jest w grze", "the camera does not see %s (%s), which is in play", m.ID, u.Name))
+			}
+		}
+	}
+	return out
+}
