@@ -56,8 +56,25 @@ func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, err
 // Addr is the address the broker listens on, with the real port.
 func (b *Broker) Addr() string { return b.tcp.Address() }
 
-// Close stops the broker.
-func (b *Broker) Close() error { return b.srv.Close() }
+// Close stops the broker once the messages already sent at QoS 1 (the
+// "offline" status among them) are acknowledged by their subscribers, or
+// after two seconds: closing at once would cut them off on a slow machine.
+func (b *Broker) Close() error {
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end) && b.unacknowledged() > 0; {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return b.srv.Close()
+}
+
+func (b *Broker) unacknowledged() int {
+	n := 0
+	for _, cl := range b.srv.Clients.GetAll() {
+		if !cl.Closed() {
+			n += cl.State.Inflight.Len()
+		}
+	}
+	return n
+}
 
 // Publisher sends the table's messages to a broker through paho.
 type Publisher struct {
