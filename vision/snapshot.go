@@ -1,10 +1,12 @@
-// Package vision turns camera frames into table snapshots. This file is pure
-// geometry, no OpenCV: it builds and runs everywhere, with CGO_ENABLED=0.
+// Snapshots and the distances between models. This file is pure geometry,
+// no OpenCV: it builds and runs everywhere, with CGO_ENABLED=0.
+
 package vision
 
 import (
 	"fmt"
 	"math"
+	"time"
 )
 
 // ModelPosition is one miniature found on the table.
@@ -24,12 +26,37 @@ type ModelPosition struct {
 	// Occluded is set when the model was not seen in this frame and its last
 	// known position is kept.
 	Occluded bool `json:"occluded,omitempty"`
+	// Marker is the ArUco marker on the base; Faction comes from the
+	// marker registry.
+	Marker  int    `json:"marker,omitempty"`
+	Faction string `json:"faction,omitempty"`
 }
 
 // Snapshot is the table as seen once it was still.
 type Snapshot struct {
 	Seq    int             `json:"seq"`
 	Models []ModelPosition `json:"models"`
+	// Time is when the frames the snapshot was read from were taken.
+	Time time.Time `json:"time,omitzero"`
+	// Missing are the models not seen since the last snapshot (a hand over
+	// the table, say): they stay in Models at their last known position,
+	// marked Occluded.
+	Missing []string `json:"missing,omitempty"`
+	// Removed are the models no longer on the table: unseen for longer
+	// than the camera's forget_after while it was still.
+	Removed []string `json:"removed,omitempty"`
+	// Distances are the base-to-base distances the camera config asks for
+	// (the closest models of every two units by default).
+	Distances []PairDistance `json:"distances,omitempty"`
+	// KrokMM is the length of a krok the kroki figures use.
+	KrokMM float64 `json:"krok_mm,omitempty"`
+	// CalibrationMM is the calibration's RMS error at the fiducials.
+	CalibrationMM float64 `json:"calibration_mm,omitempty"`
+	// Image is the annotated JPEG of the snapshot, when one is written.
+	Image string `json:"image,omitempty"`
+	// Warnings say what the camera thinks is wrong (the camera moved, a
+	// marker seen twice, …).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Distance is a measured length and its uncertainty bound, in millimetres.

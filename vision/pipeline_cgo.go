@@ -1,0 +1,599 @@
+//go:build cgo
+
+package vision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/sztab/sztab/vision/geom"
+)
+
+// Pipeline turns camera frames into table snapshots: it reads the source
+// (reopening it when it stops), detects the markers, places the models on
+// the table, waits for the table to be still and emits a snapshot with
+// the distances and an annotated image.
+type Pipeline struct {
+	cfg Config
+	log *slog.Logger
+
+	mu      sync.Mutex
+	reg     *Registry
+	cal     *Calibration
+	loc     *localiser
+	det     *frameDetector
+	tracker *tracker
+	still   *stillness
+
+	lastObs   []Observation
+	haveObs   bool
+	drift     string
+	snapFrame gocv.Mat
+	haveSnap  bool
+	lastSnap  Snapshot
+	pairs     []Pair
+	onImage   func([]byte)
+	// pendingImage is the last snapshot's JPEG, for onImage
+	pendingImage []byte
+	stats        Stats
+	lastErr      string
+	lastErrAt    time.Time
+	closed       bool
+}
+
+// Open loads the marker registry and the calibration the config names and
+// prepares the detector. The source is opened by Run.
+func Open(cfg Config, log *slog.Logger) (*Pipeline, error) {
+	cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	reg, err := LoadRegistry(cfg.Markers)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := LoadCalibration(cfg.Calibration)
+	if err != nil {
+		return nil, err
+	}
+	return newPipeline(cfg, reg, cal, log)
+}
+
+// newPipeline builds a pipeline from a checked config, a registry and a
+// calibration.
+func newPipeline(cfg Config, reg *Registry, cal *Calibration, log *slog.Logger) (*Pipeline, error) {
+	if err := checkPair(reg, cal); err != nil {
+		return nil, err
+	}
+	det, err := newFrameDetector(reg, DefaultDetectorParams())
+	if err != nil {
+		return nil, err
+	}
+	p := &Pipeline{
+		cfg: cfg, log: log, reg: reg, cal: cal, det: det,
+		loc:       newLocaliser(cal, reg),
+		tracker:   newTracker(cfg.StillMM, cfg.StillFrames, cfg.ForgetAfter),
+		still:     newStillness(cfg.StillDiff),
+		snapFrame: gocv.NewMat(),
+	}
+	return p, nil
+}
+
+func checkPair(reg *Registry, cal *Calibration) error {
+	if cal.Dictionary != "" && cal.Dictionary != reg.Dictionary {
+		return fmt.Errorf("vision: the calibration was made with dictionary %s, the marker registry uses %s: recalibrate", cal.Dictionary, reg.Dictionary)
+	}
+	return nil
+}
+
+// Close frees the pipeline's OpenCV memory. Call it after Run returns.
+func (p *Pipeline) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	p.det.Close()
+	p.still.Close()
+	return p.snapFrame.Close()
+}
+
+// OnImage sets the function handed each snapshot's annotated JPEG (to
+// publish it for displays). Call it before Run.
+func (p *Pipeline) OnImage(f func(jpeg []byte)) {
+	p.mu.Lock()
+	p.onImage = f
+	p.mu.Unlock()
+}
+
+// Measure sets the pairs (model ids or unit names) whose distances are
+// drawn on the next snapshots' images, replacing the previous ones.
+func (p *Pipeline) Measure(pairs ...Pair) {
+	p.mu.Lock()
+	p.pairs = append([]Pair(nil), pairs...)
+	p.mu.Unlock()
+}
+
+// Annotate draws the last snapshot again with the given pairs' distances
+// and returns the JPEG.
+func (p *Pipeline) Annotate(pairs ...Pair) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.haveSnap {
+		return nil, errors.New("vision: no snapshot yet")
+	}
+	return p.annotate(p.snapFrame, p.lastSnap, pairs)
+}
+
+// Last is the last snapshot emitted.
+func (p *Pipeline) Last() (Snapshot, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastSnap, p.haveSnap
+}
+
+// Stats are the pipeline's counters.
+func (p *Pipeline) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// Reload reads the marker registry and the calibration again (after
+// `sztab calibrate`). On any error the pipeline keeps what it had.
+func (p *Pipeline) Reload() error {
+	reg, err := LoadRegistry(p.cfg.Markers)
+	if err != nil {
+		return err
+	}
+	cal, err := LoadCalibration(p.cfg.Calibration)
+	if err != nil {
+		return err
+	}
+	if err := checkPair(reg, cal); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if reg.Dictionary != p.reg.Dictionary {
+		det, err := newFrameDetector(reg, DefaultDetectorParams())
+		if err != nil {
+			return err
+		}
+		p.det.Close()
+		p.det = det
+	} else {
+		p.det.reg = reg
+	}
+	p.reg, p.cal, p.loc = reg, cal, newLocaliser(cal, reg)
+	p.haveObs = false
+	p.log.Info("camera: calibration and markers reloaded", "calibration_rms_mm", cal.Error.RMSMM, "models", len(reg.Models))
+	return nil
+}
+
+// Run reads frames until ctx ends and calls emit with each snapshot (on
+// Run's goroutine). A source that fails to open or stops delivering frames
+// is reported and reopened, with backoff; a bad frame is reported and
+// skipped, the last good state is kept. Run returns nil when ctx ends or
+// when a file or directory source without loop has been read to its end.
+func (p *Pipeline) Run(ctx context.Context, emit func(Snapshot)) error {
+	frame := gocv.NewMat()
+	defer frame.Close()
+	backoff := 500 * time.Millisecond
+	for ctx.Err() == nil {
+		src, err := openSource(p.cfg)
+		if err != nil {
+			p.count(func(s *Stats) { s.Errors++ })
+			p.log.Warn("camera: cannot open the source; trying again", "source", p.cfg.Source, "err", err, "in", backoff)
+			if !sleep(ctx, backoff) {
+				return nil
+			}
+			backoff = min(2*backoff, 30*time.Second)
+			continue
+		}
+		p.log.Info("camera: source open", "source", src.Name())
+		delivered, err := p.readAll(ctx, src, &frame, emit)
+		src.Close()
+		if delivered {
+			backoff = 500 * time.Millisecond
+		}
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, io.EOF):
+			p.log.Info("camera: source ended", "source", src.Name())
+			return nil
+		}
+		p.count(func(s *Stats) { s.Reopens++ })
+		p.log.Warn("camera: the source stopped delivering frames; reopening it", "source", src.Name(), "err", err, "in", backoff)
+		if !sleep(ctx, backoff) {
+			return nil
+		}
+		backoff = min(2*backoff, 30*time.Second)
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (p *Pipeline) count(f func(*Stats)) {
+	p.mu.Lock()
+	f(&p.stats)
+	p.mu.Unlock()
+}
+
+// readAll processes frames until the source fails; delivered says whether
+// any frame came.
+func (p *Pipeline) readAll(ctx context.Context, src frameSource, frame *gocv.Mat, emit func(Snapshot)) (delivered bool, err error) {
+	last := time.Now()
+	for ctx.Err() == nil {
+		err := src.Read(frame)
+		if errors.Is(err, io.EOF) {
+			return delivered, err
+		}
+		if err != nil {
+			if time.Since(last) > p.cfg.ReopenAfter {
+				return delivered, fmt.Errorf("no frame for %v: %w", time.Since(last).Round(time.Millisecond), err)
+			}
+			sleep(ctx, 20*time.Millisecond)
+			continue
+		}
+		delivered, last = true, time.Now()
+		snap, err := p.Process(*frame, src.Time())
+		if err != nil {
+			p.report(err)
+			continue
+		}
+		if snap != nil && emit != nil {
+			emit(*snap)
+		}
+	}
+	return delivered, nil
+}
+
+// report logs a frame error, once per minute for the same error.
+func (p *Pipeline) report(err error) {
+	p.mu.Lock()
+	p.stats.Errors++
+	msg := err.Error()
+	again := msg == p.lastErr && time.Since(p.lastErrAt) < time.Minute
+	if !again {
+		p.lastErr, p.lastErrAt = msg, time.Now()
+	}
+	p.mu.Unlock()
+	if !again {
+		p.log.Warn("camera: frame skipped", "err", err)
+	}
+}
+
+// Process takes one frame (BGR) taken at at and returns the snapshot it
+// completes, if any. Run calls it for every frame; tests and tools can
+// feed frames directly. The OnImage function is called before Process
+// returns, outside the pipeline's lock.
+func (p *Pipeline) Process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
+	p.mu.Lock()
+	snap, err := p.process(frame, at)
+	onImage, jpg := p.onImage, p.pendingImage
+	p.pendingImage = nil
+	p.mu.Unlock()
+	if onImage != nil && jpg != nil {
+		onImage(jpg)
+	}
+	return snap, err
+}
+
+func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
+	if p.closed {
+		return nil, errors.New("vision: pipeline closed")
+	}
+	p.stats.Frames++
+	p.stats.LastFrame = at
+	if frame.Empty() {
+		return nil, errors.New("vision: empty frame")
+	}
+	if err := p.cal.CheckSize(frame.Cols(), frame.Rows()); err != nil {
+		return nil, err
+	}
+	changed, shrunk, moving := true, false, false
+	if p.cfg.StillDiff > 0 {
+		changed, moving = p.still.changed(frame)
+		shrunk = true
+		if !p.haveObs {
+			changed = true
+		}
+	}
+	obs := p.lastObs
+	if changed {
+		var err error
+		obs, err = p.detectFrame(frame)
+		if err != nil {
+			p.haveObs = false
+			return nil, err
+		}
+		if p.cfg.StillDiff > 0 {
+			p.still.accept(frame, shrunk)
+		}
+		p.lastObs, p.haveObs = obs, true
+		p.stats.Detections++
+	} else {
+		p.stats.StillFrames++
+	}
+	snap, ok := p.tracker.observe(obs, at, moving)
+	if !ok {
+		return nil, nil
+	}
+	p.finish(&snap, frame)
+	return &snap, nil
+}
+
+// detectFrame finds and places every registered model in the frame.
+func (p *Pipeline) detectFrame(frame gocv.Mat) ([]Observation, error) {
+	det, err := p.det.detect(frame, true)
+	if err != nil {
+		return nil, err
+	}
+	byMarker := map[int][]Observation{}
+	var placed []RawMarker
+	place := func(ms []detected) {
+		for _, m := range ms {
+			o, err := p.loc.locate(m.RawMarker, m.refined)
+			if err != nil {
+				p.log.Debug("camera: marker dropped", "marker", m.ID, "err", err)
+				continue
+			}
+			byMarker[m.ID] = append(byMarker[m.ID], o)
+			placed = append(placed, m.RawMarker)
+		}
+	}
+	place(det.models)
+	rec := p.recover(&det, placed, byMarker)
+	p.stats.Recovered += len(rec)
+	place(rec)
+	var markers []int
+	for id := range byMarker {
+		markers = append(markers, id)
+	}
+	sort.Ints(markers)
+	obs := make([]Observation, 0, len(markers))
+	for _, id := range markers {
+		os := byMarker[id]
+		best := os[0]
+		if len(os) > 1 {
+			// the same marker twice: keep the one nearest where it was
+			if prev, ok := p.tracker.known[id]; ok {
+				for _, o := range os[1:] {
+					if o.Pos.Dist(geom.Vec2{X: prev.X, Y: prev.Y}) < best.Pos.Dist(geom.Vec2{X: prev.X, Y: prev.Y}) {
+						best = o
+					}
+				}
+			}
+			p.log.Warn("camera: a marker is seen twice; is it printed twice?", "marker", id, "model", best.Model.ID)
+		}
+		obs = append(obs, best)
+	}
+	// has the camera moved?
+	p.drift = ""
+	if rms, n := p.loc.fiducialDrift(det.fiducials); n >= 2 && rms > 3*p.cfg.MaxErrorPx {
+		p.drift = fmt.Sprintf("the fiducials are %.1f px from where the calibration puts them: has the camera moved? Recalibrate (`sztab calibrate table`)", rms)
+	}
+	return obs, nil
+}
+
+// recover reads the candidates OpenCV rejected with the pipeline's own
+// decoder: blurred small markers OpenCV's bit reader gives up on. Only
+// candidates of a registered marker's size on the table, not on top of a
+// marker already placed, and only registered models not yet seen.
+func (p *Pipeline) recover(det *detection, placed []RawMarker, seen map[int][]Observation) []detected {
+	if len(det.rejected) == 0 {
+		return nil
+	}
+	have := map[int]bool{}
+	for id := range seen {
+		have[id] = true
+	}
+	reg := p.reg
+	inv, err := p.loc.inverse(reg.Defaults.HeightMM)
+	if err != nil {
+		return nil
+	}
+	minS, maxS := 0.75*reg.minSide, 1.3*reg.maxSide
+	allowed := func(id int) bool {
+		_, ok := reg.Model(id)
+		return ok && !have[id]
+	}
+	cells := reg.Dict().Size + 2
+	// pick the candidates worth a look (sequentially: cheap), read them in
+	// parallel, then take them in order
+	type cand struct {
+		corners [4]geom.Vec2
+		inside  bool
+	}
+	var cands []cand
+	var tried [][4]geom.Vec2
+	for _, r := range det.rejected {
+		side := 0.0
+		var tc [4]geom.Vec2
+		for k := range r.Corners {
+			tc[k] = inv.Apply(p.cal.Lens.Ideal(r.Corners[k]))
+		}
+		for k := 0; k < 4; k++ {
+			side += tc[k].Dist(tc[(k+1)%4]) / 4
+		}
+		if side < minS || side > maxS {
+			continue
+		}
+		c := r.Centre()
+		overlap := false
+		for _, m := range placed {
+			if insideQuad(m.Corners, c) || insideQuad(r.Corners, m.Centre()) {
+				overlap = true
+				break
+			}
+		}
+		// OpenCV finds the same blob at several threshold windows
+		for _, q := range tried {
+			if insideQuad(q, c) {
+				overlap = true
+				break
+			}
+		}
+		if overlap {
+			continue
+		}
+		tried = append(tried, r.Corners)
+		cands = append(cands, cand{corners: r.Corners, inside: side > 1.15*reg.minSide})
+	}
+	if len(have) >= len(reg.Models) || len(cands) == 0 {
+		return nil
+	}
+	type result struct {
+		d       Decoded
+		refined bool
+		ok      bool
+	}
+	res := make([]result, len(cands))
+	parallel(len(cands), func(i int) {
+		d, refined, ok := readCandidate(&det.gray, cands[i].corners, cells, reg.Dict(), allowed, cands[i].inside)
+		res[i] = result{d, refined, ok}
+	})
+	var out []detected
+	for _, r := range res {
+		if !r.ok || have[r.d.ID] {
+			continue
+		}
+		overlap := false
+		for _, m := range out {
+			if insideQuad(m.Corners, diagonalCross(r.d.Corners)) {
+				overlap = true
+				break
+			}
+		}
+		if overlap {
+			continue
+		}
+		have[r.d.ID] = true
+		out = append(out, detected{RawMarker: RawMarker{ID: r.d.ID, Corners: r.d.Corners}, refined: r.refined, recovered: true})
+	}
+	return out
+}
+
+// finish completes a snapshot: distances, warnings, the annotated image.
+func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
+	s.KrokMM = p.cfg.KrokMM
+	s.CalibrationMM = p.cal.Error.RMSMM
+	switch p.cfg.Distances {
+	case DistancesAll:
+		s.Distances = s.ModelDistances(p.cfg.KrokMM)
+	case DistancesUnits:
+		s.Distances = s.UnitDistances(p.cfg.KrokMM)
+	}
+	if p.drift != "" {
+		s.Warnings = append(s.Warnings, p.drift)
+	}
+	if len(s.Missing) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("not seen: %v; kept at their last known positions", s.Missing))
+	}
+	p.stats.Snapshots++
+	frame.CopyTo(&p.snapFrame)
+	p.haveSnap = true
+	if p.cfg.Annotated != "" || p.onImage != nil {
+		jpg, err := p.annotate(frame, *s, p.pairs)
+		if err != nil {
+			p.log.Warn("camera: annotated image", "err", err)
+		} else {
+			if p.cfg.Annotated != "" {
+				if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
+					p.log.Warn("camera: annotated image", "err", err)
+				} else {
+					s.Image = p.cfg.Annotated
+				}
+			}
+			p.pendingImage = jpg
+		}
+	}
+	p.lastSnap = *s
+}
+
+// stillness compares each frame, shrunk eightfold, with the last frame that
+// went through detection (no block changed by more than thr grey levels:
+// nothing on the table moved, the detection stands) and with the frame
+// before (something moving in view: a hand).
+type stillness struct {
+	thr                         float64
+	small, gray, ref, prev, tmp gocv.Mat
+	have, havePrev              bool
+}
+
+func newStillness(thr float64) *stillness {
+	return &stillness{thr: thr, small: gocv.NewMat(), gray: gocv.NewMat(), ref: gocv.NewMat(), prev: gocv.NewMat(), tmp: gocv.NewMat()}
+}
+
+func (s *stillness) Close() {
+	s.small.Close()
+	s.gray.Close()
+	s.ref.Close()
+	s.prev.Close()
+	s.tmp.Close()
+}
+
+// differs reports whether any block of a and b differs by more than thr.
+func (s *stillness) differs(a, b gocv.Mat) bool {
+	if a.Cols() != b.Cols() || a.Rows() != b.Rows() {
+		return true
+	}
+	gocv.AbsDiff(a, b, &s.tmp)
+	gocv.Threshold(s.tmp, &s.tmp, float32(s.thr), 255, gocv.ThresholdBinary)
+	return gocv.CountNonZero(s.tmp) > 0
+}
+
+func (s *stillness) shrink(frame gocv.Mat) {
+	sz := image.Point{X: max(frame.Cols()/8, 1), Y: max(frame.Rows()/8, 1)}
+	gocv.Resize(frame, &s.small, sz, 0, 0, gocv.InterpolationArea)
+	if s.small.Channels() == 1 {
+		s.small.CopyTo(&s.gray)
+	} else {
+		gocv.CvtColor(s.small, &s.gray, gocv.ColorBGRToGray)
+	}
+}
+
+// changed reports whether frame differs from the reference (the last
+// detected frame) and whether it moved since the previous frame.
+func (s *stillness) changed(frame gocv.Mat) (changed, moving bool) {
+	s.shrink(frame)
+	changed = !s.have || s.differs(s.gray, s.ref)
+	moving = s.havePrev && s.differs(s.gray, s.prev)
+	s.gray.CopyTo(&s.prev)
+	s.havePrev = true
+	return changed, moving
+}
+
+// accept makes frame the reference; shrunk says changed just shrank it.
+func (s *stillness) accept(frame gocv.Mat, shrunk bool) {
+	if !shrunk {
+		s.shrink(frame)
+	}
+	s.gray.CopyTo(&s.ref)
+	s.have = true
+}
