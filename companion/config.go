@@ -20,6 +20,7 @@ import (
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/vision"
 )
 
 // Config is a table's configuration file.
@@ -37,6 +38,8 @@ type Config struct {
 	Dice     DiceConfig      `yaml:"dice"`
 	Hardware hardware.Config `yaml:"hardware"`
 	Display  DisplayConfig   `yaml:"display"`
+	// Camera is the camera pipeline (vision.Config); absent: no camera.
+	Camera *vision.Config `yaml:"camera"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
@@ -340,6 +343,14 @@ func (c *Config) check() error {
 	}
 	if c.Tags == "" {
 		return c.errAt("tags", "no tag registry file named")
+	}
+	if c.Camera != nil {
+		if c.Camera.KrokMM == 0 {
+			c.Camera.KrokMM = c.Measure.KrokMM
+		}
+		if err := c.Camera.Prepare(filepath.Dir(c.path)); err != nil {
+			return &ConfigError{File: c.path, Line: c.Line("camera"), Msg: err.Error()}
+		}
 	}
 	c.Hardware.BaseDir = filepath.Dir(c.path)
 	if c.Hardware.Real() {

@@ -44,8 +44,6 @@ type Options struct {
 	Ready func(brokerAddr, displayAddr string)
 	// Heartbeat is the screens' keep-alive period (default 2s).
 	Heartbeat time.Duration
-	// Image returns the latest annotated table image for the screens.
-	Image func() ([]byte, bool)
 }
 
 // Topics of one table: sztab/v1/{venue}/{table}/...
@@ -94,7 +92,9 @@ type StateMessage struct {
 	Game  string `json:"game"`
 	// Headline is a one-line summary for the venue wall.
 	Headline *rules.Text `json:"headline,omitempty"`
-	State    any         `json:"state"`
+	// Image says an annotated table image is at /table.jpg and .../image.
+	Image bool `json:"image,omitempty"`
+	State any  `json:"state"`
 	// Fairness is the dice fairness watch, in the referee's view only.
 	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
 	// Desync lists where the camera and the state disagree, for the referee.
@@ -135,6 +135,9 @@ type Daemon struct {
 	self display.Credential
 	// outputs are the table's LEDs, buzzer and score displays.
 	outputs hardware.Outputs
+	// image is the latest annotated table image (JPEG) from the camera.
+	imageMu sync.Mutex
+	image   []byte
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
@@ -314,6 +317,22 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			wg.Add(1)
 			go func() { defer wg.Done(); k.Run(sensors, sink.Key) }()
 		}
+	}
+	if d.cfg.Camera != nil {
+		cam, err := vision.Open(*d.cfg.Camera, d.log)
+		if err != nil {
+			return err
+		}
+		defer cam.Close()
+		cam.OnImage(d.setImage)
+		sink := inputSink{ctx: sensors, ch: d.inputs}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := cam.Run(sensors, sink.Snapshot); err != nil {
+				d.log.Error("camera stopped", "err", err)
+			}
+		}()
 	}
 	if d.cfg.Hardware.Simulated != "" {
 		script, err := sim.Load(d.cfg.Resolve(d.cfg.Hardware.Simulated))
@@ -542,7 +561,8 @@ func (d *Daemon) noticeAbout(ctx context.Context, n Notice, action []byte) {
 }
 
 func (d *Daemon) view(v Viewer) ([]byte, error) {
-	m := StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(v)}
+	_, hasImage := d.latestImage()
+	m := StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(v), Image: hasImage}
 	if h, ok := d.game.(Headliner); ok {
 		t := h.Headline()
 		m.Headline = &t
@@ -750,9 +770,7 @@ func (d *Daemon) startDisplay() error {
 			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: RefereeKeypad, Key: c.Name}})
 		},
 	}
-	if d.opts.Image != nil {
-		srv.Image = d.opts.Image
-	}
+	srv.Image = d.latestImage
 	h := srv.Handler()
 	l, err := net.Listen("tcp", d.cfg.Display.Listen)
 	if err != nil {
@@ -784,6 +802,23 @@ func (d *Daemon) Submit(ctx context.Context, in Input) error {
 	case <-ctx.Done():
 		return fmt.Errorf("companion: the table is busy: %w", ctx.Err())
 	}
+}
+
+// setImage keeps the camera's latest annotated image for the screens and
+// publishes it, retained, on .../image for other displays.
+func (d *Daemon) setImage(jpeg []byte) {
+	d.imageMu.Lock()
+	d.image = jpeg
+	d.imageMu.Unlock()
+	if err := d.pub.Publish(d.topics.Base+"image", jpeg, true); err != nil {
+		d.log.Warn("table image not published", "err", err)
+	}
+}
+
+func (d *Daemon) latestImage() ([]byte, bool) {
+	d.imageMu.Lock()
+	defer d.imageMu.Unlock()
+	return d.image, d.image != nil
 }
 
 // DisplayAddr is the address the screens are served on, or "".

@@ -5,10 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 what="${1:-demo}"
-pkgs=(ca-certificates gcc pkg-config libopencv-dev mosquitto-clients)
+pkgs=(ca-certificates gcc g++ pkg-config libopencv-dev mosquitto-clients)
 case "$what" in
   demo) ;;
-  test) pkgs+=(mosquitto chromium fonts-dejavu-core) ;;
+  # gstreamer1.0-plugins-base: the camera tests read frames through a real
+  # GStreamer pipeline, as the Pi camera (libcamerasrc) does.
+  test) pkgs+=(mosquitto chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
