@@ -196,6 +196,11 @@ func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 	step(key("next"), text("[data-testid=turn]", "strzał"))
 	submit(t, r.d, tag("04A1B2C3"))
 	step(tag("04D4E5F6"), text("[data-testid=stage]", "(0/5)"))
+	// Before the roll: the exact odds as a chart (5 dice, hit 2+, wound 3+,
+	// save 4+: no wound at all 19.6%).
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=odds-wounds]") && !!document.querySelector("[data-testid=odds-killed]")`)
+	until(t, ctx, time.Now(), text("[data-testid=odds-wounds]", "19.6%"))
+	screenshot(t, ctx, "table-screen-odds")
 	for i, v := range []string{"3", "3", "3", "4", "5", "3", "4", "4", "6", "6", "2", "3", "6", "6"} {
 		step(key(v), text("[data-testid=stage]", fmt.Sprintf("(%d/5)", (i+1)%5)))
 	}

@@ -3,7 +3,7 @@
 // A game that lands adds its panel here under its config id.
 window.SztabPanels = (function () {
   "use strict";
-  function pct(p) { return (100 * p).toFixed(p < 0.1 ? 1 : 0) + "%"; }
+  function pct(p) { return (100 * p).toFixed(1) + "%"; }
 
   // dist accepts an array [p0, p1, ...] or a map {"0": p0, ...}.
   function distBars(dist, ctx, testid) {
