@@ -38,7 +38,7 @@
   var log = el("ol", { class: "log", "data-testid": "log" });
   var langBtn = el("button", { "data-testid": "lang", onclick: function () { setLang(lang === "en" ? "pl" : "en"); } });
   var bigBtn = el("button", { "data-testid": "big", onclick: function () { big = !big; localStorage.setItem("sztab-big", big ? "1" : "0"); applyBig(); } }, "A+");
-  var bar = el("header", { class: "bar" }, title, langBtn, bigBtn, conn,
+  var bar = el("header", { class: "topbar" }, title, langBtn, bigBtn, conn,
     audience !== "public" ? el("form", { method: "post", action: "/logout" }, el("button", { type: "submit" }, "⎋")) : null);
   var mainEl = page === "hub" ? el("main", {}, panel) : el("main", { class: "layout" }, panel, el("aside", { class: "card" }, el("h2", { "data-testid": "log-title" }), log));
   app.replaceChildren(bar, staleBanner, warnBanner, mainEl);
