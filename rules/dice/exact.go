@@ -244,8 +244,68 @@ func PoolSuccesses(n, t int) (Dist, error) {
 	if err := checkThreshold(ParamThreshold, t); err != nil {
 		return nil, err
 	}
-	p := chance(t)
-	return nfold([]float64{1 - p, p}, n), nil
+	return Binomial(n, chance(t)), nil
+}
+
+// Binomial is the number of successes in n independent trials that each
+// succeed with chance p (0 ≤ p ≤ 1): Len n+1. It panics if n is negative.
+func Binomial(n int, p float64) Dist {
+	if n < 0 {
+		panic(fmt.Sprintf("dice: Binomial of %d trials", n))
+	}
+	return nfold(Dist{1 - p, p}, n)
+}
+
+// Convolve is the distribution of X + Y for independent X ~ a and Y ~ b:
+// Len a.Len()+b.Len()−1. An empty Dist has no mass, and neither has the
+// result: it is empty too.
+func Convolve(a, b Dist) Dist {
+	if len(a) == 0 || len(b) == 0 {
+		return Dist{}
+	}
+	out := make(Dist, len(a)+len(b)-1)
+	for i, x := range a {
+		if x == 0 {
+			continue
+		}
+		for j, y := range b {
+			out[i+j] += x * y
+		}
+	}
+	return out
+}
+
+// ConvolveAll is the distribution of the sum of independent variables with
+// the distributions ds, convolved left to right; with none it is Dist{1}
+// (always 0). For n copies of one distribution, Binomial and
+// Sequence.Unsaved are cheaper.
+func ConvolveAll(ds ...Dist) Dist {
+	out := Dist{1}
+	for _, d := range ds {
+		out = Convolve(out, d)
+	}
+	return out
+}
+
+// Mixture is the distribution that is ds[i] with chance ws[i]: the sum of
+// ws[i]·ds[i], as long as the longest of ds. The weights are not checked to
+// sum to 1, so a caller may leave out components of weight 0. It panics if
+// ws and ds differ in length.
+func Mixture(ws []float64, ds []Dist) Dist {
+	if len(ws) != len(ds) {
+		panic(fmt.Sprintf("dice: Mixture of %d weights and %d distributions", len(ws), len(ds)))
+	}
+	n := 0
+	for _, d := range ds {
+		n = max(n, len(d))
+	}
+	out := make(Dist, n)
+	for i, d := range ds {
+		for k, x := range d {
+			out[k] += ws[i] * x
+		}
+	}
+	return out
 }
 
 // nfold is the distribution of the sum of n independent copies of r,
@@ -320,22 +380,22 @@ func (s Sequence) packet() Dist {
 		u := ph * chance(s.Wound) * fail
 		return Dist{1 - u, u}
 	}
+	return D6DamagePacket(ph, fail)
+}
+
+// D6DamagePacket is the packet of unsaved wounds (Len 7) of one attack that
+// hits with chance hit and then deals d6 wounds (DamageD6), each left
+// unsaved with chance unsaved, its own save rolled: a face d of the damage
+// die gives Binomial(d, unsaved) unsaved wounds. With hit 1 it is the packet
+// of a hit already scored.
+func D6DamagePacket(hit, unsaved float64) Dist {
 	r := make(Dist, 7)
-	// Each face d of the damage die gives Binomial(d, fail) unsaved wounds.
-	var bin [7]float64
 	for d := 1; d <= 6; d++ {
-		bin = [7]float64{1}
-		for i := 1; i <= d; i++ {
-			for k := i; k >= 1; k-- {
-				bin[k] = bin[k]*(1-fail) + bin[k-1]*fail
-			}
-			bin[0] *= 1 - fail
-		}
-		for k := 0; k <= d; k++ {
-			r[k] += ph / 6 * bin[k]
+		for k, p := range Binomial(d, unsaved) {
+			r[k] += hit / 6 * p
 		}
 	}
-	r[0] += 1 - ph
+	r[0] += 1 - hit
 	return r
 }
 

@@ -20,15 +20,11 @@ type ShotOdds struct {
 	MeanKilled float64   `json:"mean_killed"`
 }
 
-// chance is P(d6 ≥ t): a 1 always fails and 7 cannot succeed.
+// chance is P(d6 ≥ t) by rules/dice, for any t: a 1 always fails and 7
+// cannot succeed, so thresholds below 2 count as 2 and above 7 as 7.
 func chance(t int) float64 {
-	switch {
-	case t <= 2:
-		return 5.0 / 6
-	case t >= 7:
-		return 0
-	}
-	return float64(7-t) / 6
+	p, _ := dice.SuccessChance(min(max(t, 2), 7))
+	return p
 }
 
 func (s *State) shotOdds() *ShotOdds {
@@ -82,18 +78,26 @@ func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, kill
 		if err != nil {
 			return dice.Dist{1}, dice.Dist{1}
 		}
-		packets = repeat(p, sh.Attacks)
+		packets = slices.Repeat([]dice.Dist{p}, sh.Attacks)
 	case StageWound:
 		q := chance(sh.WoundOn) * fail
-		packets = repeat(dice.Dist{1 - q, q}, sh.Hits)
+		packets = slices.Repeat([]dice.Dist{{1 - q, q}}, sh.Hits)
 	case StageDamage:
-		packets = repeat(d6Packet(fail), sh.Hits)
+		packets = slices.Repeat([]dice.Dist{dice.D6DamagePacket(1, fail)}, sh.Hits)
 	case StageSave:
 		for _, p := range sh.Packets {
-			packets = append(packets, binom(p, fail))
+			packets = append(packets, dice.Binomial(p, fail))
 		}
 	}
-	return convolveAll(packets), allocKilled(lives, packets, s.Options.Allocation == Focus)
+	wounds = dice.ConvolveAll(packets...)
+	if len(lives) == 0 {
+		return wounds, dice.Dist{1}
+	}
+	killed, err := dice.KilledFromLives(lives, packets, dice.Policy(s.Options.Allocation))
+	if err != nil {
+		return wounds, nil // beyond the exact computation's limits
+	}
+	return wounds, killed
 }
 
 // templateOdds: every hit lands on the model the marker covers, so models
@@ -101,7 +105,7 @@ func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, kill
 // markers that may land is weighed by its chance.
 func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Dist) {
 	sh := s.Shot
-	perHit := d6Packet(fail)
+	perHit := dice.D6DamagePacket(1, fail)
 	if !sh.D6Wounds {
 		q := chance(sh.WoundOn) * fail
 		perHit = dice.Dist{1 - q, q}
@@ -113,10 +117,10 @@ func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Di
 			if m.Removed || len(ps) == 0 {
 				continue
 			}
-			d := convolveAll(ps)
-			w = convolve(w, d)
+			d := dice.ConvolveAll(ps...)
+			w = dice.Convolve(w, d)
 			die := d.AtLeast(m.Remaining())
-			k = convolve(k, dice.Dist{1 - die, die})
+			k = dice.Convolve(k, dice.Dist{1 - die, die})
 		}
 		return w, k
 	}
@@ -124,7 +128,7 @@ func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Di
 	case sh.Stage == StageSave:
 		perModel := map[string][]dice.Dist{}
 		for i, p := range sh.Packets {
-			perModel[sh.PacketModels[i]] = append(perModel[sh.PacketModels[i]], binom(p, fail))
+			perModel[sh.PacketModels[i]] = append(perModel[sh.PacketModels[i]], dice.Binomial(p, fail))
 		}
 		return given(perModel)
 	case sh.Stage == StageWound || sh.Stage == StageDamage:
@@ -139,7 +143,8 @@ func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Di
 		q = chance(sh.TargetOn)
 	}
 	n := len(sh.Markers)
-	wounds, killed = dice.Dist{0}, dice.Dist{0}
+	var ps []float64
+	var ws, ks []dice.Dist
 	for mask := 0; mask < 1<<n; mask++ {
 		p := 1.0
 		perModel := map[string][]dice.Dist{}
@@ -157,9 +162,9 @@ func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Di
 			continue
 		}
 		w, k := given(perModel)
-		wounds, killed = addScaled(wounds, w, p), addScaled(killed, k, p)
+		ps, ws, ks = append(ps, p), append(ws, w), append(ks, k)
 	}
-	return wounds, killed
+	return dice.Mixture(ps, ws), dice.Mixture(ps, ks)
 }
 
 func remainingLives(u *Unit) []int {
@@ -186,134 +191,6 @@ func uniformLives(u *Unit) (int, bool) {
 		full = m.Lives
 	}
 	return full, full > 0
-}
-
-func repeat(p dice.Dist, n int) []dice.Dist {
-	out := make([]dice.Dist, n)
-	for i := range out {
-		out[i] = p
-	}
-	return out
-}
-
-// binom is Binomial(n, p).
-func binom(n int, p float64) dice.Dist {
-	d := dice.Dist{1}
-	for range n {
-		d = convolve(d, dice.Dist{1 - p, p})
-	}
-	return d
-}
-
-// d6Packet is the unsaved wounds of one hit that deals d6 wounds, each
-// saved on its own.
-func d6Packet(fail float64) dice.Dist {
-	r := make(dice.Dist, 7)
-	for d := 1; d <= 6; d++ {
-		for k, p := range binom(d, fail) {
-			r[k] += p / 6
-		}
-	}
-	return r
-}
-
-func convolve(a, b dice.Dist) dice.Dist {
-	if len(a) == 0 || len(b) == 0 {
-		return dice.Dist{1}
-	}
-	out := make(dice.Dist, len(a)+len(b)-1)
-	for i, x := range a {
-		if x == 0 {
-			continue
-		}
-		for j, y := range b {
-			out[i+j] += x * y
-		}
-	}
-	return out
-}
-
-func convolveAll(ds []dice.Dist) dice.Dist {
-	out := dice.Dist{1}
-	for _, d := range ds {
-		out = convolve(out, d)
-	}
-	return out
-}
-
-func addScaled(acc, d dice.Dist, p float64) dice.Dist {
-	for len(acc) < len(d) {
-		acc = append(acc, 0)
-	}
-	for i, x := range d {
-		acc[i] += p * x
-	}
-	return acc
-}
-
-// allocKilled is the distribution of models killed when packets of unsaved
-// wounds (packets[i][j]: P(j wounds)) land one after the other, each on one
-// model picked as finishShot picks it, from models with lives remaining.
-// States are kept in first-seen order so the sums run in the same order on
-// every run.
-func allocKilled(lives []int, packets []dice.Dist, focus bool) dice.Dist {
-	type state struct {
-		lives []int // remaining lives of the living models, ascending
-		p     float64
-	}
-	start := slices.Clone(lives)
-	slices.Sort(start)
-	cur := []state{{start, 1}}
-	for _, pk := range packets {
-		var next []state
-		index := map[string]int{}
-		for _, st := range cur {
-			for j, pj := range pk {
-				if pj == 0 {
-					continue
-				}
-				nl := hitOne(st.lives, j, focus)
-				key := livesKey(nl)
-				if i, ok := index[key]; ok {
-					next[i].p += st.p * pj
-				} else {
-					index[key] = len(next)
-					next = append(next, state{nl, st.p * pj})
-				}
-			}
-		}
-		cur = next
-	}
-	killed := make(dice.Dist, len(lives)+1)
-	for _, st := range cur {
-		killed[len(lives)-len(st.lives)] += st.p
-	}
-	return killed
-}
-
-func hitOne(lives []int, j int, focus bool) []int {
-	if j == 0 || len(lives) == 0 {
-		return lives
-	}
-	out := slices.Clone(lives)
-	i := len(out) - 1 // spread: the most lives left
-	if focus {
-		i = 0
-	}
-	out[i] -= j
-	if out[i] <= 0 {
-		return slices.Delete(out, i, i+1)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func livesKey(l []int) string {
-	b := make([]byte, len(l))
-	for i, v := range l {
-		b[i] = byte(v)
-	}
-	return string(b)
 }
 
 func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }

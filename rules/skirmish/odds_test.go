@@ -4,40 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/sztab/sztab/rules/dice"
 )
-
-// Our allocation over packets is the one rules/dice computes for a unit at
-// full strength.
-func TestAllocKilledMatchesRulesDice(t *testing.T) {
-	for _, seq := range []dice.Sequence{
-		{Attacks: 5, Hit: 2, Wound: 3, Save: 4},
-		{Attacks: 7, Hit: 4, Wound: 3, Save: 7},
-		{Attacks: 3, Hit: 2, DamageD6: true, Save: 5},
-	} {
-		for _, tg := range []dice.Target{{Models: 5, Lives: 2}, {Models: 3, Lives: 1, Policy: dice.Focus}, {Models: 4, Lives: 3, Policy: dice.Spread}} {
-			t.Run(fmt.Sprintf("%+v %+v", seq, tg), func(t *testing.T) {
-				want, err := seq.Exact(&tg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, _ := seq.Packet()
-				lives := make([]int, tg.Models)
-				for i := range lives {
-					lives[i] = tg.Lives
-				}
-				packets := repeat(p, seq.Attacks)
-				if got := allocKilled(lives, packets, tg.Policy == dice.Focus); !close(got, want.Killed, 1e-12) {
-					t.Errorf("killed:\n got %v\nwant %v", got, want.Killed)
-				}
-				if got := convolveAll(packets); !close(got, want.Unsaved, 1e-12) {
-					t.Errorf("unsaved:\n got %v\nwant %v", got, want.Unsaved)
-				}
-			})
-		}
-	}
-}
 
 func close(a, b []float64, tol float64) bool {
 	for i := 0; i < max(len(a), len(b)); i++ {
