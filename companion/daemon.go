@@ -257,7 +257,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 
 // loopbackFor turns a listen address into one a local client can dial.
 func loopbackFor(addr string) string {
-	host, port, err := splitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
 		return "127.0.0.1:" + port
 	}
@@ -296,6 +296,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	var wg sync.WaitGroup
 	sensors, stopSensors := context.WithCancel(ctx)
 	defer func() { stopSensors(); wg.Wait() }()
+	sink := inputSink{ctx: sensors, ch: d.inputs}
 	if d.cfg.Hardware.Real() {
 		devs, err := hardware.Open(d.cfg.Hardware, d.log)
 		if err != nil {
@@ -308,7 +309,6 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		}
 		d.outputs = devs.Outputs()
 		d.showOutputs()
-		sink := inputSink{ctx: sensors, ch: d.inputs}
 		for _, r := range devs.Readers() {
 			wg.Add(1)
 			go func() { defer wg.Done(); r.Run(sensors, sink.Tag) }()
@@ -325,7 +325,6 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		}
 		defer cam.Close()
 		cam.OnImage(d.setImage)
-		sink := inputSink{ctx: sensors, ch: d.inputs}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -347,7 +346,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 					d.opts.Narrate(text)
 				}
 			}}
-			if err := p.Play(sensors, script, inputSink{ctx: sensors, ch: d.inputs}); err != nil && !errors.Is(err, context.Canceled) {
+			if err := p.Play(sensors, script, sink); err != nil && !errors.Is(err, context.Canceled) {
 				d.log.Error("simulated table stopped", "err", err)
 			}
 		}()
@@ -362,7 +361,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 }
 
-// inputSink feeds simulated (and later real) devices into the daemon.
+// inputSink feeds the devices, real and simulated, into the daemon.
 type inputSink struct {
 	ctx context.Context
 	ch  chan<- Input
@@ -459,7 +458,10 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 		if d.outputs != nil {
 			d.outputs.Illegal()
 		}
-		d.observeDice(a, false)
+		if d.observeDice(a, false) && d.pub != nil {
+			d.publishFairness()
+			d.publishRefereeView() // no new state, but the watch changed
+		}
 		return nil
 	}
 	body, err := d.game.EncodeAction(a)
@@ -478,11 +480,14 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 	}
 	commit()
 	d.seq = seq
-	d.observeDice(a, true)
+	diceSeen := d.observeDice(a, true)
 	if !publish {
 		return nil
 	}
-	d.publishState()
+	d.publishState() // the referee's view in it carries the watch
+	if diceSeen {
+		d.publishFairness()
+	}
 	if d.publishEvents(seq, events) {
 		d.markPublished(ctx, seq)
 	}
@@ -492,11 +497,13 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 
 // observeDice feeds the physical dice of an action to the fairness watch:
 // the faces of an accepted action, and the impossible readings of a refused
-// one (a refused action's valid dice were never rolled into the game).
-func (d *Daemon) observeDice(a Action, accepted bool) {
+// one (a refused action's valid dice were never rolled into the game). It
+// reports whether the watch changed; publishing it is the caller's, who knows
+// whether a new state (with the referee's view) follows.
+func (d *Daemon) observeDice(a Action, accepted bool) bool {
 	dc, ok := d.game.(DiceCarrier)
 	if !ok {
-		return
+		return false
 	}
 	changed := false
 	for _, r := range dc.RollsIn(a) {
@@ -525,17 +532,15 @@ func (d *Daemon) observeDice(a Action, accepted bool) {
 			}
 		}
 	}
-	if changed && d.pub != nil {
-		d.publishFairness()
-	}
+	return changed
 }
 
+// publishFairness sends the watch on its referee topic.
 func (d *Daemon) publishFairness() {
 	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq, Sources: d.watch.Reports()})
 	if err := d.pub.Publish(d.topics.RefereeFairness, msg, false); err != nil {
 		d.log.Warn("fairness watch not published", "err", err)
 	}
-	d.publishRefereeView()
 }
 
 // Fairness is the fairness watch's current reports.

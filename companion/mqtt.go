@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"time"
 
@@ -184,5 +183,3 @@ func TLSFromConfig(c TLSConfig, resolve func(string) string) (*tls.Config, error
 	}
 	return t, nil
 }
-
-func splitHostPort(addr string) (string, string, error) { return net.SplitHostPort(addr) }

@@ -19,12 +19,6 @@ func (g *Game) Seats() []int {
 // ActiveSeat is whose turn it is, for the table's lights.
 func (g *Game) ActiveSeat() int { return g.state.ActiveSeat() }
 
-var phaseNames = map[string]rules.Text{
-	"setup": {PL: "przygotowanie", EN: "setup"}, "objectives": {PL: "punkty", EN: "objectives"},
-	"deployment": {PL: "rozmieszczenie", EN: "deployment"}, "orders": {PL: "rozkazy", EN: "orders"},
-	"movement": {PL: "ruch", EN: "movement"}, "shooting": {PL: "strzał", EN: "shooting"}, "over": {PL: "koniec", EN: "over"},
-}
-
 // Headline is the game in one line: round, phase, and each side's models
 // left, or the result once the game is over.
 func (g *Game) Headline() rules.Text {
@@ -32,7 +26,7 @@ func (g *Game) Headline() rules.Text {
 	if s.Result != nil {
 		return s.Result.Text
 	}
-	phase := phaseNames[string(s.Phase)]
+	phase := s.Phase.Name()
 	if phase.PL == "" {
 		phase = rules.Text{PL: string(s.Phase), EN: string(s.Phase)}
 	}

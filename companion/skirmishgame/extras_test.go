@@ -14,7 +14,7 @@ func TestSeatsHeadlineAndDesyncs(t *testing.T) {
 	bind(t, g, snapshot(append(ak, gren...)...))
 	bind(t, g, tag("unit", "ak"))
 	bind(t, g, tag("unit", "gren"))
-	if h := g.Headline(); !strings.Contains(h.PL, "runda 1 · ruch") || !strings.Contains(h.EN, "Wehrmacht 4") {
+	if h := g.Headline(); !strings.Contains(h.PL, "runda 1 · faza ruchu") || !strings.Contains(h.EN, "Wehrmacht 4") {
 		t.Errorf("Headline() = %+v", h)
 	}
 	if g.ActiveSeat() != 1 {

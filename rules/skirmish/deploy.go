@@ -28,7 +28,7 @@ import (
 func (s *State) deploy(a Deploy) ([]Event, error) {
 	if s.Phase != PhaseDeployment {
 		return nil, rules.Reject("wrong_phase", "rozmieszczenie jest po wyborze armii i scenariusza (teraz: %[1]s)",
-			"deployment comes after the armies and the scenario (now: %[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+			"deployment comes after the armies and the scenario (now: %[2]s)", s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	u := s.unit(a.Unit)
 	switch {
@@ -268,7 +268,7 @@ func (s *State) nextDeployer() []Event {
 func (s *State) move(a Move) ([]Event, error) {
 	if s.Phase != PhaseMovement {
 		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu (teraz: %[1]s)", "models move only in the movement phase (now: %[2]s)",
-			phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+			s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	if len(a.Models) == 0 {
 		return nil, rules.Reject("bad_move", "ruch bez modeli", "a move with no models")

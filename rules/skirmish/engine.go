@@ -227,7 +227,7 @@ func checkOptions(o Options) error {
 func (s *State) inSetup(what rules.Text) error {
 	if s.Phase != PhaseSetup {
 		return rules.Reject("wrong_phase", "%[1]s: tylko przed rozpoczęciem gry (teraz: %[2]s)", "%[3]s: only before the game begins (now: %[4]s)",
-			what.PL, phaseName(s.Phase).PL, what.EN, phaseName(s.Phase).EN)
+			what.PL, s.Phase.Name().PL, what.EN, s.Phase.Name().EN)
 	}
 	return nil
 }
@@ -241,8 +241,6 @@ var phaseNames = map[Phase]rules.Text{
 	PhaseShooting:   {PL: "faza strzału", EN: "shooting phase"},
 	PhaseOver:       {PL: "koniec gry", EN: "game over"},
 }
-
-func phaseName(p Phase) rules.Text { return phaseNames[p] }
 
 // Name is the phase's name for players.
 func (p Phase) Name() rules.Text { return phaseNames[p] }
@@ -449,7 +447,7 @@ func (s *State) startDeployment() []Event {
 func (s *State) placeObjective(a PlaceObjective) ([]Event, error) {
 	if s.Phase != PhaseObjectives {
 		return nil, rules.Reject("wrong_phase", "punkty celu kładzie się przed rozmieszczeniem w scenariuszach 2 i 4 (teraz: %[1]s)",
-			"objectives are placed before deployment in scenarios 2 and 4 (now: %[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+			"objectives are placed before deployment in scenarios 2 and 4 (now: %[2]s)", s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	if a.Seat != s.ActiveSeat() {
 		return nil, rules.Reject("not_your_turn", "teraz punkt celu kładzie %s", "it is %s's turn to place an objective", s.Players[s.Active].Name)
@@ -488,7 +486,7 @@ func (s *State) startPlay() []Event {
 func (s *State) turnEvent() Event {
 	p := s.Players[s.Active]
 	return Event{Type: "phase", Stage: string(s.Phase), Seat: p.Seat,
-		Text: rules.Textf("runda %[1]d, %[2]s: %[3]s", "round %[4]d, %[5]s: %[6]s", s.Round, p.Name, phaseName(s.Phase).PL, s.Round, p.Name, phaseName(s.Phase).EN)}
+		Text: rules.Textf("runda %[1]d, %[2]s: %[3]s", "round %[4]d, %[5]s: %[6]s", s.Round, p.Name, s.Phase.Name().PL, s.Round, p.Name, s.Phase.Name().EN)}
 }
 
 func (s *State) playing() bool {
@@ -521,7 +519,7 @@ func (s *State) endPhase() ([]Event, error) {
 	case PhaseShooting:
 		return s.endTurn()
 	}
-	return nil, rules.Reject("wrong_phase", "teraz nie ma fazy do zakończenia (%[1]s)", "there is no phase to end now (%[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+	return nil, rules.Reject("wrong_phase", "teraz nie ma fazy do zakończenia (%[1]s)", "there is no phase to end now (%[2]s)", s.Phase.Name().PL, s.Phase.Name().EN)
 }
 
 // endTurn closes the active player's turn: objectives are counted for the
@@ -589,7 +587,7 @@ func (s *State) visibleTo(u *Unit) bool {
 
 func (s *State) unitMoved(a UnitMoved) ([]Event, error) {
 	if s.Phase != PhaseMovement {
-		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu (teraz: %[1]s)", "units move only in the movement phase (now: %[2]s)", phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu (teraz: %[1]s)", "units move only in the movement phase (now: %[2]s)", s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	u, err := s.ownUnit(a.Unit)
 	if err != nil {

@@ -24,7 +24,7 @@ func (s *State) drawOrders(a DrawOrders) ([]Event, error) {
 	}
 	if s.Phase != PhaseOrders {
 		return nil, rules.Reject("wrong_phase", "karty rozkazów dobiera się w fazie rozkazów (teraz: %[1]s)", "order cards are drawn in the orders phase (now: %[2]s)",
-			phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+			s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	_, p := s.player(a.Seat)
 	if p == nil {

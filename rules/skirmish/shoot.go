@@ -34,7 +34,7 @@ func coverFor(alive int, in InCover) string {
 func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 	if s.Phase != PhaseShooting {
 		return nil, rules.Reject("wrong_phase", "strzał tylko w fazie strzału (teraz: %[1]s)", "shooting only in the shooting phase (now: %[2]s)",
-			phaseName(s.Phase).PL, phaseName(s.Phase).EN)
+			s.Phase.Name().PL, s.Phase.Name().EN)
 	}
 	if s.Shot != nil {
 		return nil, rules.Reject("shot_in_progress", "najpierw dokończ strzał %s", "finish the shot by %s first", s.Shot.Shooter)
