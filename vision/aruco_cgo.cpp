@@ -15,15 +15,6 @@ struct Detector {
 	cv::Ptr<cv::aruco::DetectorParameters> params;
 };
 
-char *dupString(const char *s) {
-	size_t n = std::strlen(s);
-	char *out = static_cast<char *>(std::malloc(n + 1));
-	if (out != nullptr) {
-		std::memcpy(out, s, n + 1);
-	}
-	return out;
-}
-
 }  // namespace
 
 extern "C" SztabDetector Sztab_NewDetector(int dictionary, SztabArucoParams p, char **err) {
@@ -56,9 +47,9 @@ extern "C" SztabDetector Sztab_NewDetector(int dictionary, SztabArucoParams p, c
 		d->params = q;
 		return d;
 	} catch (const std::exception &e) {
-		*err = dupString(e.what());
+		*err = strdup(e.what());
 	} catch (...) {
-		*err = dupString("unknown C++ exception");
+		*err = strdup("unknown C++ exception");
 	}
 	return nullptr;
 }
@@ -106,7 +97,7 @@ extern "C" int Sztab_Detect(SztabDetector h, void *mat, int **ids, float **corne
 			std::free(*corners);
 			*ids = nullptr;
 			*corners = nullptr;
-			*err = dupString("out of memory");
+			*err = strdup("out of memory");
 			return -1;
 		}
 		for (int i = 0; i < n; i++) {
@@ -118,9 +109,9 @@ extern "C" int Sztab_Detect(SztabDetector h, void *mat, int **ids, float **corne
 		}
 		return n;
 	} catch (const std::exception &e) {
-		*err = dupString(e.what());
+		*err = strdup(e.what());
 	} catch (...) {
-		*err = dupString("unknown C++ exception");
+		*err = strdup("unknown C++ exception");
 	}
 	return -1;
 }

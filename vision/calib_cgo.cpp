@@ -9,19 +9,6 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-namespace {
-
-char *dupStr(const char *s) {
-	size_t n = std::strlen(s);
-	char *out = static_cast<char *>(std::malloc(n + 1));
-	if (out != nullptr) {
-		std::memcpy(out, s, n + 1);
-	}
-	return out;
-}
-
-}  // namespace
-
 extern "C" int Sztab_FindChessboard(void *mat, int cols, int rows, float *corners, char **err) {
 	try {
 		cv::Mat *img = static_cast<cv::Mat *>(mat);
@@ -52,9 +39,9 @@ extern "C" int Sztab_FindChessboard(void *mat, int cols, int rows, float *corner
 		}
 		return 1;
 	} catch (const std::exception &e) {
-		*err = dupStr(e.what());
+		*err = strdup(e.what());
 	} catch (...) {
-		*err = dupStr("unknown C++ exception");
+		*err = strdup("unknown C++ exception");
 	}
 	return -1;
 }
@@ -83,9 +70,9 @@ extern "C" double Sztab_CalibrateCamera(int views, int n, const float *obj, cons
 		}
 		return rms;
 	} catch (const std::exception &e) {
-		*err = dupStr(e.what());
+		*err = strdup(e.what());
 	} catch (...) {
-		*err = dupStr("unknown C++ exception");
+		*err = strdup("unknown C++ exception");
 	}
 	return -1;
 }
