@@ -392,10 +392,10 @@ func TestBrowserHiddenCardNeverReachesThePublic(t *testing.T) {
 	until(t, ctx, time.Now(), text("[data-testid=panel]", secret))
 	screenshot(t, ctx, "player-1")
 	other := browser(t) // another device, another session
-	login(t, other, addr, "/player/1", "bartek", "b2", "#user")
+	login(t, other, addr, "/player/1", "bartek", "b2", "[data-testid=sign-out]")
 	html, _ = chromedp.Run(other, chromedp.OuterHTML("html"))
-	if strings.Contains(html, secret) || !strings.Contains(html, "login") {
-		t.Error("seat 2 opened seat 1's page")
+	if strings.Contains(html, secret) || !strings.Contains(html, "player/2") {
+		t.Errorf("seat 2 opened seat 1's page, or was not told why not:\n%s", html)
 	}
 }
 

@@ -169,6 +169,14 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 func (s *Server) page(name string, a Audience) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.allowed(r, a) {
+			if got, ok := s.sessionOf(r); ok {
+				// Signed in, but for another seat: say so rather than
+				// asking for a password that cannot help.
+				s.Log.Warn("display: page refused", "page", r.URL.Path, "session", string(got), "remote", r.RemoteAddr)
+				s.errorPage(w, http.StatusForbidden, "Ta strona nie jest dla Ciebie ("+string(got)+")",
+					"This page is not yours (signed in as "+string(got)+"); sign out to switch", r.URL.Path)
+				return
+			}
 			http.Redirect(w, r, "/login?next="+r.URL.Path, http.StatusSeeOther)
 			return
 		}
@@ -192,12 +200,14 @@ var errorTmpl = template.Must(template.New("err").Parse(`<!doctype html>
 <html lang="pl"><head><meta charset="utf-8"><title>Sztab</title>
 <link rel="stylesheet" href="/static/sztab.css"></head>
 <body><main class="notice" data-testid="error-page"><h1>{{.PL}}</h1><p lang="en">{{.EN}}</p>
-<p class="path">{{.Path}}</p><p><a href="/">Ekran stołu / table screen</a></p></main></body></html>`))
+<p class="path">{{.Path}}</p><p><a href="/">Ekran stołu / table screen</a></p>
+{{if .SignOut}}<form method="post" action="/logout"><button type="submit" data-testid="sign-out">Wyloguj / sign out</button></form>{{end}}
+</main></body></html>`))
 
 func (s *Server) errorPage(w http.ResponseWriter, code int, pl, en, path string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	errorTmpl.Execute(w, map[string]string{"PL": pl, "EN": en, "Path": path})
+	errorTmpl.Execute(w, map[string]any{"PL": pl, "EN": en, "Path": path, "SignOut": code == http.StatusForbidden})
 }
 
 var loginTmpl = template.Must(template.New("login").Parse(`<!doctype html>
