@@ -765,10 +765,14 @@ func (d *Daemon) startDisplay() error {
 	if d.cfg.Display.Listen == "" {
 		return nil
 	}
+	key, err := loadSessionKey(d.journal.Path() + ".session-key")
+	if err != nil {
+		return err
+	}
 	d.feed = display.NewFeed()
 	srv := &display.Server{
 		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Log: d.log,
-		Heartbeat: d.opts.Heartbeat,
+		Heartbeat: d.opts.Heartbeat, SessionKey: key,
 		Command: func(c display.Command) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()

@@ -56,6 +56,10 @@ type Server struct {
 	// Heartbeat is the SSE keep-alive period (default 2s); a page that hears
 	// nothing for three periods shows itself stale.
 	Heartbeat time.Duration
+	// SessionKey signs the sign-in cookies. Keep it across restarts (the
+	// daemon stores it beside the journal) so that a power cut does not sign
+	// everyone out; empty means a fresh random key for this process.
+	SessionKey []byte
 
 	key []byte
 }
@@ -70,8 +74,11 @@ func (s *Server) Handler() http.Handler {
 	if s.Heartbeat == 0 {
 		s.Heartbeat = 2 * time.Second
 	}
-	s.key = make([]byte, 32)
-	rand.Read(s.key)
+	s.key = s.SessionKey
+	if len(s.key) == 0 {
+		s.key = make([]byte, 32)
+		rand.Read(s.key)
+	}
 	sub, _ := fs.Sub(static, "static")
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
