@@ -50,7 +50,11 @@ func TestEmbeddedBrokerRoles(t *testing.T) {
 	}
 	base := "sztab/v1/v/t1/"
 	for _, topic := range []string{"state", "referee/state", "player/1/state", "player/2/state"} {
-		daemon.Publish(base+topic, 1, topic == "state", topic).WaitTimeout(5 * time.Second)
+		daemon.Publish(base+topic, 1, true, topic).WaitTimeout(5 * time.Second)
+	}
+	// Late subscribers get the retained views at once, each only its own.
+	for _, who := range [][2]string{{"", ""}, {"sedzia", "r"}, {"ania", "a"}} {
+		got["late "+who[0]] = record(t, b.Addr(), "sztab/#", who[0], who[1])
 	}
 	// A spectator's own publish is refused: only the daemon speaks for the table.
 	if spectator, err := connect("", ""); err == nil {
@@ -58,7 +62,8 @@ func TestEmbeddedBrokerRoles(t *testing.T) {
 		spectator.Disconnect(50)
 	}
 	daemon.Publish(base+"events", 1, false, "last").WaitTimeout(5 * time.Second)
-	for who, want := range map[string]string{"": "state", "sedzia": "player/1/state player/2/state referee/state state", "ania": "player/1/state state"} {
+	for who, want := range map[string]string{"": "state", "sedzia": "player/1/state player/2/state referee/state state", "ania": "player/1/state state",
+		"late ": "state", "late sedzia": "player/1/state player/2/state referee/state state", "late ania": "player/1/state state"} {
 		r := got[who]
 		r.wait(t, base+"events", "last")
 		r.mu.Lock()

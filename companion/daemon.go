@@ -50,9 +50,10 @@ type Options struct {
 type Topics struct {
 	Base                  string
 	Status, State, Events string
-	// Referee and player topics carry what others must not see. They are
-	// never retained; the embedded broker delivers them only to the role
-	// (see brokerAccess), and a shared broker must restrict them by ACL.
+	// Referee and player topics carry what others must not see. Their views
+	// are retained, so a referee's screen opened late shows them at once; the
+	// embedded broker delivers them, retained or not, only to the role (see
+	// brokerAccess), and a shared broker must restrict them by ACL.
 	RefereeState, RefereeFairness, RefereeEvents string
 }
 
@@ -538,7 +539,7 @@ func (d *Daemon) observeDice(a Action, accepted bool) bool {
 // publishFairness sends the watch on its referee topic.
 func (d *Daemon) publishFairness() {
 	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq, Sources: d.watch.Reports()})
-	if err := d.pub.Publish(d.topics.RefereeFairness, msg, false); err != nil {
+	if err := d.pub.Publish(d.topics.RefereeFairness, msg, true); err != nil {
 		d.log.Warn("fairness watch not published", "err", err)
 	}
 }
@@ -604,8 +605,8 @@ func (d *Daemon) seats() []int {
 	return out
 }
 
-// publishState sends every view: the public one retained, the hidden ones
-// (referee, players) unretained on their own topics, and all of them to the
+// publishState sends every view, retained: the public one on .../state, the
+// hidden ones (referee, players) on their own topics, and all of them to the
 // screens.
 func (d *Daemon) publishState() {
 	msg, err := d.view(Public)
@@ -626,7 +627,7 @@ func (d *Daemon) publishState() {
 			d.log.Error("player view not encoded", "seat", seat, "err", err)
 			continue
 		}
-		if err := d.pub.Publish(d.topics.Player(seat), pm, false); err != nil {
+		if err := d.pub.Publish(d.topics.Player(seat), pm, true); err != nil {
 			d.log.Warn("player view not published", "seat", seat, "err", err)
 		}
 		if d.feed != nil {
@@ -641,7 +642,7 @@ func (d *Daemon) publishRefereeView() {
 		d.log.Error("referee view not encoded", "err", err)
 		return
 	}
-	if err := d.pub.Publish(d.topics.RefereeState, rm, false); err != nil {
+	if err := d.pub.Publish(d.topics.RefereeState, rm, true); err != nil {
 		d.log.Warn("referee view not published", "err", err)
 	}
 	if d.feed != nil {

@@ -201,6 +201,17 @@ func TestFairnessWatchFlagsTheLoadedDieToTheRefereeOnly(t *testing.T) {
 		}
 	}
 	spectator.mu.Unlock()
+
+	// A referee who connects late sees the hidden views at once: they are
+	// retained, and the roles still hold for retained messages.
+	late := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#", "sedzia", "tajne")
+	lateSpectator := record(t, d.BrokerAddr(), "sztab/#")
+	late.wait(t, "sztab/v1/v/t1/referee/fairness", `"rolls":300,`)
+	late.wait(t, "sztab/v1/v/t1/referee/state", `"count":600`)
+	lateSpectator.wait(t, "sztab/v1/v/t1/state", `"count":600`)
+	if hidden := lateSpectator.all("sztab/v1/v/t1/referee/state") + lateSpectator.all("sztab/v1/v/t1/referee/fairness"); hidden != "" {
+		t.Errorf("a late spectator received the retained referee views: %s", hidden)
+	}
 }
 
 func TestRestartRebuildsStateAndRefusesAnotherGame(t *testing.T) {
