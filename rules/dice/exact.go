@@ -45,6 +45,8 @@ const (
 	ParamSupport        = "support"
 	ParamAttackRoll     = "attack_roll"
 	ParamDefenceRoll    = "defence_roll"
+	ParamRedFaces       = "red_faces"
+	ParamFields         = "fields"
 )
 
 var paramLabels = map[string]string{
@@ -71,6 +73,8 @@ var paramLabels = map[string]string{
 	ParamSupport:        "support combat value",
 	ParamAttackRoll:     "attack roll",
 	ParamDefenceRoll:    "defence roll",
+	ParamRedFaces:       "red face",
+	ParamFields:         "distance in fields",
 }
 
 // ParamError is an invalid input to the odds functions. Param is one of the
