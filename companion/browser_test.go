@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ import (
 
 // browser starts Debian's headless chromium. Under CI a missing chromium
 // fails the test: `make test` installs it.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := ""
 	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -92,7 +91,7 @@ const screensSection = `display:
 `
 
 // screenTable is the demo table without its script, with screens on listen.
-func screenTable(t *testing.T, dir, listen string) *companion.Config {
+func screenTable(t testing.TB, dir, listen string) *companion.Config {
 	t.Helper()
 	return demoConfig(t, dir, "mqtt:\n  listen: \"127.0.0.1:0\"\n"+strings.Replace(screensSection, "LISTEN", listen, 1), false)
 }
@@ -108,7 +107,7 @@ func asGame(t *testing.T, cfg *companion.Config, game string) *companion.Config 
 	return c
 }
 
-func startServing(t *testing.T, cfg *companion.Config, newGame func(*companion.Config) (companion.Game, error)) *running {
+func startServing(t testing.TB, cfg *companion.Config, newGame func(*companion.Config) (companion.Game, error)) *running {
 	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
 		NewGame: newGame, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond,
@@ -122,7 +121,7 @@ func startServing(t *testing.T, cfg *companion.Config, newGame func(*companion.C
 	return r
 }
 
-func submit(t *testing.T, d *companion.Daemon, in companion.Input) time.Time {
+func submit(t testing.TB, d *companion.Daemon, in companion.Input) time.Time {
 	t.Helper()
 	at := time.Now()
 	if err := d.Submit(context.Background(), in); err != nil {
@@ -141,7 +140,7 @@ func tag(uid string) companion.Input {
 
 // until waits in the page for a JavaScript condition and returns how long it
 // took from since.
-func until(t *testing.T, ctx context.Context, since time.Time, cond string) time.Duration {
+func until(t testing.TB, ctx context.Context, since time.Time, cond string) time.Duration {
 	t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
@@ -168,7 +167,7 @@ func snapshotAt(kroki float64) companion.Input {
 
 // deploy puts both demo units on the table at kroki apart: the camera's
 // snapshot, then each unit card scanned in turn.
-func deploy(t *testing.T, d *companion.Daemon, kroki float64) {
+func deploy(t testing.TB, d *companion.Daemon, kroki float64) {
 	t.Helper()
 	submit(t, d, snapshotAt(kroki))
 	submit(t, d, tag("04A1B2C3"))
@@ -186,11 +185,9 @@ func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=turn]")`)
 	until(t, ctx, time.Now(), fmt.Sprintf(`document.body.dataset.seq === "%d"`, r.d.Seq()))
 
-	// Each step of the worked example, and how long the page took to show it.
-	var latencies []time.Duration
-	step := func(in companion.Input, cond string) {
-		latencies = append(latencies, until(t, ctx, submit(t, r.d, in), cond))
-	}
+	// Each step of the worked example shows on the page (how fast is
+	// BenchmarkBrowserUpdateLatency's business: timing is no test's job).
+	step := func(in companion.Input, cond string) { until(t, ctx, submit(t, r.d, in), cond) }
 	deploy(t, r.d, 20)
 	until(t, ctx, time.Now(), text("[data-testid=turn]", "ruch"))
 	step(key("next"), text("[data-testid=turn]", "strzał"))
@@ -217,12 +214,6 @@ func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 	until(t, ctx, time.Now(), `document.body.classList.contains("big")`)
 	screenshot(t, ctx, "table-screen-big-en")
 
-	slices.Sort(latencies)
-	median := latencies[len(latencies)/2]
-	t.Logf("input → DOM latency over %d updates: median %v, max %v", len(latencies), median, latencies[len(latencies)-1])
-	if median > 100*time.Millisecond {
-		t.Errorf("median update latency %v, want ≤ 100ms", median)
-	}
 	r.stop(t)
 }
 

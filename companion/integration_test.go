@@ -36,7 +36,7 @@ const topicBase = "sztab/v1/demo/stol-1/"
 
 // demoConfig writes the demo table into dir with the MQTT section replaced
 // and, unless script is true, without the simulated session.
-func demoConfig(t *testing.T, dir, mqttSection string, script bool) *companion.Config {
+func demoConfig(t testing.TB, dir, mqttSection string, script bool) *companion.Config {
 	t.Helper()
 	err := fs.WalkDir(firmwareconfig.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -156,7 +156,7 @@ func serve(d *companion.Daemon) *running {
 	return r
 }
 
-func (r *running) stop(t *testing.T) {
+func (r *running) stop(t testing.TB) {
 	t.Helper()
 	r.cancel()
 	if err := <-r.done; err != nil {
