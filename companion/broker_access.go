@@ -15,8 +15,9 @@ import (
 // brokerAccess is the embedded broker's roles, from the table config's
 // display credentials: anyone may connect and read the public topics; the
 // referee also gets referee/...; a player also gets player/{seat}/...; only
-// the daemon may publish. A spectator subscribing to sztab/# sees the public
-// topics only.
+// the daemon may publish, except that the referee may send commands on
+// referee/command. A spectator subscribing to sztab/# sees the public topics
+// only.
 type brokerAccess struct {
 	mochi.HookBase
 	srv     *mochi.Server
@@ -71,10 +72,17 @@ func (h *brokerAccess) clientRole(cl *mochi.Client) string {
 func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 	role := h.clientRole(cl)
 	if write {
-		return role == "daemon"
+		return role == "daemon" || role == "referee" && isCommandTopic(topic)
 	}
 	need := hiddenFor(topic)
 	return need == "" || role == "daemon" || role == "referee" || role == need
+}
+
+// isCommandTopic: sztab/v1/{venue}/{table}/referee/command, where the
+// referee may publish.
+func isCommandTopic(topic string) bool {
+	parts := strings.Split(topic, "/")
+	return len(parts) == 6 && parts[0] == "sztab" && parts[4] == "referee" && parts[5] == "command"
 }
 
 // hiddenFor says who may read topic (or a filter): "" for everyone.

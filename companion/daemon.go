@@ -55,13 +55,17 @@ type Topics struct {
 	// embedded broker delivers them, retained or not, only to the role (see
 	// brokerAccess), and a shared broker must restrict them by ACL.
 	RefereeState, RefereeFairness, RefereeEvents string
+	// RefereeCommand is where the referee (and only the referee) may send
+	// the table a command, as from the referee's page.
+	RefereeCommand string
 }
 
 // TopicsFor returns the table's topics.
 func TopicsFor(venue, table string) Topics {
 	base := "sztab/v1/" + venue + "/" + table + "/"
 	return Topics{Base: base, Status: base + "status", State: base + "state", Events: base + "events",
-		RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events"}
+		RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
+		RefereeCommand: base + "referee/command"}
 }
 
 // Player is the topic of a player's own view.
@@ -128,10 +132,14 @@ type Daemon struct {
 	broker  *Broker
 	seq     int64 // last accepted action
 	inputs  chan Input
-	watch   *dice.Watch
-	feed    *display.Feed
-	web     *http.Server
-	webAddr string
+	// commands are the referee's MQTT commands, handled in the same loop as
+	// the sensors' inputs; recentIDs drops a redelivered one.
+	commands  chan Message
+	recentIDs []string
+	watch     *dice.Watch
+	feed      *display.Feed
+	web       *http.Server
+	webAddr   string
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
 	// outputs are the table's LEDs, buzzer and score displays.
@@ -160,7 +168,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: TopicsFor(cfg.Venue, cfg.Table), inputs: make(chan Input, 64),
+	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: TopicsFor(cfg.Venue, cfg.Table), inputs: make(chan Input, 64), commands: make(chan Message, 64),
 		watch: dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
 	var err error
 	if d.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
@@ -246,6 +254,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	d.pub, err = Connect(ctx, PublisherOptions{
 		URL: url, ClientID: clientID, Username: user, Password: pass,
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
+		Subscriptions: map[string]func(Message){d.topics.RefereeCommand: d.receiveCommand},
 	})
 	if err != nil {
 		if d.broker != nil {
@@ -358,6 +367,8 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			return nil
 		case in := <-d.inputs:
 			d.handle(ctx, in)
+		case m := <-d.commands:
+			d.handleCommand(ctx, m)
 		}
 	}
 }

@@ -318,3 +318,18 @@ func TestHardwareConfigErrorsNameTheDevice(t *testing.T) {
 		t.Errorf("got %v, want an error at t.yaml:10 naming front-1", err)
 	}
 }
+
+// A command found retained on the topic when the table (re)subscribes was
+// sent before a restart: it is refused, not carried out again.
+func TestRetainedRefereeCommandIsRefused(t *testing.T) {
+	d, stop := tallyDaemon(t, t.TempDir())
+	defer stop()
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
+	d.commands <- Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"4"}`), Retained: true}
+	d.commands <- Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"5"}`)}
+	rec.wait(t, "sztab/v1/v/t1/events", `"code":"retained"`)
+	if st := rec.wait(t, "sztab/v1/v/t1/state", `"total":5`); !strings.Contains(st, `"count":1`) {
+		t.Errorf("the retained command was carried out: %s", st)
+	}
+}

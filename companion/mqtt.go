@@ -91,7 +91,18 @@ type PublisherOptions struct {
 	// Will is published by the broker, retained, when the connection drops.
 	WillTopic   string
 	WillPayload []byte
-	Log         *slog.Logger
+	// Subscriptions are topics the table listens on (QoS 1), subscribed
+	// again after every reconnect. Handlers run on the client's goroutine
+	// and must not block.
+	Subscriptions map[string]func(Message)
+	Log           *slog.Logger
+}
+
+// Message is one message received on a subscription.
+type Message struct {
+	Topic    string
+	Payload  []byte
+	Retained bool
 }
 
 // Connect connects to the broker, retrying in the background if it is not
@@ -120,7 +131,22 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		log.Warn("lost the MQTT broker; reconnecting", "broker", o.URL, "err", err)
 	})
-	opts.SetOnConnectHandler(func(paho.Client) { log.Info("connected to the MQTT broker", "broker", o.URL) })
+	opts.SetOnConnectHandler(func(c paho.Client) {
+		log.Info("connected to the MQTT broker", "broker", o.URL)
+		for topic, handle := range o.Subscriptions {
+			tok := c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
+				handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
+			})
+			go func() {
+				if !tok.WaitTimeout(10 * time.Second) {
+					return
+				}
+				if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
+					log.Error("the broker refused the table's subscription; check its ACL", "topic", topic, "err", tok.Error())
+				}
+			}()
+		}
+	})
 	c := paho.NewClient(opts)
 	tok := c.Connect()
 	select {

@@ -34,11 +34,32 @@ type PlayerCredential struct {
 	Credential `yaml:",inline"`
 }
 
-// Command is a ruling or correction sent from the referee's page. It goes
-// through the same path as a key on the table.
+// Command is a ruling or correction sent from the referee's page (or the
+// referee's MQTT command topic). It goes through the same path as a key on
+// the table.
 type Command struct {
 	// Name is a key name: confirm, cancel, undo, next, or a die value "1"–"6".
 	Name string `json:"name"`
+	// ID, when given, makes a command sent twice (an MQTT redelivery) count once.
+	ID string `json:"id,omitempty"`
+}
+
+// ParseCommand reads one command (JSON, at most 4 KiB) and checks its name.
+func ParseCommand(r io.Reader) (Command, error) {
+	var c Command
+	dec := json.NewDecoder(io.LimitReader(r, 4096))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return Command{}, fmt.Errorf("display: command: %w", err)
+	}
+	if dec.More() {
+		return Command{}, fmt.Errorf("display: command: more than one JSON value")
+	}
+	switch c.Name {
+	case "confirm", "cancel", "undo", "next", "1", "2", "3", "4", "5", "6":
+		return c, nil
+	}
+	return Command{}, fmt.Errorf("display: unknown command %q (want confirm, cancel, undo, next or a die 1–6)", c.Name)
 }
 
 // Server serves the pages of one table (or of the venue wall, with Kind "hub").
@@ -340,17 +361,9 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "display: this table takes no commands", http.StatusNotImplemented)
 		return
 	}
-	var c Command
-	dec := json.NewDecoder(io.LimitReader(r.Body, 4096))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		http.Error(w, "display: command: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	switch c.Name {
-	case "confirm", "cancel", "undo", "next", "1", "2", "3", "4", "5", "6":
-	default:
-		http.Error(w, fmt.Sprintf("display: unknown command %q", c.Name), http.StatusBadRequest)
+	c, err := ParseCommand(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	if err := s.Command(c); err != nil {

@@ -1,0 +1,102 @@
+package companion_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// The venue broker of firmware-config/mosquitto/acl.example, run by a real
+// Mosquitto: a spectator reads the public state but neither the referee's
+// view nor the command topic's effect; the referee reads the hidden view and
+// rules by MQTT; the table's daemon hears the referee.
+func TestMosquittoVenueACL(t *testing.T) {
+	dir := t.TempDir()
+	acl, err := os.ReadFile("../firmware-config/mosquitto/acl.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The demo table is demo/stol-1; the example's venue is klub.
+	os.WriteFile(filepath.Join(dir, "acl"), []byte(strings.ReplaceAll(string(acl), "/klub/", "/demo/")), 0o644)
+	passwd, err := exec.LookPath("mosquitto_passwd")
+	if err != nil {
+		passwd = "/usr/bin/mosquitto_passwd"
+	}
+	for i, up := range [][2]string{{"stol-1", "haslo stolu"}, {"sedzia", "tajne"}, {"ania", "a1"}} {
+		args := []string{"-b", filepath.Join(dir, "passwd"), up[0], up[1]}
+		if i == 0 {
+			args = append([]string{"-c"}, args...)
+		}
+		if out, err := exec.Command(passwd, args...).CombinedOutput(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("mosquitto_passwd: %v %s", err, out)
+			}
+			t.Skipf("mosquitto_passwd: %v", err)
+		}
+	}
+	addr := startMosquittoWith(t, fmt.Sprintf("allow_anonymous true\npassword_file %s\nacl_file %s\n", filepath.Join(dir, "passwd"), filepath.Join(dir, "acl")))
+	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n  username: stol-1\n  password: \"haslo stolu\"\n", addr), false)
+	r := serve(open(t, cfg))
+	defer r.stop(t)
+
+	spectator := subscribe(t, addr)
+	deploy(t, r.d, 30)
+	inPhase := func(en string) func() bool {
+		return func() bool {
+			n := len(spectator.state)
+			return n > 0 && spectator.state[n-1].Headline != nil && strings.Contains(spectator.state[n-1].Headline.EN, en)
+		}
+	}
+	spectator.waitFor(t, "the movement phase over Mosquitto", inPhase("movement phase"))
+
+	hidden := make(chan string, 16)
+	watchHidden := func(c paho.Client, who string) {
+		c.Subscribe(topicBase+"referee/state", 1, func(paho.Client, paho.Message) { hidden <- who }).WaitTimeout(5 * time.Second)
+	}
+	anonymous := mqttClient(t, addr, "", "")
+	watchHidden(anonymous, "a spectator")
+	referee := mqttClient(t, addr, "sedzia", "tajne")
+	watchHidden(referee, "sedzia")
+	select {
+	case who := <-hidden:
+		if who != "sedzia" {
+			t.Fatalf("%q received the referee's view", who)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the referee did not receive the retained referee view")
+	}
+
+	// A spectator's command is dropped by the broker; the referee's is carried out.
+	anonymous.Publish(topicBase+"referee/command", 1, false, `{"name":"next"}`).WaitTimeout(5 * time.Second)
+	// Commands are handled in order: once the referee's garbled marker is
+	// refused, the spectator's would have been carried out.
+	referee.Publish(topicBase+"referee/command", 1, false, "marker").WaitTimeout(5 * time.Second)
+	spectator.waitFor(t, "the marker refused", func() bool {
+		for _, e := range spectator.events {
+			if ev, _ := e.Event.(map[string]any); ev["type"] == "command_rejected" {
+				return true
+			}
+		}
+		return false
+	})
+	spectator.mu.Lock()
+	if !inPhase("movement phase")() {
+		t.Error("a spectator's command was carried out")
+	}
+	spectator.mu.Unlock()
+	referee.Publish(topicBase+"referee/command", 1, false, `{"name":"next"}`).WaitTimeout(5 * time.Second)
+	spectator.waitFor(t, "the shooting phase after the referee's command", inPhase("shooting phase"))
+	select {
+	case who := <-hidden:
+		if who != "sedzia" {
+			t.Errorf("%q received the referee's view", who)
+		}
+	default:
+	}
+}
