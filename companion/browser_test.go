@@ -385,7 +385,7 @@ func TestBrowserHiddenCardNeverReachesThePublic(t *testing.T) {
 	other := browser(t) // another device, another session
 	login(t, other, addr, "/player/1", "bartek", "b2", "[data-testid=sign-out]")
 	html, _ = chromedp.Run(other, chromedp.OuterHTML("html"))
-	if strings.Contains(html, secret) || !strings.Contains(html, "player/2") {
+	if strings.Contains(html, secret) || !strings.Contains(html, "signed in as player 2") || !strings.Contains(html, `href="/player/2"`) {
 		t.Errorf("seat 2 opened seat 1's page, or was not told why not:\n%s", html)
 	}
 }

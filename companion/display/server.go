@@ -201,8 +201,7 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 				// Signed in, but for another seat: say so rather than
 				// asking for a password that cannot help.
 				s.Log.Warn("display: page refused", "page", r.URL.Path, "session", string(got), "remote", r.RemoteAddr)
-				s.errorPage(w, http.StatusForbidden, "Ta strona nie jest dla Ciebie ("+string(got)+")",
-					"This page is not yours (signed in as "+string(got)+"); sign out to switch", r.URL.Path)
+				s.forbiddenPage(w, got, r.URL.Path)
 				return
 			}
 			http.Redirect(w, r, "/login?next="+r.URL.Path, http.StatusSeeOther)
@@ -229,13 +228,27 @@ var errorTmpl = template.Must(template.New("err").Parse(`<!doctype html>
 <link rel="stylesheet" href="/static/sztab.css"></head>
 <body><main class="notice" data-testid="error-page"><h1>{{.PL}}</h1><p lang="en">{{.EN}}</p>
 <p class="path">{{.Path}}</p><p><a href="/">Ekran stołu / table screen</a></p>
-{{if .SignOut}}<form method="post" action="/logout"><button type="submit" data-testid="sign-out">Wyloguj / sign out</button></form>{{end}}
+{{with .Own}}<p><a href="{{.}}" data-testid="own-page">Twoja strona / your page</a></p>
+<form method="post" action="/logout"><button type="submit" data-testid="sign-out">Wyloguj / sign out</button></form>{{end}}
 </main></body></html>`))
 
 func (s *Server) errorPage(w http.ResponseWriter, code int, pl, en, path string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	errorTmpl.Execute(w, map[string]any{"PL": pl, "EN": en, "Path": path, "SignOut": code == http.StatusForbidden})
+	errorTmpl.Execute(w, map[string]any{"PL": pl, "EN": en, "Path": path})
+}
+
+// forbiddenPage tells someone signed in as got that path is another's, with
+// a link to their own page and a way to sign out.
+func (s *Server) forbiddenPage(w http.ResponseWriter, got Audience, path string) {
+	whoPL, whoEN, own := "sędzia", "the referee", "/referee"
+	if seat, ok := strings.CutPrefix(string(got), "player/"); ok {
+		whoPL, whoEN, own = "gracz "+seat, "player "+seat, "/"+string(got)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	errorTmpl.Execute(w, map[string]any{"PL": "Ta strona nie jest dla Ciebie (zalogowano: " + whoPL + ")",
+		"EN": "This page is not yours (signed in as " + whoEN + "); sign out to switch", "Path": path, "Own": own})
 }
 
 var loginTmpl = template.Must(template.New("login").Parse(`<!doctype html>
