@@ -60,6 +60,8 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 					fmt.Printf("\nEmbedded MQTT broker on %s. Watch the table with:\n\n", broker)
 					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n", port)
 					fmt.Printf("  sztab watch --broker tcp://%s --table %s\n\n", broker, cfg.Table)
+					fmt.Printf("Rule as the referee over MQTT (next phase):\n\n")
+					fmt.Printf("  mosquitto_pub -h 127.0.0.1 -p %s -u sedzia -P sedzia -q 1 -t sztab/v1/%s/%s/referee/command -m '{\"name\":\"next\"}'\n\n", port, cfg.Venue, cfg.Table)
 					fmt.Printf("Table screen:   http://%s/\n", screen)
 					fmt.Printf("Referee view:   http://%s/referee   (sedzia / sedzia)\n", screen)
 					fmt.Printf("Players' views: http://%s/player/1  (ania / ania), /player/2 (bartek / bartek)\n\n", screen)
