@@ -46,10 +46,15 @@ func newWatchCmd() *cobra.Command {
 		Short: "Follow one table's live state in the terminal",
 		Long: `Shows a table's live state in the terminal: units, the shot in progress, rulings
 waiting, the last events. With the referee's credentials (--username/--password)
-it shows the referee's view, dice fairness included.`,
+it shows the referee's view, dice fairness included, and takes the referee's
+rulings from the keyboard: n next phase, c confirm, x cancel, u undo, 1–6 a die,
+each followed by Enter (sent to the table's referee/command topic).`,
 		Example: `  sztab watch --broker tcp://127.0.0.1:1884 --table stol-1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Username != "" {
+				o.Commands = cmd.InOrStdin()
+			}
 			return watch.Run(cmd.Context(), o)
 		},
 	}

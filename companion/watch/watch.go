@@ -4,6 +4,7 @@
 package watch
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -31,6 +32,16 @@ type Options struct {
 	Out  io.Writer
 	// Clear redraws in place (a terminal); false appends frames (a log).
 	Clear bool
+	// Commands, when set, is read line by line for the referee's rulings
+	// (n, c, x, u, 1–6), sent to the table's referee/command topic. The
+	// broker carries them only for the referee's credentials.
+	Commands io.Reader
+}
+
+// commandKeys are what a referee types at the watch, and the command each sends.
+var commandKeys = map[string]string{
+	"n": "next", "next": "next", "c": "confirm", "confirm": "confirm", "x": "cancel", "cancel": "cancel",
+	"u": "undo", "undo": "undo", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6",
 }
 
 // Screen is what the watch knows of the table.
@@ -43,6 +54,15 @@ type Screen struct {
 	seq      int64
 	events   []string
 	fairness []map[string]any
+	// commands says the keys are live; note is the answer to the last one.
+	commands bool
+	note     string
+}
+
+func (s *Screen) setNote(n string) {
+	s.mu.Lock()
+	s.note = n
+	s.mu.Unlock()
 }
 
 // NewScreen returns an empty screen in lang.
@@ -217,6 +237,14 @@ func (s *Screen) Render() string {
 	for i := len(s.events) - 1; i >= 0; i-- {
 		fmt.Fprintln(&b, "  "+s.events[i])
 	}
+	if s.commands {
+		b.WriteString(strings.Repeat("─", 60) + "\n")
+		fmt.Fprintln(&b, say("Sędzia: n następna faza · c zatwierdź · x anuluj · u cofnij · 1–6 kość, potem Enter",
+			"Referee: n next phase · c confirm · x cancel · u undo · 1–6 a die, then Enter"))
+		if s.note != "" {
+			fmt.Fprintln(&b, "  "+s.note)
+		}
+	}
 	return b.String()
 }
 
@@ -233,7 +261,16 @@ func Run(ctx context.Context, o Options) error {
 		venue = "+"
 	}
 	screen := NewScreen(o.Lang)
+	screen.commands = o.Commands != nil
 	redraw := make(chan struct{}, 1)
+	poke := func() {
+		select {
+		case redraw <- struct{}{}:
+		default:
+		}
+	}
+	var baseMu sync.Mutex
+	base := "" // sztab/v1/{venue}/{table}/, once a message of the table is seen
 	prefix := len(strings.Split("sztab/v1/v/t/", "/")) - 1
 	opts := paho.NewClientOptions().AddBroker(o.Broker).
 		SetClientID(fmt.Sprintf("sztab-watch-%s-%d", o.Table, time.Now().UnixNano()%1e6)).
@@ -244,17 +281,29 @@ func Run(ctx context.Context, o Options) error {
 	opts.SetOnConnectHandler(func(c paho.Client) {
 		c.Subscribe("sztab/v1/"+venue+"/"+o.Table+"/#", 1, func(_ paho.Client, m paho.Message) {
 			parts := strings.SplitN(m.Topic(), "/", prefix+1)
-			if len(parts) == prefix+1 && screen.Apply(parts[prefix], m.Payload()) {
-				select {
-				case redraw <- struct{}{}:
-				default:
-				}
+			if len(parts) != prefix+1 {
+				return
+			}
+			baseMu.Lock()
+			base = strings.Join(parts[:prefix], "/") + "/"
+			baseMu.Unlock()
+			if screen.Apply(parts[prefix], m.Payload()) {
+				poke()
 			}
 		})
 	})
 	c := paho.NewClient(opts)
 	c.Connect()
 	defer c.Disconnect(200)
+	if o.Commands != nil {
+		go func() {
+			lines := bufio.NewScanner(o.Commands)
+			for n := 1; lines.Scan(); n++ {
+				screen.setNote(sendCommand(c, &baseMu, &base, strings.TrimSpace(lines.Text()), n, o.Lang))
+				poke()
+			}
+		}()
+	}
 	draw := func() {
 		frame := screen.Render()
 		if o.Clear {
@@ -273,4 +322,31 @@ func Run(ctx context.Context, o Options) error {
 			draw()
 		}
 	}
+}
+
+// sendCommand sends the referee's typed key and says what became of it.
+func sendCommand(c paho.Client, mu *sync.Mutex, base *string, typed string, n int, lang string) string {
+	say := func(pl, en string) string {
+		if lang == "en" {
+			return en
+		}
+		return pl
+	}
+	name, ok := commandKeys[strings.ToLower(typed)]
+	if !ok {
+		return fmt.Sprintf(say("nieznany klawisz %q", "unknown key %q"), typed)
+	}
+	mu.Lock()
+	topic := *base
+	mu.Unlock()
+	if topic == "" {
+		return say("stół jeszcze się nie odezwał; spróbuj za chwilę", "the table has not been heard yet; try again in a moment")
+	}
+	opts := c.OptionsReader()
+	payload, _ := json.Marshal(map[string]string{"name": name, "id": fmt.Sprintf("%s-%d", opts.ClientID(), n)})
+	tok := c.Publish(topic+"referee/command", 1, false, payload)
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return fmt.Sprintf(say("nie wysłano %s: %v", "%s not sent: %v"), name, tok.Error())
+	}
+	return fmt.Sprintf(say("wysłano: %s", "sent: %s"), name)
 }

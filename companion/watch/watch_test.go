@@ -112,3 +112,58 @@ func TestRunFollowsATableOnABroker(t *testing.T) {
 		t.Error("a table id with a slash was accepted")
 	}
 }
+
+// A referee with a laptop rules from the watch: typed keys go to the table's
+// command topic through the broker, an unknown key is answered on screen.
+func TestRunSendsTheRefereesKeys(t *testing.T) {
+	daemon := display.Credential{User: "d", Password: "p"}
+	referee := display.Credential{User: "sedzia", Password: "tajne"}
+	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	table := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + b.Addr()).SetUsername("d").SetPassword("p").SetClientID("table"))
+	if tok := table.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	got := make(chan string, 4)
+	table.Subscribe("sztab/v1/demo/stol-1/referee/command", 1, func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) }).Wait()
+	table.Publish("sztab/v1/demo/stol-1/status", 1, true, `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`).Wait()
+
+	keys, typing := io.Pipe()
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{Broker: "tcp://" + b.Addr(), Table: "stol-1", Lang: "en", Out: out,
+			Username: "sedzia", Password: "tajne", Commands: keys})
+	}()
+	for end := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "ONLINE") && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	}
+	io.WriteString(typing, "7\n")
+	io.WriteString(typing, "n\n")
+	select {
+	case p := <-got:
+		if !strings.Contains(p, `"name":"next"`) || !strings.Contains(p, `"id":"sztab-watch-stol-1-`) {
+			t.Errorf("the table received %s", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the table never received the referee's key:\n%s", out.String())
+	}
+	for end := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "sent: next") && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	}
+	if !strings.Contains(out.String(), `unknown key "7"`) || !strings.Contains(out.String(), "sent: next") || !strings.Contains(out.String(), "Referee: n next phase") {
+		t.Errorf("the watch did not answer the keys:\n%s", out.String())
+	}
+	select {
+	case p := <-got:
+		t.Errorf("an unknown key reached the table: %s", p)
+	default:
+	}
+	typing.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+}
