@@ -1,9 +1,11 @@
 package companion
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +82,24 @@ func TestEmbeddedBrokerRoles(t *testing.T) {
 		if strings.Join(topics, " ") != want {
 			t.Errorf("%q received %v, want %s", who, topics, want)
 		}
+	}
+}
+
+// The broker's log keeps its warnings but not the one mochi writes, with no
+// message, every time a client's connection ends.
+func TestBrokerLogDropsEndedConnections(t *testing.T) {
+	var out strings.Builder
+	log := slog.New(brokerLog{slog.NewTextHandler(&out, nil)}).With("component", "broker")
+	ended := &net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}
+	log.Warn("", "error", ended)
+	log.Warn("", "error", fmt.Errorf("read: %w", io.EOF))
+	log.Info("client connected", "client", "x")
+	log.Warn("", "error", errors.New("packet too large"))
+	got := out.String()
+	if strings.Contains(got, "closed") || strings.Contains(got, "EOF") || strings.Contains(got, "client connected") {
+		t.Errorf("the broker's chatter was logged:\n%s", got)
+	}
+	if !strings.Contains(got, "packet too large") || !strings.Contains(got, "component=broker") {
+		t.Errorf("a real broker warning was lost:\n%s", got)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -232,9 +231,8 @@ func (d *Daemon) connect(ctx context.Context) error {
 	url := d.cfg.MQTT.Broker
 	user, pass := d.cfg.MQTT.Username, d.cfg.MQTT.Password
 	if url == "" {
-		quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
-		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players}, quiet)
+		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players}, d.log)
 		if err != nil {
 			return err
 		}

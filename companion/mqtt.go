@@ -6,7 +6,9 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"time"
 
@@ -34,7 +36,7 @@ type BrokerUsers struct {
 
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
-	quiet := slog.New(log.Handler()).With("component", "broker")
+	quiet := slog.New(brokerLog{log.Handler()}).With("component", "broker")
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
 	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players}
 	if err := srv.AddHook(access, nil); err != nil {
@@ -51,6 +53,31 @@ func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, err
 	}()
 	return &Broker{srv: srv, tcp: tcp}, nil
 }
+
+// brokerLog passes the embedded broker's warnings and errors on, but not its
+// chatter (connects, subscriptions) nor the warning mochi logs, with an empty
+// message, each time a client's connection simply ends.
+type brokerLog struct{ slog.Handler }
+
+func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+func (h brokerLog) Handle(ctx context.Context, r slog.Record) error {
+	ended := false
+	r.Attrs(func(a slog.Attr) bool {
+		err, ok := a.Value.Any().(error)
+		ended = ok && (errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF))
+		return !ended
+	})
+	if ended {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h brokerLog) WithAttrs(as []slog.Attr) slog.Handler { return brokerLog{h.Handler.WithAttrs(as)} }
+func (h brokerLog) WithGroup(name string) slog.Handler    { return brokerLog{h.Handler.WithGroup(name)} }
 
 // Addr is the address the broker listens on, with the real port.
 func (b *Broker) Addr() string { return b.tcp.Address() }
