@@ -15,6 +15,26 @@ import (
 	"github.com/sztab/sztab/companion/skirmishgame"
 )
 
+// inPhase is a waitFor condition: the last public state's headline names
+// the phase (in English).
+func (s *subscriber) inPhase(en string) func() bool {
+	return func() bool {
+		n := len(s.state)
+		return n > 0 && s.state[n-1].Headline != nil && strings.Contains(s.state[n-1].Headline.EN, en)
+	}
+}
+
+// count is how many events of type (and code, if given) arrived; call it
+// with s.mu held (as waitFor does).
+func (s *subscriber) count(typ, code string) (n int) {
+	for _, e := range s.events {
+		if ev, ok := e.Event.(map[string]any); ok && ev["type"] == typ && (code == "" || ev["code"] == code) {
+			n++
+		}
+	}
+	return n
+}
+
 func mqttClient(t *testing.T, addr, user, pass string) paho.Client {
 	t.Helper()
 	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("%s-%d", user, time.Now().UnixNano()))
@@ -37,21 +57,9 @@ func TestRefereeCommandsOverMQTT(t *testing.T) {
 	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
 	spectator := subscribe(t, r.d.BrokerAddr())
 	deploy(t, r.d, 30)
-	inPhase := func(en string) func() bool {
-		return func() bool {
-			n := len(spectator.state)
-			return n > 0 && spectator.state[n-1].Headline != nil && strings.Contains(spectator.state[n-1].Headline.EN, en)
-		}
-	}
+	inPhase := spectator.inPhase
 	spectator.waitFor(t, "the movement phase", inPhase("movement phase"))
-	rejections := func(code string) (n int) {
-		for _, e := range spectator.events {
-			if ev, ok := e.Event.(map[string]any); ok && ev["type"] == "command_rejected" && ev["code"] == code {
-				n++
-			}
-		}
-		return n
-	}
+	rejections := func(code string) int { return spectator.count("command_rejected", code) }
 
 	topic := topicBase + "referee/command"
 	send := func(c paho.Client, payload string, retained bool) {

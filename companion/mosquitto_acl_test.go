@@ -47,12 +47,7 @@ func TestMosquittoVenueACL(t *testing.T) {
 
 	spectator := subscribe(t, addr)
 	deploy(t, r.d, 30)
-	inPhase := func(en string) func() bool {
-		return func() bool {
-			n := len(spectator.state)
-			return n > 0 && spectator.state[n-1].Headline != nil && strings.Contains(spectator.state[n-1].Headline.EN, en)
-		}
-	}
+	inPhase := spectator.inPhase
 	spectator.waitFor(t, "the movement phase over Mosquitto", inPhase("movement phase"))
 
 	hidden := make(chan string, 16)
@@ -77,14 +72,7 @@ func TestMosquittoVenueACL(t *testing.T) {
 	// Commands are handled in order: once the referee's garbled marker is
 	// refused, the spectator's would have been carried out.
 	referee.Publish(topicBase+"referee/command", 1, false, "marker").WaitTimeout(5 * time.Second)
-	spectator.waitFor(t, "the marker refused", func() bool {
-		for _, e := range spectator.events {
-			if ev, _ := e.Event.(map[string]any); ev["type"] == "command_rejected" {
-				return true
-			}
-		}
-		return false
-	})
+	spectator.waitFor(t, "the marker refused", func() bool { return spectator.count("command_rejected", "garbled") == 1 })
 	spectator.mu.Lock()
 	if !inPhase("movement phase")() {
 		t.Error("a spectator's command was carried out")
