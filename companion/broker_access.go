@@ -3,6 +3,7 @@ package companion
 import (
 	"bytes"
 	"crypto/subtle"
+	"log/slog"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,9 @@ type brokerAccess struct {
 	daemon  display.Credential
 	referee display.Credential
 	players []display.PlayerCredential
+	// commands is the topic the referee may publish to.
+	commands string
+	log      *slog.Logger
 }
 
 func (h *brokerAccess) ID() string { return "sztab-access" }
@@ -52,9 +56,26 @@ func (h *brokerAccess) role(user, pass string) (string, bool) {
 	return "", false
 }
 
+// OnConnectAuthenticate checks the password and the client's will: mochi
+// publishes a will without asking OnACLCheck, so a client may only leave one
+// on a topic it could publish to itself.
 func (h *brokerAccess) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet) bool {
-	_, ok := h.role(string(pk.Connect.Username), string(pk.Connect.Password))
-	return ok
+	user := string(pk.Connect.Username)
+	role, ok := h.role(user, string(pk.Connect.Password))
+	if !ok {
+		h.log.Warn("embedded broker: wrong password", "user", user, "remote", cl.Net.Remote)
+		return false
+	}
+	if pk.Connect.WillFlag && !h.mayWrite(role, pk.Connect.WillTopic) {
+		h.log.Warn("embedded broker: refused a will on a topic the client may not publish to", "user", user, "topic", pk.Connect.WillTopic, "remote", cl.Net.Remote)
+		return false
+	}
+	return true
+}
+
+// mayWrite: only the daemon publishes, except the referee's commands.
+func (h *brokerAccess) mayWrite(role, topic string) bool {
+	return role == "daemon" || role == "referee" && h.commands != "" && topic == h.commands
 }
 
 func (h *brokerAccess) clientRole(cl *mochi.Client) string {
@@ -72,17 +93,10 @@ func (h *brokerAccess) clientRole(cl *mochi.Client) string {
 func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 	role := h.clientRole(cl)
 	if write {
-		return role == "daemon" || role == "referee" && isCommandTopic(topic)
+		return h.mayWrite(role, topic)
 	}
 	need := hiddenFor(topic)
 	return need == "" || role == "daemon" || role == "referee" || role == need
-}
-
-// isCommandTopic: sztab/v1/{venue}/{table}/referee/command, where the
-// referee may publish.
-func isCommandTopic(topic string) bool {
-	parts := strings.Split(topic, "/")
-	return len(parts) == 6 && parts[0] == "sztab" && parts[4] == "referee" && parts[5] == "command"
 }
 
 // hiddenFor says who may read topic (or a filter): "" for everyone.

@@ -103,3 +103,52 @@ func TestBrokerLogDropsEndedConnections(t *testing.T) {
 		t.Errorf("a real broker warning was lost:\n%s", got)
 	}
 }
+
+// mochi publishes a client's will without an ACL check: a will is refused
+// at connect unless the client could publish there itself, so nobody can
+// plant a state, a status or a referee's command by disconnecting.
+func TestEmbeddedBrokerRefusesForeignWills(t *testing.T) {
+	base := "sztab/v1/v/t1/"
+	users := BrokerUsers{
+		Daemon:   display.Credential{User: "daemon", Password: "d"},
+		Referee:  display.Credential{User: "sedzia", Password: "r"},
+		Players:  []display.PlayerCredential{{Seat: 1, Credential: display.Credential{User: "ania", Password: "a"}}},
+		Commands: base + "referee/command",
+	}
+	b, err := StartBroker("127.0.0.1:0", users, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, tc := range []struct {
+		user, pass, will string
+		ok               bool
+	}{
+		{"", "", base + "state", false},
+		{"", "", base + "referee/command", false},
+		{"ania", "a", base + "referee/command", false},
+		{"ania", "a", base + "status", false},
+		{"sedzia", "r", base + "state", false},
+		{"sedzia", "r", "sztab/v1/v/t2/referee/command", false},
+		{"sedzia", "r", base + "referee/command", true},
+		{"daemon", "d", base + "status", true},
+		{"", "", "", true},
+	} {
+		o := paho.NewClientOptions().AddBroker("tcp://" + b.Addr()).SetClientID(fmt.Sprint("will", time.Now().UnixNano())).SetConnectRetry(false)
+		if tc.user != "" {
+			o.SetUsername(tc.user).SetPassword(tc.pass)
+		}
+		if tc.will != "" {
+			o.SetBinaryWill(tc.will, []byte(`{"name":"next"}`), 1, true)
+		}
+		c := paho.NewClient(o)
+		tok := c.Connect()
+		if !tok.WaitTimeout(5 * time.Second) {
+			t.Fatalf("%q with a will on %q: no answer", tc.user, tc.will)
+		}
+		if got := tok.Error() == nil; got != tc.ok {
+			t.Errorf("%q with a will on %q: connected %v, want %v (%v)", tc.user, tc.will, got, tc.ok, tok.Error())
+		}
+		c.Disconnect(10)
+	}
+}

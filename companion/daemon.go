@@ -232,7 +232,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	user, pass := d.cfg.MQTT.Username, d.cfg.MQTT.Password
 	if url == "" {
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
-		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players}, d.log)
+		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Commands: d.topics.RefereeCommand}, d.log)
 		if err != nil {
 			return err
 		}

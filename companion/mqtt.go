@@ -32,13 +32,16 @@ type BrokerUsers struct {
 	Daemon  display.Credential
 	Referee display.Credential
 	Players []display.PlayerCredential
+	// Commands is the one topic the referee may publish to (the table's
+	// referee/command); empty: none.
+	Commands string
 }
 
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
 	quiet := slog.New(brokerLog{log.Handler()}).With("component", "broker")
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
-	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players}
+	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, commands: users.Commands, log: quiet}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
@@ -72,6 +75,9 @@ func (h brokerLog) Handle(ctx context.Context, r slog.Record) error {
 	})
 	if ended {
 		return nil
+	}
+	if r.Message == "" {
+		r.Message = "embedded broker"
 	}
 	return h.Handler.Handle(ctx, r)
 }

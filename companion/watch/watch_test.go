@@ -118,7 +118,7 @@ func TestRunFollowsATableOnABroker(t *testing.T) {
 func TestRunSendsTheRefereesKeys(t *testing.T) {
 	daemon := display.Credential{User: "d", Password: "p"}
 	referee := display.Credential{User: "sedzia", Password: "tajne"}
-	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Commands: "sztab/v1/demo/stol-1/referee/command"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
