@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sztab/sztab/companion/display"
@@ -138,7 +139,7 @@ type Daemon struct {
 	watch     *dice.Watch
 	feed      *display.Feed
 	web       *http.Server
-	webAddr   string
+	webAddr   atomic.Value // string, once the screens listen
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
 	// outputs are the table's LEDs, buzzer and score displays.
@@ -294,6 +295,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		d.log.Warn("status not published", "err", err)
 	}
 	if err := d.republish(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while catching up; the journal keeps the rest for next time
+		}
 		return err
 	}
 	d.publishState()
@@ -795,7 +799,8 @@ func (d *Daemon) startDisplay() error {
 	if err != nil {
 		return fmt.Errorf("companion: display: listen on %s: %w", d.cfg.Display.Listen, err)
 	}
-	d.webAddr = l.Addr().String()
+	webAddr := l.Addr().String()
+	d.webAddr.Store(webAddr)
 	hb := d.opts.Heartbeat
 	if hb == 0 {
 		hb = 2 * time.Second
@@ -808,7 +813,7 @@ func (d *Daemon) startDisplay() error {
 			d.log.Error("display server stopped", "err", err)
 		}
 	}()
-	d.log.Info("table screens", "url", "http://"+loopbackFor(d.webAddr)+"/")
+	d.log.Info("table screens", "url", "http://"+loopbackFor(webAddr)+"/")
 	return nil
 }
 
@@ -841,7 +846,10 @@ func (d *Daemon) latestImage() ([]byte, bool) {
 }
 
 // DisplayAddr is the address the screens are served on, or "".
-func (d *Daemon) DisplayAddr() string { return d.webAddr }
+func (d *Daemon) DisplayAddr() string {
+	addr, _ := d.webAddr.Load().(string)
+	return addr
+}
 
 // RefereeKeypad is the keypad name of commands from the referee's page.
 const RefereeKeypad = "referee"
