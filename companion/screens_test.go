@@ -54,6 +54,18 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 	}
 	r.stop(t)
 
+	// A new referee password signs the old session out.
+	cfg := screenTable(t, dir, addr)
+	changed, err := companion.ParseConfig(cfg.Path(), []byte(strings.Replace(string(cfg.Raw()), "password: tajne", "password: nowe-haslo", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = startServing(t, changed, skirmishgame.New)
+	if code := refereePage(r.d.DisplayAddr()); code != http.StatusSeeOther {
+		t.Errorf("after the referee's password changed the old session got %d, want 303 (sign in again)", code)
+	}
+	r.stop(t)
+
 	keyFile := filepath.Join(dir, "demo.journal.db.session-key")
 	if err := os.WriteFile(keyFile, []byte("short"), 0o600); err != nil {
 		t.Fatal(err)

@@ -130,8 +130,26 @@ type session struct {
 	Expires  int64
 }
 
+// credentialTag binds a session to the credential it was signed in with, so
+// that a changed password or a seat given to someone else signs the old
+// holder out, although the signing key survives restarts.
+func (s *Server) credentialTag(a Audience) string {
+	var c Credential
+	if a == Referee {
+		c = s.Referee
+	} else {
+		for _, p := range s.Players {
+			if PlayerAudience(p.Seat) == a {
+				c = p.Credential
+			}
+		}
+	}
+	sum := sha256.Sum256([]byte(c.User + "\x00" + c.Password))
+	return base64.RawURLEncoding.EncodeToString(sum[:12])
+}
+
 func (s *Server) sign(a Audience) string {
-	body := string(a) + "|" + strconv.FormatInt(time.Now().Add(12*time.Hour).Unix(), 10)
+	body := string(a) + "|" + strconv.FormatInt(time.Now().Add(12*time.Hour).Unix(), 10) + "|" + s.credentialTag(a)
 	mac := hmac.New(sha256.New, s.key)
 	mac.Write([]byte(body))
 	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
@@ -156,12 +174,16 @@ func (s *Server) sessionOf(r *http.Request) (Audience, bool) {
 	if !hmac.Equal(got, mac.Sum(nil)) {
 		return "", false
 	}
-	aud, exp, _ := strings.Cut(string(body), "|")
-	n, err := strconv.ParseInt(exp, 10, 64)
-	if err != nil || time.Now().Unix() > n {
+	parts := strings.Split(string(body), "|")
+	if len(parts) != 3 {
 		return "", false
 	}
-	return Audience(aud), true
+	aud := Audience(parts[0])
+	n, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || time.Now().Unix() > n || !hmac.Equal([]byte(parts[2]), []byte(s.credentialTag(aud))) {
+		return "", false
+	}
+	return aud, true
 }
 
 // allowed: the referee may see every page; a player only their own.
