@@ -48,7 +48,8 @@ func newWatchCmd() *cobra.Command {
 waiting, the last events. With the referee's credentials (--username/--password)
 it shows the referee's view, dice fairness included, and takes the referee's
 rulings from the keyboard: n next phase, c confirm, x cancel, u undo, 1–6 a die,
-each followed by Enter (sent to the table's referee/command topic).`,
+each followed by Enter (sent to the table's referee/command topic once the
+referee's view has arrived; the watch says whether the table took each).`,
 		Example: `  sztab watch --broker tcp://127.0.0.1:1884 --table stol-1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -54,15 +54,40 @@ type Screen struct {
 	seq      int64
 	events   []string
 	fairness []map[string]any
-	// commands says the keys are live; note is the answer to the last one.
+	// commands says keys are read; note is the answer to the last one, and
+	// pending the command sent and not yet answered by the table.
 	commands bool
 	note     string
+	pending  string
 }
 
 func (s *Screen) setNote(n string) {
 	s.mu.Lock()
 	s.note = n
 	s.mu.Unlock()
+}
+
+// sent records a command on its way to the table.
+func (s *Screen) sent(name string) {
+	s.mu.Lock()
+	s.pending = name
+	s.note = fmt.Sprintf(s.say("wysłano %s; czekam na stół…", "sent %s; waiting for the table…"), name)
+	s.mu.Unlock()
+}
+
+// isReferee: the referee's view reaches this connection only with the
+// referee's credentials, and only the referee may rule.
+func (s *Screen) isReferee() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.topic == "referee/state"
+}
+
+func (s *Screen) say(pl, en string) string {
+	if s.lang == "en" {
+		return en
+	}
+	return pl
 }
 
 // NewScreen returns an empty screen in lang.
@@ -105,6 +130,10 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 		if suffix == "state" && s.topic == "referee/state" {
 			return false // the referee's view, when there is one, says more
 		}
+		if s.pending != "" && suffix == "referee/state" && m.Seq > s.seq {
+			s.note = fmt.Sprintf(s.say("stół przyjął %s (seq %d)", "the table took %s (seq %d)"), s.pending, m.Seq)
+			s.pending = ""
+		}
 		s.topic, s.seq, s.state = suffix, m.Seq, m.State
 		if s.state == nil {
 			s.state = map[string]any{}
@@ -127,6 +156,10 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 			return false
 		}
 		line := fmt.Sprintf("#%d %s", m.Seq, s.text(m.Event.Text))
+		if m.Event.Type == "command_rejected" && s.pending != "" {
+			s.note = fmt.Sprintf(s.say("stół odrzucił %s: %s", "the table refused %s: %s"), s.pending, s.text(m.Event.Text))
+			s.pending = ""
+		}
 		if m.Event.Type == "rejected" || m.Event.Type == "die_suspect" || m.Event.Type == "too_close_to_call" {
 			line += "  ◀"
 		}
@@ -299,7 +332,10 @@ func Run(ctx context.Context, o Options) error {
 		go func() {
 			lines := bufio.NewScanner(o.Commands)
 			for n := 1; lines.Scan(); n++ {
-				screen.setNote(sendCommand(c, &baseMu, &base, strings.TrimSpace(lines.Text()), n, o.Lang))
+				baseMu.Lock()
+				topic := base
+				baseMu.Unlock()
+				screen.send(c, topic, strings.TrimSpace(lines.Text()), n)
 				poke()
 			}
 		}()
@@ -324,29 +360,38 @@ func Run(ctx context.Context, o Options) error {
 	}
 }
 
-// sendCommand sends the referee's typed key and says what became of it.
-func sendCommand(c paho.Client, mu *sync.Mutex, base *string, typed string, n int, lang string) string {
-	say := func(pl, en string) string {
-		if lang == "en" {
-			return en
-		}
-		return pl
-	}
+// send sends the referee's typed key to the table at base and notes what
+// became of it.
+func (s *Screen) send(c paho.Client, base, typed string, n int) {
 	name, ok := commandKeys[strings.ToLower(typed)]
-	if !ok {
-		return fmt.Sprintf(say("nieznany klawisz %q", "unknown key %q"), typed)
-	}
-	mu.Lock()
-	topic := *base
-	mu.Unlock()
-	if topic == "" {
-		return say("stół jeszcze się nie odezwał; spróbuj za chwilę", "the table has not been heard yet; try again in a moment")
+	switch {
+	case !ok:
+		s.setNote(fmt.Sprintf(s.say("nieznany klawisz %q", "unknown key %q"), typed))
+		return
+	case base == "":
+		s.setNote(s.say("stół jeszcze się nie odezwał; spróbuj za chwilę", "the table has not been heard yet; try again in a moment"))
+		return
+	case !s.isReferee():
+		// A publish the broker may not take would get this client
+		// disconnected, and resent at every reconnect.
+		s.setNote(s.say("rozstrzyga tylko sędzia: to połączenie nie widzi widoku sędziego (--username/--password sędziego)",
+			"only the referee rules: this connection does not see the referee's view (use the referee's --username/--password)"))
+		return
 	}
 	opts := c.OptionsReader()
 	payload, _ := json.Marshal(map[string]string{"name": name, "id": fmt.Sprintf("%s-%d", opts.ClientID(), n)})
-	tok := c.Publish(topic+"referee/command", 1, false, payload)
-	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		return fmt.Sprintf(say("nie wysłano %s: %v", "%s not sent: %v"), name, tok.Error())
+	s.sent(name) // before the publish: the table may answer before the broker's ack
+	tok := c.Publish(base+"referee/command", 1, false, payload)
+	failed := ""
+	switch {
+	case !tok.WaitTimeout(5 * time.Second):
+		failed = fmt.Sprintf(s.say("nie wysłano %s: broker nie potwierdził w ciągu 5 s", "%s not sent: the broker did not acknowledge within 5 s"), name)
+	case tok.Error() != nil:
+		failed = fmt.Sprintf(s.say("nie wysłano %s: %v", "%s not sent: %v"), name, tok.Error())
 	}
-	return fmt.Sprintf(say("wysłano: %s", "sent: %s"), name)
+	if failed != "" {
+		s.mu.Lock()
+		s.pending, s.note = "", failed
+		s.mu.Unlock()
+	}
 }

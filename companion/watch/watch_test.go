@@ -114,11 +114,13 @@ func TestRunFollowsATableOnABroker(t *testing.T) {
 }
 
 // A referee with a laptop rules from the watch: typed keys go to the table's
-// command topic through the broker, an unknown key is answered on screen.
+// command topic through the broker once the referee's view is seen, and the
+// watch says what became of each.
 func TestRunSendsTheRefereesKeys(t *testing.T) {
+	const base = "sztab/v1/demo/stol-1/"
 	daemon := display.Credential{User: "d", Password: "p"}
 	referee := display.Credential{User: "sedzia", Password: "tajne"}
-	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Commands: "sztab/v1/demo/stol-1/referee/command"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Commands: base + "referee/command"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +130,8 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 		t.Fatal(tok.Error())
 	}
 	got := make(chan string, 4)
-	table.Subscribe("sztab/v1/demo/stol-1/referee/command", 1, func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) }).Wait()
-	table.Publish("sztab/v1/demo/stol-1/status", 1, true, `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`).Wait()
+	table.Subscribe(base+"referee/command", 1, func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) }).Wait()
+	table.Publish(base+"status", 1, true, `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`).Wait()
 
 	keys, typing := io.Pipe()
 	out := &syncBuffer{}
@@ -139,26 +141,45 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 		done <- Run(ctx, Options{Broker: "tcp://" + b.Addr(), Table: "stol-1", Lang: "en", Out: out,
 			Username: "sedzia", Password: "tajne", Commands: keys})
 	}()
-	for end := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "ONLINE") && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-	}
-	io.WriteString(typing, "7\n")
-	io.WriteString(typing, "n\n")
-	select {
-	case p := <-got:
-		if !strings.Contains(p, `"name":"next"`) || !strings.Contains(p, `"id":"sztab-watch-stol-1-`) {
-			t.Errorf("the table received %s", p)
+	waitFor := func(want string) {
+		t.Helper()
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if strings.Contains(out.String(), want) {
+				return
+			}
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the table never received the referee's key:\n%s", out.String())
+		t.Fatalf("the watch never showed %q:\n%s", want, out.String())
 	}
-	for end := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "sent: next") && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	received := func(want string) {
+		t.Helper()
+		select {
+		case p := <-got:
+			if !strings.Contains(p, want) || !strings.Contains(p, `"id":"sztab-watch-stol-1-`) {
+				t.Errorf("the table received %s, want %s with an id", p, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the table never received %s:\n%s", want, out.String())
+		}
 	}
-	if !strings.Contains(out.String(), `unknown key "7"`) || !strings.Contains(out.String(), "sent: next") || !strings.Contains(out.String(), "Referee: n next phase") {
-		t.Errorf("the watch did not answer the keys:\n%s", out.String())
-	}
+	waitFor("ONLINE")
+	// No referee's view yet: the keys are not sent.
+	io.WriteString(typing, "n\n")
+	waitFor("only the referee rules")
+	table.Publish(base+"referee/state", 1, true, `{"seq":5,"state":{}}`).Wait()
+	waitFor("seq 5")
+	io.WriteString(typing, "7\n")
+	waitFor(`unknown key "7"`)
+	io.WriteString(typing, "n\n")
+	received(`"name":"next"`)
+	table.Publish(base+"referee/state", 1, true, `{"seq":6,"state":{}}`).Wait()
+	waitFor("the table took next (seq 6)")
+	io.WriteString(typing, "u\n")
+	received(`"name":"undo"`)
+	table.Publish(base+"events", 1, false, `{"seq":7,"event":{"type":"command_rejected","text":{"pl":"nic do cofnięcia","en":"nothing to undo"}}}`).Wait()
+	waitFor("the table refused undo: nothing to undo")
 	select {
 	case p := <-got:
-		t.Errorf("an unknown key reached the table: %s", p)
+		t.Errorf("a refused or unknown key reached the table: %s", p)
 	default:
 	}
 	typing.Close()
