@@ -103,16 +103,25 @@ func TestRefereeCommandsOverMQTT(t *testing.T) {
 	// does not run again when the table restarts.
 	send(referee, `{"name":"next","id":"r-2"}`, true)
 	spectator.waitFor(t, "the phase after shooting", func() bool { return !inPhase("shooting phase")() })
-	late := make(chan string, 1)
-	mqttClient(t, r.d.BrokerAddr(), "sedzia", "tajne").Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
-		if len(m.Payload()) > 0 {
-			late <- string(m.Payload())
-		}
-	}).WaitTimeout(5 * time.Second)
+	// A late subscriber to the command topic, then to the status, gets their
+	// retained messages in that order on its one connection: once the status
+	// is there, a retained command would have come first.
+	late := make(chan string, 4)
+	lateRef := mqttClient(t, r.d.BrokerAddr(), "sedzia", "tajne")
+	for _, filter := range []string{topic, topicBase + "status"} {
+		lateRef.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) {
+			if len(m.Payload()) > 0 {
+				late <- m.Topic()
+			}
+		}).WaitTimeout(5 * time.Second)
+	}
 	select {
-	case p := <-late:
-		t.Errorf("the retained command is still on the broker: %s", p)
-	case <-time.After(time.Second):
+	case got := <-late:
+		if got != topicBase+"status" {
+			t.Errorf("the retained command is still on the broker (%s)", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no retained status for a late subscriber")
 	}
 	r.stop(t)
 

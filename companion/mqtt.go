@@ -172,6 +172,7 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 			})
 			go func() {
 				if !tok.WaitTimeout(10 * time.Second) {
+					log.Warn("the broker did not confirm the table's subscription within 10 s", "topic", topic)
 					return
 				}
 				if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
