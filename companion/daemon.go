@@ -130,7 +130,7 @@ type Daemon struct {
 	topics  Topics
 	pub     *Publisher
 	broker  *Broker
-	seq     int64 // last accepted action
+	seq     atomic.Int64 // last accepted action; read by Seq from any goroutine
 	inputs  chan Input
 	// commands are the referee's MQTT commands, handled in the same loop as
 	// the sensors' inputs; recentIDs drops a redelivered one.
@@ -209,7 +209,7 @@ func (d *Daemon) replay(ctx context.Context) error {
 			return &JournalError{Path: d.journal.Path(), Err: fmt.Errorf("entry %d (%s) no longer applies: %w", e.Seq, a.Type(), err)}
 		}
 		commit()
-		d.seq = e.Seq
+		d.seq.Store(e.Seq)
 		d.observeDice(a, true)
 		n++
 		return nil
@@ -218,7 +218,7 @@ func (d *Daemon) replay(ctx context.Context) error {
 		return err
 	}
 	if n > 0 {
-		d.log.Info("state rebuilt from the journal", "journal", d.journal.Path(), "actions", n, "seq", d.seq)
+		d.log.Info("state rebuilt from the journal", "journal", d.journal.Path(), "actions", n, "seq", d.seq.Load())
 		return nil
 	}
 	start, err := d.game.Start()
@@ -282,7 +282,7 @@ func (d *Daemon) BrokerAddr() string {
 }
 
 // Seq is the sequence number of the last accepted action.
-func (d *Daemon) Seq() int64 { return d.seq }
+func (d *Daemon) Seq() int64 { return d.seq.Load() }
 
 // Serve publishes the current state, starts the screens and the sensors, and
 // handles their events until ctx ends.
@@ -493,7 +493,7 @@ func (d *Daemon) accept(ctx context.Context, a Action, publish bool) error {
 		return err
 	}
 	commit()
-	d.seq = seq
+	d.seq.Store(seq)
 	diceSeen := d.observeDice(a, true)
 	if !publish {
 		return nil
@@ -537,7 +537,7 @@ func (d *Daemon) observeDice(a Action, accepted bool) bool {
 				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
 					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
 					key, after.Rolls, after.ChiSquare, after.PValue)}
-			msg, _ := json.Marshal(EventMessage{Seq: d.seq, At: d.opts.Clock().UTC(), Event: n})
+			msg, _ := json.Marshal(EventMessage{Seq: d.seq.Load(), At: d.opts.Clock().UTC(), Event: n})
 			if err := d.pub.Publish(d.topics.RefereeEvents, msg, false); err != nil {
 				d.log.Warn("referee event not published", "err", err)
 			}
@@ -551,7 +551,7 @@ func (d *Daemon) observeDice(a Action, accepted bool) bool {
 
 // publishFairness sends the watch on its referee topic.
 func (d *Daemon) publishFairness() {
-	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq, Sources: d.watch.Reports()})
+	msg, _ := json.Marshal(FairnessMessage{Seq: d.seq.Load(), Sources: d.watch.Reports()})
 	if err := d.pub.Publish(d.topics.RefereeFairness, msg, true); err != nil {
 		d.log.Warn("fairness watch not published", "err", err)
 	}
@@ -581,7 +581,7 @@ func (d *Daemon) noticeAbout(ctx context.Context, n Notice, action []byte) {
 
 func (d *Daemon) view(v Viewer) ([]byte, error) {
 	_, hasImage := d.latestImage()
-	m := StateMessage{Seq: d.seq, Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(v), Image: hasImage}
+	m := StateMessage{Seq: d.seq.Load(), Venue: d.cfg.Venue, Table: d.cfg.Table, Game: d.game.Name(), State: d.game.View(v), Image: hasImage}
 	if h, ok := d.game.(Headliner); ok {
 		t := h.Headline()
 		m.Headline = &t
