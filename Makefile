@@ -5,17 +5,22 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: demo test test-amd64 test-arm64 test-matleak bench build pi deps-demo deps-test vet fmt-check
+.PHONY: demo test test-amd64 test-race test-arm64 test-matleak bench build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
 
 # The whole suite on this machine, then the cgo-free packages for the
 # Raspberry Pi's arm64 under qemu-aarch64.
-test: deps-test fmt-check vet test-amd64 test-matleak test-arm64
+test: deps-test fmt-check vet test-amd64 test-race test-matleak test-arm64
 
 test-amd64:
 	$(GO) test -count=1 -timeout 30m ./...
+
+# The daemon's goroutines (sensors, MQTT client, screens, the main loop) under
+# the race detector; the camera's OpenCV code is left to the plain run.
+test-race:
+	$(GO) test -count=1 -race -timeout 30m ./companion/... ./hardware/... ./rules/... ./cmd/...
 
 # gocv's Mat profile exists only with this build tag: no Mat left alive after
 # 1,000 frames through the camera pipeline.
