@@ -175,5 +175,7 @@ func BenchmarkAccuracy(b *testing.B) {
 		b.ReportMetric(a.recall(), "recall")
 		b.ReportMetric(float64(a.falses), "false")
 		b.ReportMetric(geom.Percentile(a.mmPerPx, .5), "mm/px")
+		b.ReportMetric(a.distCover(), "within-bound")
+		b.ReportMetric(geom.Percentile(a.bounds, .5), "bound-p50-mm")
 	}
 }

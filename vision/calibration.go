@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -64,16 +65,35 @@ type Calibration struct {
 }
 
 // CalibrationError is the reprojection error at the fiducials' corners
-// that were used (the RANSAC inliers).
+// that were used (the RANSAC inliers), and the cross-validation error.
 type CalibrationError struct {
-	RMSPx   float64 `yaml:"rms_px"`
-	MaxPx   float64 `yaml:"max_px"`
-	RMSMM   float64 `yaml:"rms_mm"`
-	MaxMM   float64 `yaml:"max_mm"`
-	Points  int     `yaml:"points"`
-	Inliers int     `yaml:"inliers"`
-	Frames  int     `yaml:"frames"`
+	RMSPx float64 `yaml:"rms_px"`
+	MaxPx float64 `yaml:"max_px"`
+	RMSMM float64 `yaml:"rms_mm"`
+	MaxMM float64 `yaml:"max_mm"`
+	// HoldoutMM is the leave-one-fiducial-out error: each fiducial used is
+	// left out in turn, the lens model and the table frame are fitted to
+	// the others, and its corners are placed on the table by that fit; the
+	// RMS distance from where the registry puts them. Unlike RMSMM, the
+	// error at the very points fitted, it shows how wrong the fit is away
+	// from them (an uncorrected lens bends the table between the
+	// fiducials). 0 when it could not be measured (fewer than five
+	// fiducials used with a lens calibration, four without) and in
+	// calibrations written before it existed.
+	HoldoutMM float64 `yaml:"holdout_mm,omitempty"`
+	Points    int     `yaml:"points"`
+	Inliers   int     `yaml:"inliers"`
+	Frames    int     `yaml:"frames"`
 }
+
+// holdoutWarnMM is the holdout error over which a calibration warns: the
+// accuracy asked of positions.
+const holdoutWarnMM = 2
+
+// PositionMM is the calibration's part in a position's standard
+// uncertainty: the holdout error, and at least the RMS error at the
+// fiducials (all there is in calibrations without a holdout error).
+func (e CalibrationError) PositionMM() float64 { return math.Max(e.RMSMM, e.HoldoutMM) }
 
 // FiducialResidual is one fiducial's part in the calibration.
 type FiducialResidual struct {
@@ -82,6 +102,9 @@ type FiducialResidual struct {
 	Used   bool    `yaml:"used"`
 	RMSPx  float64 `yaml:"rms_px"`
 	RMSMM  float64 `yaml:"rms_mm"`
+	// HoldoutMM is its error when the others place it (see
+	// CalibrationError.HoldoutMM).
+	HoldoutMM float64 `yaml:"holdout_mm,omitempty"`
 }
 
 // ErrOverBound is returned (wrapped) with a calibration whose error is
@@ -109,7 +132,11 @@ type TableInput struct {
 // CalibrateTable fits the table frame to fiducials seen in one or more
 // frames: each fiducial's corners (the median over the frames), a RANSAC
 // homography with Levenberg–Marquardt refinement, and the camera pose for
-// the parallax correction. Over the bound, it returns the calibration
+// the parallax correction. Without a lens calibration the lens's radial
+// distortion is estimated from the fiducials, and kept when it places
+// fiducials left out better than a lens without distortion. The holdout
+// error (CalibrationError.HoldoutMM) says how well the fit holds between
+// the fiducials. Over the bound, it returns the calibration
 // (for the report) and an error wrapping ErrOverBound.
 func CalibrateTable(in TableInput) (*Calibration, error) {
 	reg := in.Registry
@@ -165,24 +192,47 @@ func CalibrateTable(in TableInput) (*Calibration, error) {
 		}
 		return nil, fmt.Errorf("vision: calibrate: found %d of the fiducials %v (%v); at least 4 are needed: are the corner markers on the table and in view?", len(markers), want, markers)
 	}
-	var src, dst []geom.Vec2
+	var src, raw []geom.Vec2
 	var groups []int
 	for _, id := range markers {
 		f, _ := reg.Fiducial(id)
 		tc := f.Corners()
 		for k := 0; k < 4; k++ {
-			p := geom.Vec2{X: median(tracks[id].xs[k][0]), Y: median(tracks[id].xs[k][1])}
-			dst = append(dst, cal.Lens.Ideal(p))
+			raw = append(raw, geom.Vec2{X: median(tracks[id].xs[k][0]), Y: median(tracks[id].xs[k][1])})
 			src = append(src, tc[k])
 			groups = append(groups, id)
 		}
 	}
+	// the camera matrix and distortion: calibrated, or estimated from the
+	// fiducials
+	var fit planeFit // how a lens and table frame are fitted to fiducials
+	if in.Lens == nil {
+		cx, cy := float64(in.Width)/2-0.5, float64(in.Height)/2-0.5
+		above := 0.0 // the camera's height above the fiducials, if known
+		if in.CameraHeightMM > 0 {
+			above = in.CameraHeightMM - cal.FiducialHeightMM
+		}
+		if l, with, without, ok := estimateDistortion(src, raw, groups, cx, cy, above, in.RansacPx); ok {
+			how := "from the fiducials' perspective"
+			if in.CameraHeightMM > 0 {
+				how = fmt.Sprintf("with the camera %.0f mm above the table (camera_height_mm)", in.CameraHeightMM)
+			}
+			cal.Lens, fit = l, radialFit(cx, cy, above)
+			cal.LensSource = fmt.Sprintf("estimated from the fiducials %s: principal point at the image centre, radial distortion k1 %.4f k2 %.4f (a fiducial left out is placed to %.2f mm RMS by the others, %.2f mm without distortion)",
+				how, l.K1, l.K2, with, without)
+		}
+	}
+	if fit == nil {
+		fit = homographyFit(cal.Lens) // a lens without distortion: its focal length does not matter here
+	}
+	dst := idealOf(cal.Lens, raw)
 	h, inl, err := geom.FitHomographyRANSAC(src, dst, geom.RansacOptions{Threshold: in.RansacPx, Seed: 1, Groups: groups})
 	if err != nil {
 		return nil, fmt.Errorf("vision: calibrate: fiducials %v do not determine the table plane: %w", markers, err)
 	}
-	// the camera matrix: calibrated, or estimated from the plane
-	if in.Lens == nil {
+	// the focal length of an estimated lens without distortion: from the
+	// camera's height, or from the plane's perspective
+	if in.Lens == nil && cal.Lens.FX == 0 {
 		cx, cy := float64(in.Width)/2-0.5, float64(in.Height)/2-0.5
 		var f float64
 		if in.CameraHeightMM > 0 {
@@ -229,10 +279,21 @@ func CalibrateTable(in TableInput) (*Calibration, error) {
 		perPx[groups[i]] = append(perPx[groups[i]], e)
 		perMM[groups[i]] = append(perMM[groups[i]], em)
 	}
+	// the error between the fiducials: each one placed by the others. A
+	// homography is the exact model of a calibrated lens's view, and three
+	// fiducials place a fourth only by extrapolating across the table, so
+	// with a lens calibration it takes five; an estimated lens is checked
+	// with four.
+	minHoldout := 4
+	if in.Lens != nil {
+		minHoldout = 5
+	}
+	holdoutMM, perHoldout, _ := holdout(src, raw, groups, inl, minHoldout, fit)
 	for _, id := range markers {
 		r := FiducialResidual{Marker: id, Seen: len(tracks[id].xs[0][0]), Used: used[id]}
 		if used[id] {
 			r.RMSPx, r.RMSMM = round3(geom.RMS(perPx[id])), round3(geom.RMS(perMM[id]))
+			r.HoldoutMM = perHoldout[id]
 		} else {
 			// how far off it is
 			var e []float64
@@ -254,7 +315,15 @@ func CalibrateTable(in TableInput) (*Calibration, error) {
 	cal.Error = CalibrationError{
 		RMSPx: round3(geom.RMS(px)), MaxPx: round3(geom.Percentile(px, 1)),
 		RMSMM: round3(geom.RMS(mm)), MaxMM: round3(geom.Percentile(mm, 1)),
-		Points: len(src), Inliers: len(px), Frames: len(in.Frames),
+		HoldoutMM: round3(holdoutMM),
+		Points:    len(src), Inliers: len(px), Frames: len(in.Frames),
+	}
+	if cal.Error.HoldoutMM > holdoutWarnMM {
+		advice := "calibrate the lens (`sztab calibrate lens`)"
+		if in.Lens != nil {
+			advice = "check the fiducials against the registry, or recalibrate the lens"
+		}
+		cal.Warnings = append(cal.Warnings, fmt.Sprintf("a fiducial left out is placed %.1f mm RMS from where the registry puts it by the others: positions between the fiducials are as uncertain; %s", cal.Error.HoldoutMM, advice))
 	}
 	if cal.Error.RMSPx > in.MaxErrorPx && in.MaxErrorPx > 0 {
 		return cal, fmt.Errorf("vision: calibrate: %w: RMS error %.3f px > max_error_px %.3g", ErrOverBound, cal.Error.RMSPx, in.MaxErrorPx)
@@ -349,6 +418,18 @@ func ParseCalibration(name string, data []byte) (*Calibration, error) {
 		return nil, fmt.Errorf("vision: calibration %s: the camera is not above the table", name)
 	}
 	return &c, nil
+}
+
+// Outdated says why the calibration should be made again, or "": one
+// made without a lens calibration by a version that neither estimated the
+// lens's distortion nor measured the error between the fiducials (it
+// loads, and positions take its RMS error at the fiducials as their
+// calibration uncertainty, which may be far too small).
+func (c *Calibration) Outdated() string {
+	if c.Error.HoldoutMM == 0 && c.Error.RMSMM > 0 && strings.HasPrefix(c.LensSource, "estimated") && !c.Lens.HasDistortion() {
+		return "the table calibration was made without a lens calibration by an older version: the lens's distortion was not estimated and the positions' uncertainty may be too small; recalibrate (`sztab calibrate table`)"
+	}
+	return ""
 }
 
 // LoadCalibration reads a calibration file.

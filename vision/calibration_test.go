@@ -225,3 +225,163 @@ func TestLocalise(t *testing.T) {
 		}
 	}
 }
+
+// tableError is the RMS and the largest distance (mm) between points of
+// the table at height h and where the calibration puts what the camera
+// sees of them.
+func tableError(t testing.TB, cal *Calibration, cam *synth.Camera, h float64) (rms, max float64) {
+	t.Helper()
+	var e []float64
+	for x := 100.0; x <= 1700; x += 100 {
+		for y := 100.0; y <= 1100; y += 100 {
+			px, _ := cam.Pixel(x, y, h)
+			q, err := cal.ToTable(px, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e = append(e, q.Dist(geom.Vec2{X: x, Y: y}))
+		}
+	}
+	return geom.RMS(e), geom.Percentile(e, 1)
+}
+
+// TestCalibrateEstimatesDistortion: without a lens calibration, the lens's
+// radial distortion is estimated from the fiducials, which places the
+// table between them to about a millimetre where a homography alone is
+// centimetres off; the holdout error, not the error at the fiducials,
+// says how far off; a moved fiducial is still left out.
+func TestCalibrateEstimatesDistortion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var withLens, without []float64
+	for _, seed := range []uint64{21, 22, 23, 24} {
+		s, reg := testScene(t, 2304, 1296, seed, true)
+		cam := &s.Camera
+		height := math.Round(cam.Centre[2]/10) * 10
+		ms := fiducialSighting(cam, reg, 0.15, rng)
+		c, err := CalibrateTable(TableInput{Width: 2304, Height: 1296, Frames: [][]RawMarker{ms}, Registry: reg, CameraHeightMM: height})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rms, max := tableError(t, c, cam, reg.Fiducials.HeightMM)
+		// a homography alone through the fiducials
+		var src, raw []geom.Vec2
+		for _, m := range ms {
+			f, _ := reg.Fiducial(m.ID)
+			tc := f.Corners()
+			src, raw = append(src, tc[:]...), append(raw, m.Corners[:]...)
+		}
+		flat, err := homographyFit(geom.Lens{})(src, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e []float64
+		for x := 100.0; x <= 1700; x += 100 {
+			for y := 100.0; y <= 1100; y += 100 {
+				px, _ := cam.Pixel(x, y, reg.Fiducials.HeightMM)
+				e = append(e, flat(px).Dist(geom.Vec2{X: x, Y: y}))
+			}
+		}
+		t.Logf("seed %d: k1 %.3f k2 %.3f (true %.3f %.3f); error at the fiducials %.3f mm, held out %.3f; on the table RMS %.3f max %.3f mm (a homography alone: RMS %.3f max %.3f)",
+			seed, c.Lens.K1, c.Lens.K2, cam.Lens.K1, cam.Lens.K2, c.Error.RMSMM, c.Error.HoldoutMM, rms, max, geom.RMS(e), geom.Percentile(e, 1))
+		if !c.Lens.HasDistortion() || !strings.Contains(c.LensSource, "radial distortion") {
+			t.Errorf("seed %d: lens %+v (%s), want the distortion estimated", seed, c.Lens, c.LensSource)
+		}
+		if rms >= geom.RMS(e) {
+			t.Errorf("seed %d: table error RMS %.3f mm, a homography alone %.3f; want less", seed, rms, geom.RMS(e))
+		}
+		withLens, without = append(withLens, rms), append(without, geom.RMS(e))
+		// the error at the fiducials understates the table's, the holdout
+		// error does not
+		if c.Error.HoldoutMM < rms || max > 2*c.Error.HoldoutMM || c.Error.PositionMM() != c.Error.HoldoutMM {
+			t.Errorf("seed %d: holdout %.3f mm, error at the fiducials %.3f; on the table RMS %.3f max %.3f; want the holdout over the RMS and over half the max", seed, c.Error.HoldoutMM, c.Error.RMSMM, rms, max)
+		}
+		if c.Error.Inliers != c.Error.Points || len(c.Fiducials) != 6 || c.Fiducials[0].HoldoutMM == 0 {
+			t.Errorf("seed %d: %+v, fiducials %+v", seed, c.Error, c.Fiducials)
+		}
+	}
+	if geom.RMS(withLens) > geom.RMS(without)/3 {
+		t.Errorf("table error RMS over the seeds: %.3f mm with the lens estimated, %.3f with a homography alone; want a third at most", geom.RMS(withLens), geom.RMS(without))
+	}
+	// a fiducial knocked 15 mm is left out of the lens's fit and the frame
+	s, reg := testScene(t, 2304, 1296, 21, true)
+	cam := &s.Camera
+	ms := fiducialSighting(cam, reg, 0.15, rng)
+	for k := range ms[4].Corners {
+		c := reg.Fiducials.Markers[4].Corners()[k]
+		ms[4].Corners[k], _ = cam.Pixel(c.X+15, c.Y, reg.Fiducials.HeightMM)
+	}
+	c, err := CalibrateTable(TableInput{Width: 2304, Height: 1296, Frames: [][]RawMarker{ms}, Registry: reg, CameraHeightMM: math.Round(cam.Centre[2]/10) * 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fiducials[4].Used || len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], "fiducial 4 was left out") || !c.Lens.HasDistortion() {
+		t.Errorf("moved fiducial: got fiducials %+v, warnings %q, lens %+v", c.Fiducials, c.Warnings, c.Lens)
+	}
+	if rms, _ := tableError(t, c, cam, reg.Fiducials.HeightMM); rms > c.Error.HoldoutMM || rms > 2 {
+		t.Errorf("moved fiducial: table error RMS %.3f mm, holdout %.3f; want it under the holdout and 2 mm", rms, c.Error.HoldoutMM)
+	}
+}
+
+// TestOldCalibrationFile: a calibration written before the holdout error
+// existed loads; its RMS error at the fiducials is the positions'
+// calibration uncertainty, and one made without a lens calibration is
+// reported as worth redoing.
+func TestOldCalibrationFile(t *testing.T) {
+	s, reg := testScene(t, 2304, 1296, 22, true)
+	ms := fiducialSighting(&s.Camera, reg, 0.15, rand.New(rand.NewPCG(5, 5)))
+	c, err := CalibrateTable(TableInput{Width: 2304, Height: 1296, Frames: [][]RawMarker{ms}, Registry: reg, CameraHeightMM: math.Round(s.Camera.Centre[2]/10) * 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Lens.HasDistortion() {
+		t.Fatalf("lens %+v, want the distortion estimated", c.Lens)
+	}
+	path := filepath.Join(t.TempDir(), "cal.yaml")
+	if err := c.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	back, err := ParseCalibration("new", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Error.HoldoutMM != c.Error.HoldoutMM || back.Error.HoldoutMM <= back.Error.RMSMM || back.Outdated() != "" {
+		t.Errorf("round trip: got holdout %g (RMS %g), outdated %q; want %g, not outdated", back.Error.HoldoutMM, back.Error.RMSMM, back.Outdated(), c.Error.HoldoutMM)
+	}
+	// the old format: no holdout, and no distortion without a lens file
+	var old []string
+	for _, l := range strings.Split(string(data), "\n") {
+		k := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(k, "holdout_mm:"):
+			continue
+		case strings.HasPrefix(k, "k1:"), strings.HasPrefix(k, "k2:"):
+			l = l[:strings.Index(l, ":")] + ": 0"
+		case strings.HasPrefix(k, "lens_source:"):
+			l = "lens_source: 'estimated: camera 1500 mm above the table (camera_height_mm), principal point at the image centre, no distortion'"
+		}
+		old = append(old, l)
+	}
+	oc, err := ParseCalibration("old", []byte(strings.Join(old, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oc.Error.HoldoutMM != 0 || oc.Error.PositionMM() != oc.Error.RMSMM || !strings.Contains(oc.Outdated(), "recalibrate") {
+		t.Errorf("old file: got holdout %g, position error %g (RMS %g), outdated %q; want 0, the RMS, advice to recalibrate", oc.Error.HoldoutMM, oc.Error.PositionMM(), oc.Error.RMSMM, oc.Outdated())
+	}
+	// and positions through it take the RMS error
+	loc := newLocaliser(oc, reg)
+	m := s.Models[0]
+	var rm RawMarker
+	rm.ID = m.Marker
+	for k, p := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.Side, m.Rot) {
+		rm.Corners[k], _ = s.Camera.Pixel(p.X, p.Y, m.Height)
+	}
+	o, err := loc.locate(rm, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.SigmaMM < oc.Error.RMSMM || o.SigmaMM > c.Error.HoldoutMM {
+		t.Errorf("sigma through an old calibration: got %.3f mm, want at least its RMS error %.3f (and under the new holdout %.3f)", o.SigmaMM, oc.Error.RMSMM, c.Error.HoldoutMM)
+	}
+}

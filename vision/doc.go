@@ -12,10 +12,13 @@
 //     not build against Debian's OpenCV), then the package's own subpixel
 //     corner refinement and decoder for the candidates OpenCV rejects
 //     (refine.go, square.go; pure Go);
-//   - localisation (localise.go, calibration.go, geom): lens distortion
-//     removed from the corners, the table frame (a RANSAC homography to
-//     the fiducials, refined by Levenberg–Marquardt) and the camera pose,
-//     so markers on top of bases are placed without parallax error;
+//   - localisation (localise.go, calibration.go, crossval.go, geom): lens
+//     distortion removed from the corners (calibrated, or estimated from
+//     the fiducials), the table frame (a RANSAC homography to the
+//     fiducials, refined by Levenberg–Marquardt) and the camera pose, so
+//     markers on top of bases are placed without parallax error; each
+//     position's uncertainty takes the calibration's leave-one-fiducial-out
+//     error, the detection and the bases' height tolerance;
 //   - stillness (tracker.go, pipeline_cgo.go): a snapshot once the table
 //     has been still for a few frames, models that go unseen kept at their
 //     last position and marked occluded; a table where nothing moved costs

@@ -161,8 +161,8 @@ func TestGoldenFrames(t *testing.T) {
 			for _, w := range snap.Warnings {
 				t.Errorf("warning: %s", w)
 			}
-			t.Logf("calibration %.3f px %.3f mm RMS; %d/%d visible found (%d recovered), centre error p95 %.3f max %.3f mm",
-				cal.Error.RMSPx, cal.Error.RMSMM, found, vis, st.Recovered, geom.Percentile(errs, .95), geom.Percentile(errs, 1))
+			t.Logf("calibration %.3f px %.3f mm RMS, %.3f mm held out (lens: %s); %d/%d visible found (%d recovered), centre error p95 %.3f max %.3f mm",
+				cal.Error.RMSPx, cal.Error.RMSMM, cal.Error.HoldoutMM, cal.LensSource, found, vis, st.Recovered, geom.Percentile(errs, .95), geom.Percentile(errs, 1))
 			checkSnapshotGolden(t, filepath.Join(goldenDir, strings.TrimSuffix(g.name, filepath.Ext(g.name))+".snapshot.json"), snap)
 		})
 	}

@@ -99,7 +99,8 @@ func (l *localiser) locate(m RawMarker, refined bool) (Observation, error) {
 	// camera's foot
 	cam := l.cal.frame.Camera
 	par := l.reg.Defaults.HeightToleranceMM * math.Hypot(centre.X-cam[0], centre.Y-cam[1]) / cam[2]
-	calib := l.cal.Error.RMSMM
+	// calibration: its error between the fiducials, where models stand
+	calib := l.cal.Error.PositionMM()
 	sigma := math.Sqrt(calib*calib + det*det + par*par)
 	return Observation{Model: spec, Pos: centre, SigmaMM: sigma, Corners: m.Corners}, nil
 }

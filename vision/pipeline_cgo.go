@@ -68,6 +68,9 @@ func Open(cfg Config, log *slog.Logger) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := cal.Outdated(); why != "" {
+		log.Warn("camera: "+why, "calibration", cfg.Calibration)
+	}
 	return newPipeline(cfg, reg, cal, log)
 }
 
@@ -180,7 +183,10 @@ func (p *Pipeline) Reload() error {
 	}
 	p.reg, p.cal, p.loc = reg, cal, newLocaliser(cal, reg)
 	p.haveObs = false
-	p.log.Info("camera: calibration and markers reloaded", "calibration_rms_mm", cal.Error.RMSMM, "models", len(reg.Models))
+	if why := cal.Outdated(); why != "" {
+		p.log.Warn("camera: "+why, "calibration", p.cfg.Calibration)
+	}
+	p.log.Info("camera: calibration and markers reloaded", "calibration_rms_mm", cal.Error.RMSMM, "calibration_holdout_mm", cal.Error.HoldoutMM, "models", len(reg.Models))
 	return nil
 }
 
@@ -502,7 +508,7 @@ func (p *Pipeline) recover(det *detection, placed []RawMarker, seen map[int][]Ob
 // finish completes a snapshot: distances, warnings, the annotated image.
 func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	s.KrokMM = p.cfg.KrokMM
-	s.CalibrationMM = p.cal.Error.RMSMM
+	s.CalibrationMM = p.cal.Error.PositionMM()
 	switch p.cfg.Distances {
 	case DistancesAll:
 		s.Distances = s.ModelDistances(p.cfg.KrokMM)

@@ -50,7 +50,9 @@ type Snapshot struct {
 	Distances []PairDistance `json:"distances,omitempty"`
 	// KrokMM is the length of a krok the kroki figures use.
 	KrokMM float64 `json:"krok_mm,omitempty"`
-	// CalibrationMM is the calibration's RMS error at the fiducials.
+	// CalibrationMM is the calibration's part in every position's
+	// uncertainty: its leave-one-fiducial-out error, at least its RMS error
+	// at the fiducials (CalibrationError.PositionMM).
 	CalibrationMM float64 `json:"calibration_mm,omitempty"`
 	// Image is the annotated JPEG of the snapshot, when one is written.
 	Image string `json:"image,omitempty"`

@@ -105,12 +105,20 @@ func printCalibration(w io.Writer, c *vision.Calibration) {
 		c.CameraMM[2], c.CameraMM[0], c.CameraMM[1], c.TiltDeg, c.MMPerPx)
 	fmt.Fprintf(w, "  error:     RMS %.3f px (max %.3f) = RMS %.3f mm (max %.3f), %d of %d corners used\n",
 		c.Error.RMSPx, c.Error.MaxPx, c.Error.RMSMM, c.Error.MaxMM, c.Error.Inliers, c.Error.Points)
+	if c.Error.HoldoutMM > 0 {
+		fmt.Fprintf(w, "  between:   a fiducial left out is placed %.3f mm RMS off by the others; positions carry %.3f mm from the calibration\n",
+			c.Error.HoldoutMM, c.Error.PositionMM())
+	}
 	for _, f := range c.Fiducials {
 		used := "used"
 		if !f.Used {
 			used = "LEFT OUT"
 		}
-		fmt.Fprintf(w, "  fiducial %-3d seen in %d frame(s), %s, RMS %.3f px %.3f mm\n", f.Marker, f.Seen, used, f.RMSPx, f.RMSMM)
+		line := fmt.Sprintf("  fiducial %-3d seen in %d frame(s), %s, RMS %.3f px %.3f mm", f.Marker, f.Seen, used, f.RMSPx, f.RMSMM)
+		if f.HoldoutMM > 0 {
+			line += fmt.Sprintf(", %.3f mm when left out", f.HoldoutMM)
+		}
+		fmt.Fprintln(w, line)
 	}
 	for _, warn := range c.Warnings {
 		fmt.Fprintf(w, "  warning:   %s\n", warn)
