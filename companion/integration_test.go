@@ -346,21 +346,34 @@ func startMosquittoWith(t *testing.T, settings string) string {
 	return ""
 }
 
+// writePasswd writes a Mosquitto password file with mosquitto_passwd for
+// each user and password.
+func writePasswd(t *testing.T, file string, users ...[2]string) {
+	t.Helper()
+	passwd, err := exec.LookPath("mosquitto_passwd")
+	if err != nil {
+		passwd = "/usr/bin/mosquitto_passwd"
+	}
+	for i, up := range users {
+		args := []string{"-b", file, up[0], up[1]}
+		if i == 0 {
+			args = append([]string{"-c"}, args...)
+		}
+		if out, err := exec.Command(passwd, args...).CombinedOutput(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("mosquitto_passwd: %v %s", err, out)
+			}
+			t.Skipf("mosquitto_passwd: %v", err)
+		}
+	}
+}
+
 // TestMosquittoOverTLSWithPassword: a venue broker with TLS and passwords,
 // as a tournament would run it.
 func TestMosquittoOverTLSWithPassword(t *testing.T) {
 	dir := t.TempDir()
 	caPEM := writeTestPKI(t, dir)
-	passwd, err := exec.LookPath("mosquitto_passwd")
-	if err != nil {
-		passwd = "/usr/bin/mosquitto_passwd"
-	}
-	if out, err := exec.Command(passwd, "-b", "-c", filepath.Join(dir, "passwd"), "stol-1", "tajne haslo").CombinedOutput(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("mosquitto_passwd: %v %s", err, out)
-		}
-		t.Skipf("mosquitto_passwd: %v", err)
-	}
+	writePasswd(t, filepath.Join(dir, "passwd"), [2]string{"stol-1", "tajne haslo"})
 	addr := startMosquittoWith(t, fmt.Sprintf("cafile %s\ncertfile %s\nkeyfile %s\nallow_anonymous false\npassword_file %s\n",
 		filepath.Join(dir, "ca.pem"), filepath.Join(dir, "server.pem"), filepath.Join(dir, "server.key"), filepath.Join(dir, "passwd")))
 	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"ssl://%s\"\n  username: stol-1\n  password: \"tajne haslo\"\n  tls: {ca_file: %q}\n", addr, filepath.Join(dir, "ca.pem")), false)

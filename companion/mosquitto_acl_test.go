@@ -3,7 +3,6 @@ package companion_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,22 +23,7 @@ func TestMosquittoVenueACL(t *testing.T) {
 	}
 	// The demo table is demo/stol-1; the example's venue is klub.
 	os.WriteFile(filepath.Join(dir, "acl"), []byte(strings.ReplaceAll(string(acl), "/klub/", "/demo/")), 0o644)
-	passwd, err := exec.LookPath("mosquitto_passwd")
-	if err != nil {
-		passwd = "/usr/bin/mosquitto_passwd"
-	}
-	for i, up := range [][2]string{{"stol-1", "haslo stolu"}, {"sedzia", "tajne"}, {"ania", "a1"}} {
-		args := []string{"-b", filepath.Join(dir, "passwd"), up[0], up[1]}
-		if i == 0 {
-			args = append([]string{"-c"}, args...)
-		}
-		if out, err := exec.Command(passwd, args...).CombinedOutput(); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("mosquitto_passwd: %v %s", err, out)
-			}
-			t.Skipf("mosquitto_passwd: %v", err)
-		}
-	}
+	writePasswd(t, filepath.Join(dir, "passwd"), [2]string{"stol-1", "haslo stolu"}, [2]string{"sedzia", "tajne"}, [2]string{"ania", "a1"})
 	addr := startMosquittoWith(t, fmt.Sprintf("allow_anonymous true\npassword_file %s\nacl_file %s\n", filepath.Join(dir, "passwd"), filepath.Join(dir, "acl")))
 	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n  username: stol-1\n  password: \"haslo stolu\"\n", addr), false)
 	r := serve(open(t, cfg))
