@@ -192,12 +192,7 @@ func (s *Screen) Render() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
-	say := func(pl, en string) string {
-		if s.lang == "en" {
-			return en
-		}
-		return pl
-	}
+	say := s.say
 	status := strings.ToUpper(str(s.status, "status"))
 	if status == "" {
 		status = say("CZEKAM NA STÓŁ", "WAITING FOR THE TABLE")

@@ -70,6 +70,17 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// waitForOutput waits until the watch has written want.
+func waitForOutput(t *testing.T, out *syncBuffer, want string) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(out.String(), want) {
+			return
+		}
+	}
+	t.Fatalf("the watch never showed %q:\n%s", want, out.String())
+}
+
 func TestRunFollowsATableOnABroker(t *testing.T) {
 	daemon := display.Credential{User: "d", Password: "p"}
 	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon}, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -89,15 +100,7 @@ func TestRunFollowsATableOnABroker(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, Options{Broker: "tcp://" + b.Addr(), Table: "stol-1", Lang: "pl", Out: out}) }()
-	waitFor := func(want string) {
-		t.Helper()
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-		}
-		t.Fatalf("the watch never showed %q:\n%s", want, out.String())
-	}
+	waitFor := func(want string) { t.Helper(); waitForOutput(t, out, want) }
 	waitFor("runda 1 · strzał")
 	pub.Publish("sztab/v1/demo/stol-1/events", 1, false, `{"seq":22,"event":{"type":"phase","text":{"pl":"Bartek: faza ruchu","en":"Bartek: movement"}}}`).Wait()
 	waitFor("#22 Bartek: faza ruchu")
@@ -141,15 +144,7 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 		done <- Run(ctx, Options{Broker: "tcp://" + b.Addr(), Table: "stol-1", Lang: "en", Out: out,
 			Username: "sedzia", Password: "tajne", Commands: keys})
 	}()
-	waitFor := func(want string) {
-		t.Helper()
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-		}
-		t.Fatalf("the watch never showed %q:\n%s", want, out.String())
-	}
+	waitFor := func(want string) { t.Helper(); waitForOutput(t, out, want) }
 	received := func(want string) {
 		t.Helper()
 		select {
