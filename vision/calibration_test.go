@@ -15,6 +15,15 @@ import (
 
 // fiducialSighting is what a detector would report for the registry's
 // fiducials seen by cam, with Gaussian corner noise (pixels).
+// modelSighting is model m's marker as cam sees it, at its base's height.
+func modelSighting(cam *synth.Camera, m synth.Placed) RawMarker {
+	rm := RawMarker{ID: m.Marker}
+	for k, c := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.Side, m.Rot) {
+		rm.Corners[k], _ = cam.Pixel(c.X, c.Y, m.Height)
+	}
+	return rm
+}
+
 func fiducialSighting(cam *synth.Camera, reg *Registry, noise float64, rng *rand.Rand) []RawMarker {
 	var ms []RawMarker
 	for _, f := range reg.Fiducials.Markers {
@@ -195,11 +204,7 @@ func TestLocalise(t *testing.T) {
 	}
 	loc := newLocaliser(cal, reg)
 	for _, m := range s.Models {
-		var rm RawMarker
-		rm.ID = m.Marker
-		for k, c := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.Side, m.Rot) {
-			rm.Corners[k], _ = s.Camera.Pixel(c.X, c.Y, m.Height)
-		}
+		rm := modelSighting(&s.Camera, m)
 		o, err := loc.locate(rm, true)
 		if err != nil {
 			t.Fatal(err)
@@ -372,12 +377,7 @@ func TestOldCalibrationFile(t *testing.T) {
 	// and positions through it take the RMS error
 	loc := newLocaliser(oc, reg)
 	m := s.Models[0]
-	var rm RawMarker
-	rm.ID = m.Marker
-	for k, p := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.Side, m.Rot) {
-		rm.Corners[k], _ = s.Camera.Pixel(p.X, p.Y, m.Height)
-	}
-	o, err := loc.locate(rm, true)
+	o, err := loc.locate(modelSighting(&s.Camera, m), true)
 	if err != nil {
 		t.Fatal(err)
 	}
