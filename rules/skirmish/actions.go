@@ -1,18 +1,12 @@
 package skirmish
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
+	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
 
 // Action is anything a player, referee or sensor asks the engine to do.
-type Action interface {
-	// Type is the action's name in the journal and on the wire.
-	Type() string
-}
+type Action = rules.Action
 
 // StartGame opens a game. It carries the game data (weapons, unit cards,
 // order decks) so the action alone rebuilds the same state. Armies,
@@ -80,6 +74,9 @@ type Deploy struct {
 type Move struct {
 	Models []Placement `json:"models"`
 	Jumped []string    `json:"jumped,omitempty"`
+	// EndPhase ends the movement phase once the move is taken, unless it
+	// needs a ruling first (the table's "next" key: move, then shoot).
+	EndPhase bool `json:"end_phase,omitempty"`
 }
 
 // UnitMoved records that a unit moved this round without a measurement (a
@@ -174,7 +171,29 @@ type EndGame struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// SelectShooter picks the unit that fires next and its weapon (the first
+// unit card scanned in the shooting phase); the next unit card is its
+// target. An empty Unit clears the selection. The selection is game state,
+// journaled, so a restart mid-selection loses nothing.
+type SelectShooter struct {
+	Unit   string `json:"unit,omitempty"`
+	Weapon string `json:"weapon,omitempty"`
+}
+
+// ArmDiscard makes the next order card scanned in the orders phase a
+// discard rather than a draw (the table's "discard" key).
+type ArmDiscard struct{}
+
+// NoteJumps records the models the camera saw cross an obstacle in this
+// movement phase; the move that ends the phase carries them.
+type NoteJumps struct {
+	Models []string `json:"models"`
+}
+
 func (StartGame) Type() string      { return "start_game" }
+func (SelectShooter) Type() string  { return "select_shooter" }
+func (ArmDiscard) Type() string     { return "arm_discard" }
+func (NoteJumps) Type() string      { return "note_jumps" }
 func (SubmitArmy) Type() string     { return "submit_army" }
 func (ChooseScenario) Type() string { return "choose_scenario" }
 func (RollOffDice) Type() string    { return "roll_off" }
@@ -193,108 +212,17 @@ func (Ruling) Type() string         { return "ruling" }
 func (CancelShot) Type() string     { return "cancel_shot" }
 func (EndGame) Type() string        { return "end_game" }
 
-// actionTypes builds an empty action of each type.
-var actionTypes = map[string]func() Action{
-	"start_game":      func() Action { return &StartGame{} },
-	"submit_army":     func() Action { return &SubmitArmy{} },
-	"choose_scenario": func() Action { return &ChooseScenario{} },
-	"roll_off":        func() Action { return &RollOffDice{} },
-	"place_objective": func() Action { return &PlaceObjective{} },
-	"deploy":          func() Action { return &Deploy{} },
-	"move":            func() Action { return &Move{} },
-	"unit_moved":      func() Action { return &UnitMoved{} },
-	"draw_orders":     func() Action { return &DrawOrders{} },
-	"discard_order":   func() Action { return &DiscardOrder{} },
-	"claim_order":     func() Action { return &ClaimOrder{} },
-	"end_phase":       func() Action { return &EndPhase{} },
-	"declare_shot":    func() Action { return &DeclareShot{} },
-	"dice":            func() Action { return &Dice{} },
-	"undo_die":        func() Action { return &UndoDie{} },
-	"ruling":          func() Action { return &Ruling{} },
-	"cancel_shot":     func() Action { return &CancelShot{} },
-	"end_game":        func() Action { return &EndGame{} },
-}
+// Actions is the skirmish game's action codec: every action type, once.
+var Actions = rules.NewCodec("skirmish",
+	StartGame{}, SubmitArmy{}, ChooseScenario{}, RollOffDice{}, PlaceObjective{},
+	Deploy{}, Move{}, UnitMoved{}, DrawOrders{}, DiscardOrder{}, ClaimOrder{},
+	EndPhase{}, DeclareShot{}, Dice{}, UndoDie{}, Ruling{}, CancelShot{}, EndGame{},
+	SelectShooter{}, ArmDiscard{}, NoteJumps{},
+)
 
 // EncodeAction writes an action as {"type": ..., fields...}.
-func EncodeAction(a Action) ([]byte, error) {
-	body, err := json.Marshal(a)
-	if err != nil {
-		return nil, fmt.Errorf("skirmish: encode %s: %w", a.Type(), err)
-	}
-	typ, _ := json.Marshal(a.Type())
-	if bytes.Equal(body, []byte("{}")) {
-		return []byte(`{"type":` + string(typ) + `}`), nil
-	}
-	return append([]byte(`{"type":`+string(typ)+`,`), body[1:]...), nil
-}
+func EncodeAction(a Action) ([]byte, error) { return Actions.Encode(a) }
 
 // DecodeAction reads what EncodeAction wrote. Unknown types and unknown
 // fields are errors.
-func DecodeAction(data []byte) (Action, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("skirmish: action: %w", err)
-	}
-	mk, ok := actionTypes[head.Type]
-	if !ok {
-		return nil, fmt.Errorf("skirmish: unknown action type %q", head.Type)
-	}
-	a := mk()
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, fmt.Errorf("skirmish: action %s: %w", head.Type, err)
-	}
-	delete(fields, "type")
-	rest, _ := json.Marshal(fields)
-	dec := json.NewDecoder(bytes.NewReader(rest))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(a); err != nil {
-		return nil, fmt.Errorf("skirmish: action %s: %w", head.Type, err)
-	}
-	return deref(a), nil
-}
-
-// deref returns values, not pointers, so callers switch on one form.
-func deref(a Action) Action {
-	switch v := a.(type) {
-	case *StartGame:
-		return *v
-	case *SubmitArmy:
-		return *v
-	case *ChooseScenario:
-		return *v
-	case *RollOffDice:
-		return *v
-	case *PlaceObjective:
-		return *v
-	case *Deploy:
-		return *v
-	case *Move:
-		return *v
-	case *UnitMoved:
-		return *v
-	case *DrawOrders:
-		return *v
-	case *DiscardOrder:
-		return *v
-	case *ClaimOrder:
-		return *v
-	case *EndPhase:
-		return *v
-	case *DeclareShot:
-		return *v
-	case *Dice:
-		return *v
-	case *UndoDie:
-		return *v
-	case *Ruling:
-		return *v
-	case *CancelShot:
-		return *v
-	case *EndGame:
-		return *v
-	}
-	return a
-}
+func DecodeAction(data []byte) (Action, error) { return Actions.Decode(data) }

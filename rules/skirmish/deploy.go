@@ -266,6 +266,15 @@ func (s *State) nextDeployer() []Event {
 // ("skok = niemożliwy") and what it costs (MoveLoss). Unit coherency is a
 // deployment rule only: the rulebook sets none for movement.
 func (s *State) move(a Move) ([]Event, error) {
+	evs, err := s.moveModels(a)
+	if err != nil || !a.EndPhase {
+		return evs, err
+	}
+	end, err := s.endPhase()
+	return append(evs, end...), err
+}
+
+func (s *State) moveModels(a Move) ([]Event, error) {
 	if s.Phase != PhaseMovement {
 		return nil, rules.Reject("wrong_phase", "ruch tylko w fazie ruchu (teraz: %[1]s)", "models move only in the movement phase (now: %[2]s)",
 			s.Phase.Name().PL, s.Phase.Name().EN)

@@ -46,6 +46,12 @@ func Apply(s State, a Action) (State, []Event, error) {
 	var nc *needCall
 	if errors.As(err, &nc) {
 		held := s.clone()
+		if mv, ok := a.(Move); ok {
+			// After the ruling the move is taken and the phase stays open:
+			// the players end it when they are ready.
+			mv.EndPhase = false
+			a = mv
+		}
 		body, encErr := EncodeAction(a)
 		if encErr != nil {
 			return s, nil, encErr
@@ -57,6 +63,7 @@ func Apply(s State, a Action) (State, []Event, error) {
 	if err != nil {
 		return s, nil, err
 	}
+	next.settleSelection(a)
 	evs = append(evs, next.afterAction()...)
 	return next, evs, nil
 }
@@ -118,6 +125,12 @@ func (s *State) apply(a Action) ([]Event, error) {
 		return s.cancelShot()
 	case EndGame:
 		return s.endGame(a)
+	case SelectShooter:
+		return s.selectShooter(a)
+	case ArmDiscard:
+		return s.armDiscard()
+	case NoteJumps:
+		return s.noteJumps(a)
 	}
 	return nil, rules.Reject("unknown_action", "nieznana akcja %T", "unknown action %T", a)
 }

@@ -452,6 +452,18 @@ type Result struct {
 	Text      rules.Text `json:"text"`
 }
 
+// Selection is what the players picked on the table and have not used yet:
+// the shooter and weapon of the next shot (its first unit card), a discard
+// armed by the "discard" key, and the models the camera saw jump in this
+// movement phase. It is state like any other, so a restart in the middle of
+// a selection keeps it.
+type Selection struct {
+	Shooter string   `json:"shooter,omitempty"`
+	Weapon  string   `json:"weapon,omitempty"`
+	Discard bool     `json:"discard,omitempty"`
+	Jumps   []string `json:"jumps,omitempty"`
+}
+
 // State is the whole game. It is a value: Apply never changes the state it
 // is given.
 type State struct {
@@ -475,6 +487,8 @@ type State struct {
 	// LastShot is the outcome of the most recent shot, for displays.
 	LastShot *ShotResult `json:"last_shot,omitempty"`
 	Result   *Result     `json:"result,omitempty"`
+	// Selection is what the table has picked and not used yet.
+	Selection *Selection `json:"selection,omitempty"`
 
 	// data is the game data from StartGame; it never changes, so clones
 	// share it.
@@ -528,6 +542,11 @@ func (s State) clone() State {
 		c.Call = &call
 	}
 	c.Rulings = slices.Clone(s.Rulings)
+	if s.Selection != nil {
+		sel := *s.Selection
+		sel.Jumps = slices.Clone(sel.Jumps)
+		c.Selection = &sel
+	}
 	if s.Shot != nil {
 		sh := *s.Shot
 		sh.Firing = slices.Clone(sh.Firing)
