@@ -613,9 +613,6 @@ func (c *Config) check() error {
 			return cfgErr(dev, "no keys")
 		}
 		for _, key := range sortedKeys(k.Keys) {
-			if !slices.Contains(KeyNames, key) {
-				return cfgErr(dev, "key %q is not one the games know (%s)", key, strings.Join(KeyNames, ", "))
-			}
 			if err := pin(dev, "key "+key, k.Expander, k.Keys[key]); err != nil {
 				return err
 			}
@@ -724,4 +721,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// CheckKeys checks that every keypad key is a command of the game in play
+// (its vocabulary's table keys).
+func (c *Config) CheckKeys(names []string) error {
+	for _, k := range c.Keypads {
+		for _, key := range sortedKeys(k.Keys) {
+			if !slices.Contains(names, key) {
+				return cfgErr(fmt.Sprintf("keypad %q", k.Name), "key %q is not a key of this game (%s)", key, strings.Join(names, ", "))
+			}
+		}
+	}
+	return nil
 }

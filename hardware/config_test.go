@@ -127,7 +127,6 @@ func TestConfigErrors(t *testing.T) {
 		{"shared port without cs", `{board: rpi4, readers: [{name: a, spi: SPI0.0, cs: GPIO22}, {name: b, spi: SPI0.0}]}`,
 			`reader "b": shares SPI0.0 with 1 other readers, so it needs its own cs line`},
 		{"port's own cs as cs", `{board: rpi4, readers: [{name: a, spi: SPI0.0, cs: GPIO8}]}`, `cs: GPIO8 is already used by SPI0.0 chip-select`},
-		{"unknown key", `{board: rpi4, keypads: [{name: dice, keys: {"7": GPIO5}}]}`, `key "7" is not one the games know`},
 		{"duplicate name", `{board: rpi4, readers: [{name: r1, spi: SPI0.0, cs: GPIO22}, {name: r1, spi: SPI0.0, cs: GPIO23}]}`,
 			`reader "r1": there are two readers of that name`},
 		{"bad name", `{board: rpi4, readers: [{name: Front 1, spi: SPI0.0}]}`, `reader "Front 1": the name must be`},
@@ -197,5 +196,22 @@ func TestTableExampleShipped(t *testing.T) {
 	}
 	if x.Readers[0].Debounce != 400*time.Millisecond || len(x.Keypads) != 1 {
 		t.Errorf("got %+v", x)
+	}
+}
+
+func TestCheckKeysAgainstTheGamesVocabulary(t *testing.T) {
+	var c Config
+	if err := yaml.Unmarshal([]byte(`{board: rpi4, keypads: [{name: dice, keys: {"1": GPIO5, "discard": GPIO6}}]}`), &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CheckKeys([]string{"1", "discard", "next"}); err != nil {
+		t.Errorf("keys of the game refused: %v", err)
+	}
+	err := c.CheckKeys([]string{"1", "next"})
+	if err == nil || !strings.Contains(err.Error(), `keypad "dice": key "discard" is not a key of this game (1, next)`) {
+		t.Errorf("got %v, want the unknown key named with the game's keys", err)
 	}
 }

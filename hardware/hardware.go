@@ -45,9 +45,6 @@ type KeyEvent struct {
 	Fault  *Fault `json:"fault,omitempty"`
 }
 
-// Key names the game binders understand.
-var KeyNames = []string{"1", "2", "3", "4", "5", "6", "confirm", "undo", "next", "roll", "cancel"}
-
 // FaultKind says what went wrong with a device.
 type FaultKind string
 

@@ -27,8 +27,7 @@ type Status struct {
 }
 
 // Outputs are what the daemon shows on the table itself: status LEDs, the
-// buzzer and the local score displays. *Panel is the real one; NopOutputs
-// shows nothing (a simulated table).
+// buzzer and the local score displays. *Panel is the real one.
 type Outputs interface {
 	// Status sets the steady LEDs.
 	Status(Status) error
@@ -38,14 +37,23 @@ type Outputs interface {
 	// display is "". A TM1637 shows up to its digits ("12", "12:07",
 	// "-3"); an SSD1306 shows lines ("Ania 12\nBartek 9").
 	Score(display, text string) error
+	// Scoreboard shows the score on every display in the form that fits
+	// it: the digits on a 7-segment display, the lines on a text one.
+	Scoreboard(Scoreboard) error
 }
 
-// NopOutputs shows nothing.
-type NopOutputs struct{}
+// Scoreboard is the score as each kind of display can show it. A game says
+// it once; each display takes its own part.
+type Scoreboard struct {
+	// Digits is for a 7-segment display: at most as many characters as it
+	// has digits ("12:07", "3-1"), '.' and ':' not counted.
+	Digits string
+	// Lines are for a text display: a few short lines.
+	Lines []string
+}
 
-func (NopOutputs) Status(Status) error        { return nil }
-func (NopOutputs) Illegal() error             { return nil }
-func (NopOutputs) Score(string, string) error { return nil }
+// segmentDisplay is a display that shows digits, not lines.
+type segmentDisplay interface{ segmentDigits() int }
 
 // TextDisplay shows a short text.
 type TextDisplay interface {
@@ -229,6 +237,25 @@ func (p *Panel) Score(name, text string) error {
 	return errors.Join(errs...)
 }
 
+// Scoreboard implements Outputs: each display gets the part that fits it;
+// a segment display shows nothing rather than a text it cannot draw.
+func (p *Panel) Scoreboard(sb Scoreboard) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for _, n := range p.DisplayNames() {
+		d := p.displays[n]
+		text := strings.Join(sb.Lines, "\n")
+		if _, ok := d.(segmentDisplay); ok {
+			text = sb.Digits
+		}
+		if err := d.Show(text); err != nil {
+			errs = append(errs, fmt.Errorf("hardware: display %s: %w", n, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // DisplayNames are the displays the panel has, sorted.
 func (p *Panel) DisplayNames() []string {
 	names := make([]string, 0, len(p.displays))
@@ -269,6 +296,8 @@ type TM1637Display struct {
 	Dev    interface{ Write([]byte) (int, error) }
 	Digits int
 }
+
+func (d TM1637Display) segmentDigits() int { return d.Digits }
 
 // Show implements TextDisplay: the text right-aligned, '.' and ':' lighting
 // the point after the digit before them.
