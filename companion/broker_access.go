@@ -11,6 +11,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // brokerAccess is the embedded broker's roles, from the table config's
@@ -25,9 +26,10 @@ type brokerAccess struct {
 	daemon  display.Credential
 	referee display.Credential
 	players []display.PlayerCredential
-	// commands is the topic the referee may publish to.
-	commands string
-	log      *slog.Logger
+	// topics are the table's: the command topics are the only ones anyone
+	// but the daemon may publish to.
+	topics wire.Topics
+	log    *slog.Logger
 }
 
 func (h *brokerAccess) ID() string { return "sztab-access" }
@@ -73,9 +75,20 @@ func (h *brokerAccess) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet
 	return true
 }
 
-// mayWrite: only the daemon publishes, except the referee's commands.
+// mayWrite: only the daemon publishes, except the referee's commands and
+// each player's commands for their own seat.
 func (h *brokerAccess) mayWrite(role, topic string) bool {
-	return role == "daemon" || role == "referee" && h.commands != "" && topic == h.commands
+	if role == "daemon" {
+		return true
+	}
+	if h.topics.Base == "" || role == "" {
+		return false
+	}
+	if role == "referee" {
+		return topic == h.topics.RefereeCommand
+	}
+	seat, ok := wire.Audience(role).Seat()
+	return ok && topic == h.topics.PlayerCommand(seat)
 }
 
 func (h *brokerAccess) clientRole(cl *mochi.Client) string {
@@ -95,21 +108,6 @@ func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bo
 	if write {
 		return h.mayWrite(role, topic)
 	}
-	need := hiddenFor(topic)
-	return need == "" || role == "daemon" || role == "referee" || role == need
-}
-
-// hiddenFor says who may read topic (or a filter): "" for everyone.
-func hiddenFor(topic string) string {
-	parts := strings.Split(topic, "/")
-	// sztab/v1/{venue}/{table}/referee/... or .../player/{seat}/...
-	if len(parts) >= 6 && parts[0] == "sztab" {
-		switch parts[4] {
-		case "referee":
-			return "referee"
-		case "player":
-			return "player/" + parts[5]
-		}
-	}
-	return ""
+	need := wire.HiddenFor(topic)
+	return need == "" || role == "daemon" || role == "referee" || role == string(need)
 }

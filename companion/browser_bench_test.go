@@ -17,7 +17,7 @@ import (
 // median of at most 100 ms (reported as median-ms).
 func BenchmarkBrowserUpdateLatency(b *testing.B) {
 	ctx := browser(b)
-	r := startServing(b, screenTable(b, b.TempDir(), "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(b, screenTable(b, b.TempDir(), "127.0.0.1:0"), skirmishgame.Spec)
 	defer r.stop(b)
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+r.d.DisplayAddr()+"/")); err != nil {
 		b.Fatal(err)

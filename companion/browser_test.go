@@ -19,6 +19,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -100,6 +101,7 @@ func screenTable(t testing.TB, dir, listen string) *companion.Config {
 func asGame(t *testing.T, cfg *companion.Config, game string) *companion.Config {
 	t.Helper()
 	text := strings.Replace(string(cfg.Raw()), "game: skirmish", "game: "+game, 1)
+	text = strings.Replace(text, "\nskirmish:", "\n"+game+":", 1) // the game's own section
 	c, err := companion.ParseConfig(cfg.Path(), []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -107,10 +109,10 @@ func asGame(t *testing.T, cfg *companion.Config, game string) *companion.Config 
 	return c
 }
 
-func startServing(t testing.TB, cfg *companion.Config, newGame func(*companion.Config) (companion.Game, error)) *running {
+func startServing(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *running {
 	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
-		NewGame: newGame, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond,
+		Games: companion.Games{spec}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +179,7 @@ func deploy(t testing.TB, d *companion.Daemon, kroki float64) {
 func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 	ctx := browser(t)
 	dir := t.TempDir()
-	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.Spec)
 	addr := r.d.DisplayAddr()
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
 		t.Fatal(err)
@@ -223,7 +225,7 @@ func TestBrowserScreenShowsStaleAndRecovers(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	listen := l.Addr().String()
 	l.Close()
-	r := startServing(t, screenTable(t, dir, listen), skirmishgame.New)
+	r := startServing(t, screenTable(t, dir, listen), skirmishgame.Spec)
 	deploy(t, r.d, 20)
 	submit(t, r.d, key("next"))
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+listen+"/")); err != nil {
@@ -234,7 +236,7 @@ func TestBrowserScreenShowsStaleAndRecovers(t *testing.T) {
 	until(t, ctx, time.Now(), `document.body.dataset.stale === "1" && !document.querySelector("[data-testid=stale]").hidden`)
 	screenshot(t, ctx, "table-screen-stale")
 
-	r2 := startServing(t, screenTable(t, dir, listen), skirmishgame.New)
+	r2 := startServing(t, screenTable(t, dir, listen), skirmishgame.Spec)
 	defer r2.stop(t)
 	until(t, ctx, time.Now(), `document.body.dataset.stale === "0" && document.querySelector("[data-testid=stale]").hidden`)
 	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
@@ -263,7 +265,7 @@ func login(t *testing.T, ctx context.Context, addr, next, user, pass, landing st
 
 func TestBrowserRefereeRulesFromThePage(t *testing.T) {
 	ctx := browser(t)
-	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.Spec)
 	defer r.stop(t)
 	addr := r.d.DisplayAddr()
 
@@ -300,7 +302,7 @@ func TestBrowserRefereeRulesFromThePage(t *testing.T) {
 
 func TestBrowserBadPagesAreClear(t *testing.T) {
 	ctx := browser(t)
-	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.Spec)
 	defer r.stop(t)
 	addr := r.d.DisplayAddr()
 	for _, path := range []string{"/player/9", "/player/abc", "/no/such/page"} {
@@ -327,7 +329,7 @@ type bump struct{}
 
 func (bump) Type() string { return "bump" }
 
-func (g *secretGame) Name() string                                  { return "wot-rush" }
+func (g *secretGame) Name() string                                  { return "secret" }
 func (g *secretGame) Start() (companion.Action, error)              { return bump{}, nil }
 func (g *secretGame) EncodeAction(companion.Action) ([]byte, error) { return []byte(`{}`), nil }
 func (g *secretGame) DecodeAction([]byte) (companion.Action, error) { return bump{}, nil }
@@ -349,8 +351,9 @@ func (g *secretGame) RollsIn(companion.Action) []dice.Roll { return nil }
 
 func TestBrowserHiddenCardNeverReachesThePublic(t *testing.T) {
 	ctx := browser(t)
-	cfg := asGame(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), "wot-rush")
-	r := startServing(t, cfg, func(*companion.Config) (companion.Game, error) { return &secretGame{}, nil })
+	cfg := asGame(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), "secret")
+	r := startServing(t, cfg, companion.GameSpec{ID: "secret", New: func(*companion.Config) (companion.Game, error) { return &secretGame{}, nil },
+		Commands: wire.Vocabulary{{Name: "next", From: wire.Anyone}}})
 	defer r.stop(t)
 	addr := r.d.DisplayAddr()
 	spectator := subscribe(t, r.d.BrokerAddr())
@@ -403,7 +406,7 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tables = append(tables, startServing(t, c, skirmishgame.New))
+		tables = append(tables, startServing(t, c, skirmishgame.Spec))
 	}
 	h, err := hub.New(hub.Options{Broker: "tcp://" + broker, Venue: "demo", Listen: "127.0.0.1:0",
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 300 * time.Millisecond})

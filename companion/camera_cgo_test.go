@@ -118,7 +118,7 @@ func TestCameraSnapshotsDriveTheGame(t *testing.T) {
 	// edge, 640 mm apart centre to centre; the closest bases are the
 	// commander's 32 mm and the MG's 40 mm: 604 mm = 23.78 kroki.
 	cfg := cameraTable(t, 280, 920)
-	r := startServing(t, cfg, skirmishgame.New)
+	r := startServing(t, cfg, skirmishgame.Spec)
 	defer r.stop(t)
 	sub := subscribe(t, r.d.BrokerAddr())
 	// Give the camera time to see a still table, then deploy both units by

@@ -1,71 +1,70 @@
 package companion
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"slices"
 	"unicode/utf8"
 
-	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 )
 
-// receiveCommand queues a message from the referee's command topic. It runs
-// on the MQTT client's goroutine, which must not wait for the table.
+// receiveCommand queues a message from a command topic. It runs on the
+// MQTT client's goroutine, which must not wait for the table.
 func (d *Daemon) receiveCommand(m Message) {
 	select {
 	case d.commands <- m:
 	default:
-		d.log.Warn("referee command dropped: 64 are already waiting", "topic", m.Topic)
+		d.log.Warn("command dropped: 64 are already waiting", "topic", m.Topic)
 	}
 }
 
-// handleCommand carries out a referee's MQTT command through the same path as
-// the referee page's buttons and the table's keys. A command that cannot be
-// read is refused with a notice (its payload journaled whole); one that
-// arrives as a retained message when the table (re)subscribes was sent
-// before and is refused.
+// handleCommand carries out an MQTT command (the referee's, or a player's
+// for their seat) through the same path as the pages' buttons and the
+// table's keys, and answers it on the sender's events topic. A command that
+// cannot be read is refused with a notice (its payload journaled); one that
+// arrives as a retained message is refused: it would run at every start.
 func (d *Daemon) handleCommand(ctx context.Context, m Message) {
 	if len(m.Payload) == 0 {
 		return // a retained command being cleared
 	}
-	refuse := func(code string, pl, en string) {
-		d.log.Warn("referee command refused", "topic", m.Topic, "code", code, "reason", en)
-		d.noticeAbout(ctx, Notice{Type: "command_rejected", Code: code, Reader: m.Topic, Text: rules.Text{PL: pl, EN: en}}, refusedMessage(m))
-	}
-	if m.Retained {
-		refuse("retained", "polecenie sędziego wysłane jako zachowane (retain) nie zostaje wykonane: wykonywałoby się przy każdym starcie; wyślij je bez retain",
-			"a retained referee command is not carried out (it would run again at every start); send it without retain")
-		if err := d.pub.Publish(m.Topic, nil, true); err != nil {
-			d.log.Warn("retained command not cleared", "topic", m.Topic, "err", err)
-		}
+	topic, _ := wire.ParseTopic(m.Topic)
+	to, ok := topic.CommandAudience()
+	if !ok {
+		d.log.Warn("message on no command topic ignored", "topic", m.Topic)
 		return
+	}
+	from := Sender{Kind: wire.Ref, Audience: to}
+	if to != wire.Referee {
+		from.Kind = wire.Seat
+	}
+	refuse := func(code string, text rules.Text) {
+		d.log.Warn("command refused", "topic", m.Topic, "code", code, "reason", text.EN)
+		d.table.notice(ctx, Notice{Type: "command_rejected", Code: code, Topic: m.Topic, Text: text}, refusedMessage(m))
+		d.table.answer(wire.CommandResult{Type: wire.ResultType, OK: false, Code: code, Text: text, From: string(to), Seq: d.table.Seq()}, to)
 	}
 	// A command sent with retain would be delivered again at every start;
 	// MQTT 3.1.1 does not tell a live subscriber that it was retained, so
-	// clear the topic after each one.
-	if err := d.pub.Publish(m.Topic, nil, true); err != nil {
-		d.log.Warn("command topic not cleared", "topic", m.Topic, "err", err)
-	}
-	c, err := display.ParseCommand(bytes.NewReader(m.Payload))
-	if err != nil {
-		refuse("garbled", "nieczytelne polecenie sędziego na "+m.Topic+": "+err.Error()+`; przykład: {"name":"next"}`,
-			"unreadable referee command on "+m.Topic+": "+err.Error()+`; for example {"name":"next"}`)
+	// clear the topic after each one (off the loop: the broker may be slow).
+	go func() {
+		if err := d.pub.Publish(m.Topic, nil, true); err != nil {
+			d.log.Warn("command topic not cleared", "topic", m.Topic, "err", err)
+		}
+	}()
+	if m.Retained {
+		refuse("retained", rules.Text{PL: "polecenie wysłane jako zachowane (retain) nie zostaje wykonane: wykonywałoby się przy każdym starcie; wyślij je bez retain",
+			EN: "a retained command is not carried out (it would run again at every start); send it without retain"})
 		return
 	}
-	if c.ID != "" {
-		if slices.Contains(d.recentIDs, c.ID) {
-			d.log.Info("referee command received twice; carried out once", "id", c.ID)
-			return
-		}
-		if len(d.recentIDs) == 256 {
-			d.recentIDs = d.recentIDs[1:]
-		}
-		d.recentIDs = append(d.recentIDs, c.ID)
+	c, err := wire.ParseCommand(m.Payload, d.table.spec.Commands, from.Kind)
+	if err != nil {
+		refuse("garbled", rules.Text{PL: "nieczytelne polecenie na " + m.Topic + ": " + err.Error() + `; przykład: {"name":"next"}`,
+			EN: "unreadable command on " + m.Topic + ": " + err.Error() + `; for example {"name":"next"}`})
+		return
 	}
-	d.handle(ctx, Input{Key: &hardware.KeyEvent{Keypad: RefereeKeypad, Key: c.Name}})
+	from.ID = c.ID
+	d.table.handle(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(to), Key: c.Name}, From: from})
 }
 
 // refusedMessage is what the journal keeps of a refused command: the topic

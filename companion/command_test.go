@@ -54,7 +54,7 @@ func mqttClient(t *testing.T, addr, user, pass string) paho.Client {
 // nothing, and a refusal says why while the journal keeps what was sent.
 func TestRefereeCommandsOverMQTT(t *testing.T) {
 	dir := t.TempDir()
-	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.Spec)
 	spectator := subscribe(t, r.d.BrokerAddr())
 	deploy(t, r.d, 30)
 	inPhase := spectator.inPhase

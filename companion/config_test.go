@@ -45,7 +45,8 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown top-level key", goodConfig + "colour: red\n", `unknown key "colour"`, 9},
 		{"unknown nested key", strings.Replace(goodConfig, "  listen:", "  lisen:", 1), `unknown key "lisen"`, 6},
 		{"bad table id", strings.Replace(goodConfig, "table: stol-1", "table: Stół 1", 1), "table:", 2},
-		{"unknown game", strings.Replace(goodConfig, "game: skirmish", "game: chess", 1), `"chess" is not a game`, 3},
+		{"not a game id", strings.Replace(goodConfig, "game: skirmish", "game: Chess!", 1), `"Chess!" is not a game id`, 3},
+		{"another game's section", strings.Replace(goodConfig, "game: skirmish", "game: chess", 1), `unknown key "skirmish" (the only game section is the game's own, chess)`, 8},
 		{"bad port", strings.Replace(goodConfig, "127.0.0.1:1883", "127.0.0.1:99999", 1), "port", 6},
 		{"both broker and listen", strings.Replace(goodConfig, "mqtt:\n", "mqtt:\n  broker: tcp://x:1883\n", 1), "not both", 7},
 		{"bad broker url", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: x:1883", 1), "broker URL", 6},
@@ -125,5 +126,23 @@ func TestLoadConfigMissingFile(t *testing.T) {
 	_, err := LoadConfig(filepath.Join(t.TempDir(), "none.yaml"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Which games exist is the registry's to say: a config naming a game the
+// binary does not play is refused with the games it does, at the game key.
+func TestCheckGameAgainstTheRegistry(t *testing.T) {
+	text := strings.Replace(strings.Replace(goodConfig, "game: skirmish", "game: tally", 1), "skirmish:\n  players: []\n", "", 1)
+	cfg, err := ParseConfig("table.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec, err := cfg.CheckGame(tallyGames); err != nil || spec.ID != "tally" {
+		t.Errorf("got %v, %v; want the tally spec", spec.ID, err)
+	}
+	_, err = cfg.CheckGame(Games{{ID: "skirmish"}, {ID: "bitwa-warszawska"}})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 3 || !strings.Contains(err.Error(), `game: "tally" is not a game this Sztab plays (skirmish, bitwa-warszawska)`) {
+		t.Errorf("got %v, want the game line and the games played", err)
 	}
 }

@@ -18,12 +18,14 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
 
-// tally is a minimal game: every die entered is added to a total.
+// tally is a minimal game used only by tests, registered through the same
+// spec as the real games: every die entered is added to a total.
 type tally struct{ total, count int }
 
 type addDice struct {
@@ -32,37 +34,60 @@ type addDice struct {
 
 func (addDice) Type() string { return "add" }
 
-type tallyGame struct{ st tally }
+var tallyActions = rules.NewCodec("tally", addDice{})
 
-func (g *tallyGame) Name() string                          { return "skirmish" }
-func (g *tallyGame) Start() (Action, error)                { return addDice{}, nil }
-func (g *tallyGame) EncodeAction(a Action) ([]byte, error) { return json.Marshal(a) }
-func (g *tallyGame) DecodeAction(b []byte) (Action, error) {
-	var a addDice
-	err := json.Unmarshal(b, &a)
-	return a, err
-}
-func (g *tallyGame) Apply(a Action) ([]any, func(), error) {
-	add := a.(addDice)
-	next := g.st
+func tallyStep(st tally, a rules.Action) (tally, []map[string]any, error) {
+	add, ok := a.(addDice)
+	if !ok {
+		return st, nil, rules.Reject("unknown_action", "nieznana akcja", "unknown action")
+	}
 	for _, r := range add.Rolls {
 		if err := r.Validate(); err != nil {
-			return nil, nil, rules.Reject("bad_die", "kość pokazuje %d", "a die showing %d", r.Value)
+			return st, nil, rules.Reject("bad_die", "kość pokazuje %d", "a die showing %d", r.Value)
 		}
-		next.total += r.Value
-		next.count++
+		st.total += r.Value
+		st.count++
 	}
-	return []any{map[string]any{"type": "added", "text": rules.Textf("suma %d", "total %d", next.total)}}, func() { g.st = next }, nil
+	return st, []map[string]any{{"type": "added", "text": rules.Textf("suma %d", "total %d", st.total)}}, nil
 }
+
+type tallyGame struct {
+	Adapter[tally, map[string]any]
+}
+
+func newTally(id string) func(*Config) (Game, error) {
+	return func(*Config) (Game, error) {
+		g := &tallyGame{}
+		g.Adapter = Adapter[tally, map[string]any]{ID: id, Codec: tallyActions, Opening: addDice{}, Step: tallyStep,
+			Show: func(st tally, _ Viewer) any { return map[string]int{"total": st.total, "count": st.count} }}
+		return g, nil
+	}
+}
+
 func (g *tallyGame) Bind(in Input) ([]Action, []Notice) {
 	if in.Key != nil {
+		if in.Key.Key == "next" {
+			return nil, []Notice{{Type: "rejected", Code: "nothing_next", Text: rules.Textf("nic dalej", "nothing comes next")}}
+		}
 		v, _ := strconv.Atoi(in.Key.Key)
 		return []Action{addDice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
 	}
 	return nil, nil
 }
-func (g *tallyGame) View(Viewer) any              { return map[string]int{"total": g.st.total, "count": g.st.count} }
+
 func (g *tallyGame) RollsIn(a Action) []dice.Roll { return a.(addDice).Rolls }
+
+func (g *tallyGame) Summary(Viewer) []rules.Text {
+	return []rules.Text{rules.Textf("suma %d z %d kości", "total %d of %d dice", g.State().total, g.State().count)}
+}
+
+// tallySpec registers the test game; tallyGames are the games of the tests'
+// daemons ("other" shares the engine under another id).
+var (
+	tallySpec = GameSpec{ID: "tally", Title: rules.Text{PL: "Suma", EN: "Tally"}, New: newTally("tally"),
+		Commands: append(wire.Vocabulary{{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: wire.Anyone, Watch: "n"}}, wire.DiceKeys(wire.Anyone)...)}
+	tallyGames = Games{tallySpec, {ID: "other", New: newTally("other"), Commands: tallySpec.Commands}}
+)
 
 type recorder struct {
 	mu   sync.Mutex
@@ -114,13 +139,13 @@ func (r *recorder) all(topic string) string {
 func tallyDaemon(t *testing.T, dir string) (*Daemon, func()) {
 	t.Helper()
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags:\n  - {uid: 04A1B2C3, kind: unit, id: ak}\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\ndisplay:\n  referee: {user: sedzia, password: tajne}\n"))
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\ndisplay:\n  referee: {user: sedzia, password: tajne}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open(context.Background(), cfg, Options{
-		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
-		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Games: tallyGames,
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +171,7 @@ func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {
 	key(d, "kp", "7")
 	key(d, "kp", "4")
 	ev := rec.wait(t, "sztab/v1/v/t1/events", "unknown_tag")
-	if !strings.Contains(ev, `"uid":"04998877"`) || !strings.Contains(ev, `"reader":"r2"`) {
+	if !strings.Contains(ev, `"uid":"04998877"`) || !strings.Contains(ev, `"device":"r2"`) {
 		t.Errorf("unknown_tag event lacks uid or reader: %s", ev)
 	}
 	rej := rec.wait(t, "sztab/v1/v/t1/events", "rejected")
@@ -181,7 +206,7 @@ func TestFairnessWatchFlagsTheLoadedDieToTheRefereeOnly(t *testing.T) {
 	}
 	rec.wait(t, "sztab/v1/v/t1/state", `"count":600`)
 	rec.wait(t, "sztab/v1/v/t1/referee/events", "t1/loaded")
-	var msg FairnessMessage
+	var msg wire.FairnessMessage
 	json.Unmarshal([]byte(rec.wait(t, "sztab/v1/v/t1/referee/fairness", `"rolls":300,`)), &msg)
 	got := map[string]bool{}
 	for _, s := range msg.Sources {
@@ -224,27 +249,23 @@ func TestRestartRebuildsStateAndRefusesAnotherGame(t *testing.T) {
 	}
 	stop()
 	d2, stop2 := tallyDaemon(t, dir)
-	if d2.Seq() != 3 || d2.game.View(Public).(map[string]int)["total"] != 8 {
-		t.Errorf("after restart: seq %d, view %v", d2.Seq(), d2.game.View(Public))
+	if d2.Seq() != 3 || d2.Game().View(Public).(map[string]int)["total"] != 8 {
+		t.Errorf("after restart: seq %d, view %v", d2.Seq(), d2.Game().View(Public))
 	}
 	if got := d2.Fairness(); len(got) != 1 || got[0].Rolls != 2 {
 		t.Errorf("fairness after restart: %+v", got)
 	}
 	stop2()
 
-	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
+	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: other\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
 	_, err := Open(context.Background(), cfg, Options{
-		NewGame: func(*Config) (Game, error) { return otherGame{&tallyGame{}}, nil },
-		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Games: tallyGames,
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	if err == nil || !strings.Contains(err.Error(), "j.db") || !strings.Contains(err.Error(), "belongs to a skirmish game") {
-		t.Errorf("opening a skirmish journal for another game: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "j.db") || !strings.Contains(err.Error(), "belongs to a tally game and the config plays other") {
+		t.Errorf("opening a tally journal for another game: %v", err)
 	}
 }
-
-type otherGame struct{ *tallyGame }
-
-func (otherGame) Name() string { return "bitwa-warszawska" }
 
 func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
 	dir := t.TempDir()
@@ -254,12 +275,12 @@ func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j.Append(context.Background(), KindAction, "skirmish", time.Now(), []byte(`{"rolls":[{"value":9,"origin":"keypad"}]}`), []byte(`[]`))
+	j.Append(context.Background(), KindAction, "tally", time.Now(), []byte(`{"type":"add","rolls":[{"value":9,"origin":"keypad"}]}`), []byte(`[]`))
 	j.Close()
-	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
+	cfg, _ := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
 	_, err = Open(context.Background(), cfg, Options{
-		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
-		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Games: tallyGames,
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err == nil || !strings.Contains(err.Error(), "entry 2") || !strings.Contains(err.Error(), "no longer applies") {
 		t.Errorf("got %v, want a refusal naming entry 2", err)
@@ -271,7 +292,7 @@ func TestMissingDevicesAndFaultsAreReportedAndTheTablePlaysOn(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
 	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte(`venue: v
 table: t1
-game: skirmish
+game: tally
 tags: tags.yaml
 journal: j.db
 mqtt:
@@ -285,8 +306,8 @@ hardware:
 		t.Fatal(err)
 	}
 	d, err := Open(context.Background(), cfg, Options{
-		NewGame: func(*Config) (Game, error) { return &tallyGame{}, nil },
-		Log:     slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Games: tallyGames,
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -8,27 +9,50 @@ import (
 )
 
 // Action is a game action as the journal stores it.
-type Action interface {
-	Type() string
-}
+type Action = rules.Action
 
 // Input is one sensor event for the game's binder. Exactly one of Tag, Key
 // and Snapshot is set. TagInfo is what the registry says the tag is.
+//
+// A Key is a command: a key on the table's keypad (Keypad is its name) or
+// a command from a page, the watch or MQTT (Keypad is "referee" or
+// "player/N"). From says who sent it; a player's command is for their seat.
 type Input struct {
 	Tag      *hardware.TagEvent
 	TagInfo  *Tag
 	Key      *hardware.KeyEvent
 	Snapshot *vision.Snapshot
+	From     Sender
+}
+
+// Sender is who sent a command, for the rules of who may do what and for
+// the answer.
+type Sender struct {
+	Kind wire.Sender
+	// Audience is where the answer goes: public for the table's keys.
+	Audience wire.Audience
+	// ID is the command's id, when it had one.
+	ID string
+}
+
+// Seat is the seat a player's command is for, 0 for the table or referee.
+func (s Sender) Seat() int {
+	n, _ := s.Audience.Seat()
+	return n
 }
 
 // Notice is a published event that changes no state: an unknown tag, a
-// refused action, a selection made on the table.
+// refused action, a device fault.
 type Notice struct {
-	Type   string     `json:"type"`
-	Code   string     `json:"code,omitempty"`
-	Text   rules.Text `json:"text"`
-	Reader string     `json:"reader,omitempty"`
-	UID    string     `json:"uid,omitempty"`
+	Type string     `json:"type"`
+	Code string     `json:"code,omitempty"`
+	Text rules.Text `json:"text"`
+	// Device is the reader or keypad it concerns; Topic the MQTT topic of a
+	// refused command; Die the dice source of a fairness warning.
+	Device string `json:"device,omitempty"`
+	Topic  string `json:"topic,omitempty"`
+	Die    string `json:"die,omitempty"`
+	UID    string `json:"uid,omitempty"`
 	// Action is the type of the refused action, when there is one.
 	Action string `json:"action,omitempty"`
 }
@@ -55,11 +79,41 @@ type Game interface {
 	View(viewer Viewer) any
 }
 
+// Summarizer is implemented by games that can say in a few lines how the
+// game stands for a viewer; the terminal watch and text displays show them
+// without knowing the game.
+type Summarizer interface {
+	Summary(Viewer) []rules.Text
+}
+
+// Scorer is implemented by games that have a score for the table's own
+// displays, in the form each kind of display can show.
+type Scorer interface {
+	Scoreboard() hardware.Scoreboard
+}
+
+// LegalLister is implemented by games whose engine says which actions it
+// may take now; the referee's view shows them.
+type LegalLister interface {
+	LegalActions() []string
+}
+
 // Viewer is who a view is for.
 type Viewer struct {
 	Role Role `json:"role"`
 	// Seat is the player's seat when Role is RolePlayer.
 	Seat int `json:"seat,omitempty"`
+}
+
+// Audience is the wire audience of a viewer.
+func (v Viewer) Audience() wire.Audience {
+	switch v.Role {
+	case RoleReferee:
+		return wire.Referee
+	case RolePlayer:
+		return wire.Player(v.Seat)
+	}
+	return wire.Public
 }
 
 // Role is a kind of viewer.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/wire"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
 	"github.com/sztab/sztab/rules/skirmish"
 )
@@ -71,10 +72,10 @@ func demoConfig(t testing.TB, dir, mqttSection string, script bool) *companion.C
 type subscriber struct {
 	client paho.Client
 	mu     sync.Mutex
-	state  []companion.StateMessage
+	state  []wire.StateMessage
 	raw    [][]byte
-	events []companion.EventMessage
-	status []companion.StatusMessage
+	events []wire.EventMessage
+	status []wire.StatusMessage
 }
 
 func subscribe(t *testing.T, addr string) *subscriber {
@@ -90,20 +91,20 @@ func subscribe(t *testing.T, addr string) *subscriber {
 		defer s.mu.Unlock()
 		switch strings.TrimPrefix(m.Topic(), topicBase) {
 		case "state":
-			var sm companion.StateMessage
+			var sm wire.StateMessage
 			if err := json.Unmarshal(m.Payload(), &sm); err != nil {
 				t.Errorf("state payload: %v", err)
 			}
 			s.state = append(s.state, sm)
 			s.raw = append(s.raw, append([]byte(nil), m.Payload()...))
 		case "events":
-			var em companion.EventMessage
+			var em wire.EventMessage
 			if err := json.Unmarshal(m.Payload(), &em); err != nil {
 				t.Errorf("event payload: %v", err)
 			}
 			s.events = append(s.events, em)
 		case "status":
-			var st companion.StatusMessage
+			var st wire.StatusMessage
 			json.Unmarshal(m.Payload(), &st)
 			s.status = append(s.status, st)
 		}
@@ -140,7 +141,7 @@ type running struct {
 func open(t *testing.T, cfg *companion.Config) *companion.Daemon {
 	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
-		NewGame: skirmishgame.New, SimSpeed: 0,
+		Games: companion.Games{skirmishgame.Spec}, SimSpeed: 0,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -167,7 +168,7 @@ func (r *running) stop(t testing.TB) {
 	}
 }
 
-func lastState(s *subscriber) (companion.StateMessage, skirmish.State) {
+func lastState(s *subscriber) (wire.StateMessage, skirmish.State) {
 	m := s.state[len(s.state)-1]
 	var st skirmish.State
 	b, _ := json.Marshal(m.State)
@@ -215,29 +216,47 @@ func playDemo(t *testing.T, cfg func(script bool) *companion.Config, brokerAddr 
 	if msg.Seq != d.Seq() {
 		t.Errorf("state seq %d, daemon at %d", msg.Seq, d.Seq())
 	}
-	// Every event once, in order, each (seq, index) unique.
+	// Every event once, each with its own id; the journal's events in
+	// order, each (seq, index) unique. The answers to the table's keys come
+	// on the same topic, with ids of their own.
 	seen := map[string]bool{}
 	var types []string
 	var prev int64
+	answers := 0
 	for _, e := range sub.events {
+		if e.ID == "" || seen["id:"+e.ID] {
+			t.Errorf("event id %q missing or received twice", e.ID)
+		}
+		seen["id:"+e.ID] = true
+		b, _ := json.Marshal(e.Event)
+		var head struct {
+			Type, UID, Device string
+			OK                bool
+		}
+		json.Unmarshal(b, &head)
+		if head.Type == wire.ResultType {
+			if !head.OK {
+				t.Errorf("the table refused a key of the demo: %s", b)
+			}
+			answers++
+			continue
+		}
 		key := fmt.Sprint(e.Seq, "/", e.Index)
-		if seen[key] {
-			t.Errorf("event %s received twice", key)
+		if seen[key] || e.ID != wire.EventID(e.Seq, e.Index) {
+			t.Errorf("event %s received twice, or its id %s is not its place", key, e.ID)
 		}
 		seen[key] = true
 		if e.Seq < prev {
 			t.Errorf("event seq went back from %d to %d", prev, e.Seq)
 		}
 		prev = e.Seq
-		b, _ := json.Marshal(e.Event)
-		var head struct {
-			Type, UID, Reader string
-		}
-		json.Unmarshal(b, &head)
-		if head.Type == "unknown_tag" && (head.UID != "04998877" || head.Reader != "stol") {
+		if head.Type == "unknown_tag" && (head.UID != "04998877" || head.Device != "stol") {
 			t.Errorf("unknown_tag event %s", b)
 		}
 		types = append(types, head.Type)
+	}
+	if answers != 16 {
+		t.Errorf("%d answers to the table's keys, want one for each of the 16 keys of the demo (15 dice and next)", answers)
 	}
 	joined := strings.Join(types, " ")
 	for _, want := range []string{"game_started", "unknown_tag", "phase", "shooter_selected", "shot_declared", "stage_resolved", "shot_resolved"} {

@@ -17,6 +17,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/listeners"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // Broker is the embedded MQTT broker (mochi-mqtt), used when the config
@@ -32,16 +33,16 @@ type BrokerUsers struct {
 	Daemon  display.Credential
 	Referee display.Credential
 	Players []display.PlayerCredential
-	// Commands is the one topic the referee may publish to (the table's
-	// referee/command); empty: none.
-	Commands string
+	// Topics are the table's: the referee may publish to its
+	// referee/command, a player to its own seat's player/N/command.
+	Topics wire.Topics
 }
 
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
 	quiet := slog.New(brokerLog{log.Handler()}).With("component", "broker")
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
-	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, commands: users.Commands, log: quiet}
+	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, topics: users.Topics, log: quiet}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
@@ -128,7 +129,10 @@ type PublisherOptions struct {
 	// again after every reconnect. Handlers run on the client's goroutine
 	// and must not block.
 	Subscriptions map[string]func(Message)
-	Log           *slog.Logger
+	// OnConnect runs, in a goroutine of its own, after every (re)connect
+	// once the subscriptions are sent.
+	OnConnect func()
+	Log       *slog.Logger
 }
 
 // Message is one message received on a subscription.
@@ -180,6 +184,9 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 				}
 			}()
 		}
+		if o.OnConnect != nil {
+			go o.OnConnect()
+		}
 	})
 	c := paho.NewClient(opts)
 	tok := c.Connect()
@@ -213,6 +220,9 @@ func (p *Publisher) Publish(topic string, payload []byte, retained bool) error {
 	}
 	return nil
 }
+
+// Connected reports whether the connection to the broker is up now.
+func (p *Publisher) Connected() bool { return p.client.IsConnectionOpen() }
 
 // Close disconnects cleanly (the broker then does not send the will).
 func (p *Publisher) Close() { p.client.Disconnect(500) }

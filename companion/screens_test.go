@@ -22,7 +22,7 @@ import (
 // is refused by name.
 func TestScreensSessionSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.New)
+	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.Spec)
 	addr := r.d.DisplayAddr()
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -48,7 +48,7 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 	}
 	r.stop(t)
 
-	r = startServing(t, screenTable(t, dir, addr), skirmishgame.New)
+	r = startServing(t, screenTable(t, dir, addr), skirmishgame.Spec)
 	if code := refereePage(r.d.DisplayAddr()); code != http.StatusOK {
 		t.Errorf("after a restart the referee page answered %d, want 200 (still signed in)", code)
 	}
@@ -60,7 +60,7 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r = startServing(t, changed, skirmishgame.New)
+	r = startServing(t, changed, skirmishgame.Spec)
 	if code := refereePage(r.d.DisplayAddr()); code != http.StatusSeeOther {
 		t.Errorf("after the referee's password changed the old session got %d, want 303 (sign in again)", code)
 	}
@@ -71,7 +71,7 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := companion.Open(context.Background(), screenTable(t, dir, "127.0.0.1:0"), companion.Options{
-		NewGame: skirmishgame.New, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Games: companion.Games{skirmishgame.Spec}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,21 +5,22 @@
 package display
 
 import (
-	"strconv"
 	"sync"
+
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // Audience is who a view or event is for: "public", "referee" or
 // "player/N".
-type Audience string
+type Audience = wire.Audience
 
 const (
-	Public  Audience = "public"
-	Referee Audience = "referee"
+	Public  = wire.Public
+	Referee = wire.Referee
 )
 
 // PlayerAudience is the audience of the player in seat.
-func PlayerAudience(seat int) Audience { return Audience("player/" + strconv.Itoa(seat)) }
+func PlayerAudience(seat int) Audience { return wire.Player(seat) }
 
 // Message is one SSE message: Kind is "state", "event" or "meta".
 type Message struct {

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -17,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sztab/sztab/companion/wire"
 )
 
 //go:embed static
@@ -34,34 +35,6 @@ type PlayerCredential struct {
 	Credential `yaml:",inline"`
 }
 
-// Command is a ruling or correction sent from the referee's page (or the
-// referee's MQTT command topic). It goes through the same path as a key on
-// the table.
-type Command struct {
-	// Name is a key name: confirm, cancel, undo, next, or a die value "1"–"6".
-	Name string `json:"name"`
-	// ID, when given, makes a command sent twice (an MQTT redelivery) count once.
-	ID string `json:"id,omitempty"`
-}
-
-// ParseCommand reads one command (JSON, at most 4 KiB) and checks its name.
-func ParseCommand(r io.Reader) (Command, error) {
-	var c Command
-	dec := json.NewDecoder(io.LimitReader(r, 4096))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return Command{}, fmt.Errorf("display: command: %w", err)
-	}
-	if dec.More() {
-		return Command{}, fmt.Errorf("display: command: more than one JSON value")
-	}
-	switch c.Name {
-	case "confirm", "cancel", "undo", "next", "1", "2", "3", "4", "5", "6":
-		return c, nil
-	}
-	return Command{}, fmt.Errorf("display: unknown command %q (want confirm, cancel, undo, next or a die 1–6)", c.Name)
-}
-
 // Server serves the pages of one table (or of the venue wall, with Kind "hub").
 type Server struct {
 	Feed *Feed
@@ -69,8 +42,17 @@ type Server struct {
 	Kind    string
 	Referee Credential
 	Players []PlayerCredential
-	// Command receives the referee's commands; nil disables the controls.
-	Command func(Command) error
+	// Command receives the commands of the referee's and the players'
+	// pages, checked against Commands; nil disables the controls.
+	Command func(Audience, wire.Command) error
+	// Commands are the game's commands.
+	Commands wire.Vocabulary
+	// Game is the game's id; Panel its screen panel, served as
+	// /static/games/<Game>.js (nil: the generic panel).
+	Game  string
+	Panel []byte
+	// Clock gives the time for sessions and pings; nil is time.Now.
+	Clock func() time.Time
 	// Image returns the latest annotated table image (JPEG), if any.
 	Image func() ([]byte, bool)
 	Log   *slog.Logger
@@ -95,6 +77,9 @@ func (s *Server) Handler() http.Handler {
 	if s.Heartbeat == 0 {
 		s.Heartbeat = 2 * time.Second
 	}
+	if s.Clock == nil {
+		s.Clock = time.Now
+	}
 	s.key = s.SessionKey
 	if len(s.key) == 0 {
 		s.key = make([]byte, 32)
@@ -116,6 +101,8 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST /login", s.login)
 		mux.HandleFunc("POST /logout", s.logout)
 		mux.HandleFunc("POST /referee/command", s.command)
+		mux.HandleFunc("POST /command", s.command)
+		mux.HandleFunc("GET /static/games/{file}", s.panel)
 		mux.HandleFunc("GET /table.jpg", s.image)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -149,7 +136,7 @@ func (s *Server) credentialTag(a Audience) string {
 }
 
 func (s *Server) sign(a Audience) string {
-	body := string(a) + "|" + strconv.FormatInt(time.Now().Add(12*time.Hour).Unix(), 10) + "|" + s.credentialTag(a)
+	body := string(a) + "|" + strconv.FormatInt(s.Clock().Add(12*time.Hour).Unix(), 10) + "|" + s.credentialTag(a)
 	mac := hmac.New(sha256.New, s.key)
 	mac.Write([]byte(body))
 	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
@@ -180,7 +167,7 @@ func (s *Server) sessionOf(r *http.Request) (Audience, bool) {
 	}
 	aud := Audience(parts[0])
 	n, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || time.Now().Unix() > n || !hmac.Equal([]byte(parts[2]), []byte(s.credentialTag(aud))) {
+	if err != nil || s.Clock().Unix() > n || !hmac.Equal([]byte(parts[2]), []byte(s.credentialTag(aud))) {
 		return "", false
 	}
 	return aud, true
@@ -213,6 +200,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <body data-page="{{.Page}}" data-audience="{{.Audience}}">
 <div id="app"><p class="boot">Sztab…</p></div>
 <script src="/static/panels.js"></script>
+{{with .Game}}<script src="/static/games/{{.}}.js"></script>{{end}}
 <script src="/static/app.js"></script>
 </body></html>`))
 
@@ -231,7 +219,11 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a)})
+		game := ""
+		if s.Panel != nil {
+			game = s.Game
+		}
+		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a), "Game": game})
 	}
 }
 
@@ -379,7 +371,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			}
 			fl.Flush()
 		case <-tick.C:
-			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))}) {
+			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.Clock().UnixMilli(), 10))}) {
 				return
 			}
 			fl.Flush()
@@ -387,25 +379,47 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// command takes a command from the referee's page, or a player's for their
+// seat; the answer comes on the page's event stream.
 func (s *Server) command(w http.ResponseWriter, r *http.Request) {
-	if got, ok := s.sessionOf(r); !ok || got != Referee {
-		http.Error(w, "display: only the referee may rule", http.StatusForbidden)
+	got, ok := s.sessionOf(r)
+	if !ok || (r.URL.Path == "/referee/command" && got != Referee) {
+		http.Error(w, "display: sign in as the referee or a player to send commands", http.StatusForbidden)
 		return
 	}
 	if s.Command == nil {
 		http.Error(w, "display: this table takes no commands", http.StatusNotImplemented)
 		return
 	}
-	c, err := ParseCommand(r.Body)
+	from := wire.Seat
+	if got == Referee {
+		from = wire.Ref
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, wire.MaxCommandBytes+1))
+	if err != nil {
+		http.Error(w, "display: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	c, err := wire.ParseCommand(body, s.Commands, from)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	if err := s.Command(c); err != nil {
+	if err := s.Command(got, c); err != nil {
 		http.Error(w, "display: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// panel serves the game's screen panel.
+func (s *Server) panel(w http.ResponseWriter, r *http.Request) {
+	if s.Panel == nil || r.PathValue("file") != s.Game+".js" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Write(s.Panel)
 }
 
 func (s *Server) image(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -34,6 +35,8 @@ type Options struct {
 	Log    *slog.Logger
 	// Heartbeat is the page keep-alive period (default 2s).
 	Heartbeat time.Duration
+	// Clock gives the time of each table's last update; nil is time.Now.
+	Clock func() time.Time
 }
 
 // Table is what the wall shows of one table.
@@ -83,6 +86,9 @@ func New(o Options) (*Hub, error) {
 	if o.Heartbeat == 0 {
 		o.Heartbeat = 2 * time.Second
 	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
 	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
@@ -104,7 +110,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	}
 	h.addr = l.Addr().String()
 	close(h.ready)
-	srv := &http.Server{Handler: (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat}).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			h.opts.Log.Error("hub: wall page stopped", "err", err)
@@ -112,9 +118,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	}()
 	defer srv.Close()
 
-	filter := "sztab/v1/" + h.opts.Venue + "/+/"
 	opts := paho.NewClientOptions().AddBroker(h.opts.Broker).
-		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, time.Now().UnixNano()%1e6)).
+		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
 	if h.opts.Username != "" {
 		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
@@ -122,7 +127,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	// Subscribing again on every (re)connect keeps the wall whole after the
 	// broker restarts; the retained status and state come back with it.
 	opts.SetOnConnectHandler(func(c paho.Client) {
-		for _, t := range []string{filter + "status", filter + "state"} {
+		for _, t := range []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")} {
 			c.Subscribe(t, 1, h.onMessage)
 		}
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
@@ -138,11 +143,11 @@ func (h *Hub) Run(ctx context.Context) error {
 }
 
 func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
-	parts := strings.Split(m.Topic(), "/")
-	if len(parts) != 5 {
+	tp, ok := wire.ParseTopic(m.Topic())
+	if !ok {
 		return
 	}
-	table, kind := parts[3], parts[4]
+	table, kind := tp.Table, tp.Suffix
 	h.mu.Lock()
 	t := h.tables[table]
 	if t == nil {
@@ -151,9 +156,7 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 	}
 	switch kind {
 	case "status":
-		var s struct {
-			Status, Game, Version, Screen string
-		}
+		var s wire.StatusMessage
 		if err := json.Unmarshal(m.Payload(), &s); err != nil || s.Status == "" {
 			h.mu.Unlock()
 			h.opts.Log.Warn("hub: unreadable status", "table", table, "err", err)
@@ -167,11 +170,7 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 			t.Screen = s.Screen
 		}
 	case "state":
-		var s struct {
-			Seq      int64       `json:"seq"`
-			Game     string      `json:"game"`
-			Headline *rules.Text `json:"headline"`
-		}
+		var s wire.StateMessage
 		if err := json.Unmarshal(m.Payload(), &s); err != nil {
 			h.mu.Unlock()
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
@@ -182,7 +181,7 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 			t.Game = s.Game
 		}
 	}
-	t.Updated = time.Now().UTC()
+	t.Updated = h.opts.Clock().UTC()
 	h.mu.Unlock()
 	h.publish()
 }

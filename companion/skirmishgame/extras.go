@@ -10,19 +10,19 @@ import (
 // Seats are the players' seats; each gets its own view.
 func (g *Game) Seats() []int {
 	var out []int
-	for _, p := range g.state.Players {
+	for _, p := range g.State().Players {
 		out = append(out, p.Seat)
 	}
 	return out
 }
 
 // ActiveSeat is whose turn it is, for the table's lights.
-func (g *Game) ActiveSeat() int { return g.state.ActiveSeat() }
+func (g *Game) ActiveSeat() int { return g.State().ActiveSeat() }
 
 // Headline is the game in one line: round, phase, and each side's models
 // left, or the result once the game is over.
 func (g *Game) Headline() rules.Text {
-	s := g.state
+	s := g.State()
 	if s.Result != nil {
 		return s.Result.Text
 	}
@@ -55,7 +55,7 @@ func (g *Game) Desyncs() []rules.Text {
 		}
 	}
 	var out []rules.Text
-	for _, u := range g.state.Units {
+	for _, u := range g.State().Units {
 		if !u.Deployed {
 			continue
 		}

@@ -24,7 +24,9 @@ func TestSeatsHeadlineAndDesyncs(t *testing.T) {
 		t.Errorf("table and state agree, got %v", d)
 	}
 	// The camera loses gren-2 and a dead model stands on.
-	g.state.Units[1].Models[0].Removed = true
+	st := g.State()
+	st.Units[1].Models[0].Removed = true
+	g.SetState(st)
 	bind(t, g, snapshot(append(ak, gren[0], gren[2], gren[3])...))
 	var got []string
 	for _, d := range g.Desyncs() {

@@ -63,22 +63,18 @@ func LoadCatalogue(files DataFiles, resolve func(string) string) (*skirmish.Cata
 	return skirmish.ParseCatalogue(w, u, o)
 }
 
-// Game is the skirmish game at one table.
+// Game is the skirmish game at one table: the engine's state (in the
+// embedded adapter), and what the binder needs beyond it: the camera's
+// latest snapshot and the virtual dice. Everything the players select is
+// in the state, so the journal holds it.
 type Game struct {
-	start   skirmish.StartGame
-	state   skirmish.State
+	companion.Adapter[skirmish.State, skirmish.Event]
 	krokMM  float64
 	virtual dice.Source
 	// shuffle draws virtual order cards; the cards drawn are journaled, so
 	// replays do not depend on it.
 	shuffle *rand.Rand
 	snap    *vision.Snapshot
-	// Table-side selections, not game state, so not journaled: the unit
-	// whose card was scanned first and the weapon it fires, a discard armed
-	// by the "discard" key, and the jumps the camera saw this movement phase.
-	shooter, weapon string
-	discard         bool
-	jumped          map[string]bool
 	// readings is what the optional readers below are looked up on: the
 	// snapshot itself, or a stand-in in tests.
 	readings func(vision.Snapshot) any
@@ -98,67 +94,35 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
 	}
-	return &Game{start: start, krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
-		shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)), jumped: map[string]bool{},
-		readings: func(s vision.Snapshot) any { return s }}, nil
+	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
+		shuffle:  rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)),
+		readings: func(s vision.Snapshot) any { return s }}
+	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
+		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view,
+	}
+	return g, nil
 }
 
-func (g *Game) Name() string { return "skirmish" }
-
-func (g *Game) Start() (companion.Action, error) { return g.start, nil }
-
-func (g *Game) EncodeAction(a companion.Action) ([]byte, error) {
-	sa, ok := a.(skirmish.Action)
-	if !ok {
-		return nil, fmt.Errorf("skirmishgame: %T is not a skirmish action", a)
-	}
-	return skirmish.EncodeAction(sa)
-}
-
-func (g *Game) DecodeAction(b []byte) (companion.Action, error) { return skirmish.DecodeAction(b) }
-
-func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
-	sa, ok := a.(skirmish.Action)
-	if !ok {
-		return nil, nil, fmt.Errorf("skirmishgame: %T is not a skirmish action", a)
-	}
-	next, evs, err := skirmish.Apply(g.state, sa)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]any, len(evs))
-	for i, e := range evs {
-		out[i] = e
-	}
-	return out, func() { g.state = next }, nil
-}
-
-// View filters hidden information: army lists before deployment and order
+// view filters hidden information: army lists before deployment and order
 // cards in other players' hands.
-func (g *Game) View(v companion.Viewer) any {
+func view(s skirmish.State, v companion.Viewer) any {
 	switch v.Role {
 	case companion.RoleReferee:
-		return g.state.View(skirmish.Viewer{Referee: true})
+		return s.View(skirmish.Viewer{Referee: true})
 	case companion.RolePlayer:
-		return g.state.View(skirmish.Viewer{Seat: v.Seat})
+		return s.View(skirmish.Viewer{Seat: v.Seat})
 	}
-	return g.state.View(skirmish.Viewer{})
+	return s.View(skirmish.Viewer{})
 }
 
-// State is the current state (for tests and displays in process).
-func (g *Game) State() skirmish.State { return g.state }
+// LegalActions are the action types the engine may take now.
+func (g *Game) LegalActions() []string { return skirmish.LegalActions(g.State()) }
 
 func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
-		if j, ok := g.readings(*in.Snapshot).(jumpReader); ok {
-			for _, m := range in.Snapshot.Models {
-				if j.Jumped(m.ID) {
-					g.jumped[m.ID] = true
-				}
-			}
-		}
+		return g.jumps(*in.Snapshot)
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		switch in.TagInfo.Kind {
 		case "unit":
@@ -168,7 +132,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, "nfc")
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Reader: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		if v, err := strconv.Atoi(in.Key.Key); err == nil {
@@ -179,15 +143,43 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	return nil, nil
 }
 
+// jumps notes the models the camera saw cross an obstacle in the movement
+// phase; the move that ends the phase carries them.
+func (g *Game) jumps(sn vision.Snapshot) ([]companion.Action, []companion.Notice) {
+	s := g.State()
+	j, ok := g.readings(sn).(jumpReader)
+	if !ok || !skirmish.Legal(s, "note_jumps") {
+		return nil, nil
+	}
+	var seen []string
+	for _, m := range sn.Models {
+		u, ok := s.Unit(m.Unit)
+		if ok && u.Owner == s.ActiveSeat() && u.Deployed && j.Jumped(m.ID) && !slices.Contains(selectedJumps(s), m.ID) {
+			seen = append(seen, m.ID)
+		}
+	}
+	if len(seen) == 0 {
+		return nil, nil
+	}
+	return []companion.Action{skirmish.NoteJumps{Models: seen}}, nil
+}
+
+func selectedJumps(s skirmish.State) []string {
+	if s.Selection == nil {
+		return nil
+	}
+	return s.Selection.Jumps
+}
+
 func rejected(code string, t rules.Text) []companion.Notice {
 	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
 }
 
 // command maps a named key (or a command card) to an action.
 func (g *Game) command(name, device string) ([]companion.Action, []companion.Notice) {
-	s := g.state
+	s := g.State()
 	shot := s.Shot
-	ruling := s.Call != nil || (shot != nil && shot.Stage == skirmish.StageRuling)
+	ruling := skirmish.Legal(s, "ruling")
 	switch name {
 	case "next":
 		switch s.Phase {
@@ -207,13 +199,15 @@ func (g *Game) command(name, device string) ([]companion.Action, []companion.Not
 		if ruling {
 			return []companion.Action{skirmish.Ruling{InRange: false, By: device}}, nil
 		}
-		g.shooter, g.weapon, g.discard = "", "", false
 		if shot != nil {
 			return []companion.Action{skirmish.CancelShot{}}, nil
 		}
+		if s.Selection != nil {
+			return []companion.Action{skirmish.SelectShooter{}}, nil
+		}
 		return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("wybór anulowany", "selection cleared")}}
 	case "roll":
-		if shot == nil || shot.Stage == skirmish.StageRuling {
+		if !skirmish.Legal(s, "dice") {
 			return nil, rejected("no_roll_needed", rules.Textf("nic nie czeka na rzut", "nothing is waiting for a roll"))
 		}
 		rolls, err := g.virtual.Roll(shot.Need - len(shot.Entered))
@@ -222,8 +216,7 @@ func (g *Game) command(name, device string) ([]companion.Action, []companion.Not
 		}
 		return []companion.Action{skirmish.Dice{Rolls: rolls}}, nil
 	case "discard":
-		g.discard = true
-		return nil, []companion.Notice{{Type: "discard_armed", Text: rules.Textf("zeskanuj kartę rozkazu do odrzucenia", "scan the order card to put away")}}
+		return []companion.Action{skirmish.ArmDiscard{}}, nil
 	case "draw":
 		return g.virtualDraw()
 	}
@@ -247,14 +240,15 @@ func (g *Game) noSnapshot() []companion.Notice {
 
 // endMovement closes the movement phase: the active player's models whose
 // position changed since the state last recorded it move, as the latest
-// snapshot shows them. The phase ends only if the move is taken outright.
+// snapshot shows them, with the jumps the camera saw; the engine ends the
+// phase once the move is taken, unless it needs a ruling first.
 func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
 	end := []companion.Action{skirmish.EndPhase{}}
 	if g.snap == nil {
 		return end, nil
 	}
-	s := g.state
-	var mv skirmish.Move
+	s := g.State()
+	mv := skirmish.Move{EndPhase: true}
 	for _, vm := range g.snap.Models {
 		u, ok := s.Unit(vm.Unit)
 		if !ok || u.Owner != s.ActiveSeat() || !u.Deployed {
@@ -269,28 +263,21 @@ func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
 			continue
 		}
 		mv.Models = append(mv.Models, p)
-		if g.jumped[vm.ID] {
+		if slices.Contains(selectedJumps(s), vm.ID) {
 			mv.Jumped = append(mv.Jumped, vm.ID)
 		}
 	}
-	g.jumped = map[string]bool{}
 	if len(mv.Models) == 0 {
 		return end, nil
 	}
-	next, _, err := skirmish.Apply(s, mv)
-	if err != nil || next.Call != nil {
-		// The engine refuses it (the notice says why) or asks for a ruling:
-		// the phase stays open.
-		return []companion.Action{mv}, nil
-	}
-	return []companion.Action{mv, skirmish.EndPhase{}}, nil
+	return []companion.Action{mv}, nil
 }
 
 // unitCard: in deployment the card deploys its unit where the camera sees
 // it; in the shooting phase the first card picks the shooter, the second the
 // target. Scanning the shooter again picks its next weapon.
 func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
-	s := g.state
+	s := g.State()
 	u, ok := s.Unit(unit)
 	if !ok {
 		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma w tej grze", "card of unit %q, which is not in this game", unit))
@@ -303,27 +290,24 @@ func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
 		return nil, rejected("not_now", rules.Textf("karta %s: teraz nie rozmieszczamy ani nie strzelamy", "card %s: nobody deploys or shoots now", u.Name))
 	}
 	weapons := carried(u)
-	switch g.shooter {
-	case "":
-		g.shooter, g.weapon = unit, weapons[0]
-		return nil, []companion.Notice{{Type: "shooter_selected",
-			Text: rules.Textf("strzela: %s (%s); zeskanuj cel", "shooting: %s (%s); scan the target", u.Name, g.weapon)}}
-	case unit:
-		i := slices.Index(weapons, g.weapon)
-		if len(weapons) > 1 && i+1 < len(weapons) {
-			g.weapon = weapons[i+1]
-			return nil, []companion.Notice{{Type: "shooter_selected",
-				Text: rules.Textf("strzela: %s (%s); zeskanuj cel", "shooting: %s (%s); scan the target", u.Name, g.weapon)}}
-		}
-		g.shooter, g.weapon = "", ""
-		return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("wybór anulowany", "selection cleared")}}
+	var sel skirmish.Selection
+	if s.Selection != nil {
+		sel = *s.Selection
 	}
-	shooter, weapon := g.shooter, g.weapon
-	g.shooter, g.weapon = "", ""
+	switch sel.Shooter {
+	case "":
+		return []companion.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[0]}}, nil
+	case unit:
+		i := slices.Index(weapons, sel.Weapon)
+		if len(weapons) > 1 && i+1 < len(weapons) {
+			return []companion.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[i+1]}}, nil
+		}
+		return []companion.Action{skirmish.SelectShooter{}}, nil
+	}
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
-	return g.declareShot(shooter, weapon, u)
+	return g.declareShot(sel.Shooter, sel.Weapon, u)
 }
 
 // carried lists a unit's weapons, the one most models carry first.
@@ -388,7 +372,7 @@ type (
 )
 
 func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]companion.Action, []companion.Notice) {
-	s := g.state
+	s := g.State()
 	su, _ := s.Unit(shooter)
 	w, _ := su.Weapon(weapon)
 	firing := map[string]vision.ModelPosition{}
@@ -478,13 +462,12 @@ func sortedKeys(m map[string]vision.ModelPosition) []string {
 // orderCard: a scanned order card is drawn into the hand of the player it
 // belongs to, or put away after the "discard" key.
 func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.Notice) {
-	s := g.state
+	s := g.State()
 	if s.Phase != skirmish.PhaseOrders {
 		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
 	}
 	seat := s.ActiveSeat()
-	if g.discard {
-		g.discard = false
+	if s.Selection != nil && s.Selection.Discard {
 		return []companion.Action{skirmish.DiscardOrder{Seat: seat, Card: card}}, nil
 	}
 	if s.Round == 0 {
@@ -514,7 +497,7 @@ func seatState(s skirmish.State, seat int) *skirmish.PlayerState {
 // virtualDraw deals the cards a player is missing from the part of the
 // deck not yet drawn, in a seeded order (tables without card tags).
 func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
-	s := g.state
+	s := g.State()
 	if s.Phase != skirmish.PhaseOrders {
 		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
 	}
@@ -555,7 +538,7 @@ func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
 	if !ok {
 		return nil, rejected("no_measurement", rules.Textf("kamera nie rozpoznaje znaczników punktów celu", "the camera does not read objective markers"))
 	}
-	s := g.state
+	s := g.State()
 	for _, c := range or.ObjectiveMarkers() {
 		at := skirmish.Point{X: g.kroki(c[0]), Y: g.kroki(c[1])}
 		known := slices.ContainsFunc(s.Objectives, func(o skirmish.Objective) bool {

@@ -162,7 +162,7 @@ func TestDeployMoveShoot(t *testing.T) {
 	moved[0].Y -= 2 * krok
 	bind(t, g, snapshot(append(moved, gren...)...))
 	actions, refused, _ = bind(t, g, key("next"))
-	if strings.Join(actions, ",") != "move,end_phase" || refused != nil || g.State().Phase != skirmish.PhaseShooting {
+	if strings.Join(actions, ",") != "move" || refused != nil || g.State().Phase != skirmish.PhaseShooting {
 		t.Errorf("a 5-krok move: actions %v refused %v phase %s", actions, refused, g.State().Phase)
 	}
 	if at := g.State().Units[0].Models[0].At; at.Y != 9 {
@@ -208,7 +208,7 @@ func TestOptionalReadings(t *testing.T) {
 	moved[1].Y += 2 * krok
 	bind(t, g, snapshot(append(moved, gren...)...))
 	actions, _, _ := bind(t, g, key("next"))
-	if strings.Join(actions, ",") != "move,end_phase" || !g.State().Units[0].Models[1].Jumped {
+	if strings.Join(actions, ",") != "move" || !g.State().Units[0].Models[1].Jumped {
 		t.Fatalf("actions %v; ak-2 jumped %v", actions, g.State().Units[0].Models[1].Jumped)
 	}
 	f.blocked = map[string]bool{"ak-3": true}

@@ -16,7 +16,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
 )
 
 // Options configure a watch.
@@ -38,27 +40,24 @@ type Options struct {
 	Commands io.Reader
 }
 
-// commandKeys are what a referee types at the watch, and the command each sends.
-var commandKeys = map[string]string{
-	"n": "next", "next": "next", "c": "confirm", "confirm": "confirm", "x": "cancel", "cancel": "cancel",
-	"u": "undo", "undo": "undo", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6",
-}
-
 // Screen is what the watch knows of the table.
 type Screen struct {
 	mu       sync.Mutex
 	lang     string
 	topic    string
-	status   map[string]any
-	state    map[string]any
+	status   wire.StatusMessage
+	headline string
+	summary  []rules.Text
 	seq      int64
 	events   []string
-	fairness []map[string]any
+	fairness []dice.FairnessReport
 	// commands says keys are read; note is the answer to the last one, and
 	// pending the command sent and not yet answered by the table.
 	commands bool
 	note     string
 	pending  string
+	// pendingID is the id of the command sent and not yet answered.
+	pendingID string
 }
 
 func (s *Screen) setNote(n string) {
@@ -68,9 +67,9 @@ func (s *Screen) setNote(n string) {
 }
 
 // sent records a command on its way to the table.
-func (s *Screen) sent(name string) {
+func (s *Screen) sent(name, id string) {
 	s.mu.Lock()
-	s.pending = name
+	s.pending, s.pendingID = name, id
 	s.note = fmt.Sprintf(s.say("wysłano %s; czekam na stół…", "sent %s; waiting for the table…"), name)
 	s.mu.Unlock()
 }
@@ -107,39 +106,28 @@ func (s *Screen) text(t rules.Text) string {
 
 // Apply takes one message of the table (topic suffix after the table id:
 // status, state, events, referee/...). It reports whether anything changed.
+// The watch knows no game: it shows the summary lines the table sends.
 func (s *Screen) Apply(suffix string, payload []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch suffix {
 	case "status":
-		var m map[string]any
+		var m wire.StatusMessage
 		if json.Unmarshal(payload, &m) != nil {
 			return false
 		}
 		s.status = m
 	case "state", "referee/state":
-		var m struct {
-			Seq      int64          `json:"seq"`
-			State    map[string]any `json:"state"`
-			Headline *rules.Text    `json:"headline"`
-			Fairness []map[string]any
-		}
+		var m wire.StateMessage
 		if json.Unmarshal(payload, &m) != nil {
 			return false
 		}
 		if suffix == "state" && s.topic == "referee/state" {
 			return false // the referee's view, when there is one, says more
 		}
-		if s.pending != "" && suffix == "referee/state" && m.Seq > s.seq {
-			s.note = fmt.Sprintf(s.say("stół przyjął %s (seq %d)", "the table took %s (seq %d)"), s.pending, m.Seq)
-			s.pending = ""
-		}
-		s.topic, s.seq, s.state = suffix, m.Seq, m.State
-		if s.state == nil {
-			s.state = map[string]any{}
-		}
+		s.topic, s.seq, s.summary, s.headline = suffix, m.Seq, m.Summary, ""
 		if m.Headline != nil {
-			s.state["__headline"] = s.text(*m.Headline)
+			s.headline = s.text(*m.Headline)
 		}
 		if m.Fairness != nil {
 			s.fairness = m.Fairness
@@ -150,17 +138,29 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 			Event struct {
 				Type string     `json:"type"`
 				Text rules.Text `json:"text"`
+				ID   string     `json:"id"`
+				OK   bool       `json:"ok"`
+				Seq  int64      `json:"seq"`
 			} `json:"event"`
 		}
 		if json.Unmarshal(payload, &m) != nil {
 			return false
 		}
-		line := fmt.Sprintf("#%d %s", m.Seq, s.text(m.Event.Text))
-		if m.Event.Type == "command_rejected" && s.pending != "" {
-			s.note = fmt.Sprintf(s.say("stół odrzucił %s: %s", "the table refused %s: %s"), s.pending, s.text(m.Event.Text))
-			s.pending = ""
+		ev := m.Event
+		if ev.Type == wire.ResultType {
+			if s.pendingID == "" || ev.ID != s.pendingID {
+				return false // another sender's answer
+			}
+			if ev.OK {
+				s.note = fmt.Sprintf(s.say("stół przyjął %s (seq %d)", "the table took %s (seq %d)"), s.pending, ev.Seq)
+			} else {
+				s.note = fmt.Sprintf(s.say("stół odrzucił %s: %s", "the table refused %s: %s"), s.pending, s.text(ev.Text))
+			}
+			s.pending, s.pendingID = "", ""
+			return true
 		}
-		if m.Event.Type == "rejected" || m.Event.Type == "die_suspect" || m.Event.Type == "too_close_to_call" {
+		line := fmt.Sprintf("#%d %s", m.Seq, s.text(ev.Text))
+		if ev.Type == "rejected" || ev.Type == "die_suspect" || ev.Type == "too_close_to_call" || ev.Type == "command_rejected" {
 			line += "  ◀"
 		}
 		s.events = append(s.events, line)
@@ -173,92 +173,35 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 	return true
 }
 
-func str(m map[string]any, k string) string {
-	if v, ok := m[k]; ok && v != nil {
-		return fmt.Sprint(v)
-	}
-	return ""
-}
-
-func num(m map[string]any, k string) int {
-	if v, ok := m[k].(float64); ok {
-		return int(v)
-	}
-	return 0
-}
-
 // Render draws the screen.
 func (s *Screen) Render() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
 	say := s.say
-	status := strings.ToUpper(str(s.status, "status"))
+	status := strings.ToUpper(s.status.Status)
 	if status == "" {
 		status = say("CZEKAM NA STÓŁ", "WAITING FOR THE TABLE")
 	}
-	fmt.Fprintf(&b, "Sztab · %s / %s · %s · %s · seq %d\n", str(s.status, "venue"), str(s.status, "table"), str(s.status, "game"), status, s.seq)
-	if h := str(s.state, "__headline"); h != "" {
-		fmt.Fprintln(&b, h)
+	fmt.Fprintf(&b, "Sztab · %s / %s · %s · %s · seq %d\n", s.status.Venue, s.status.Table, s.status.Game, status, s.seq)
+	if s.headline != "" {
+		fmt.Fprintln(&b, s.headline)
 	}
 	b.WriteString(strings.Repeat("─", 60) + "\n")
-	if units, ok := s.state["units"].([]any); ok {
-		for _, u := range units {
-			um, _ := u.(map[string]any)
-			models, _ := um["models"].([]any)
-			var pips strings.Builder
-			alive, hurt := 0, 0
-			for _, m := range models {
-				mm, _ := m.(map[string]any)
-				switch {
-				case mm["removed"] == true:
-					pips.WriteString("✕")
-				case num(mm, "wounds") > 0:
-					pips.WriteString("◐")
-					alive++
-					hurt++
-				default:
-					pips.WriteString("●")
-					alive++
-				}
-			}
-			line := fmt.Sprintf("  %-28s %s %d/%d", str(um, "name"), pips.String(), alive, len(models))
-			if hurt > 0 {
-				line += fmt.Sprintf(say(" (%d rannych)", " (%d wounded)"), hurt)
-			}
-			fmt.Fprintln(&b, line)
+	for _, l := range s.summary {
+		if line := s.text(l); line != s.headline {
+			fmt.Fprintln(&b, "  "+line)
 		}
-	}
-	if call, ok := s.state["call"].(map[string]any); ok {
-		var q rules.Text
-		if qm, ok := call["question"].(map[string]any); ok {
-			q = rules.Text{PL: str(qm, "pl"), EN: str(qm, "en")}
-		}
-		fmt.Fprintf(&b, "  ⚠ %s %s\n", say("ROZSTRZYGNIJ:", "RULE:"), s.text(q))
-	}
-	if sh, ok := s.state["shot"].(map[string]any); ok {
-		entered, _ := sh["entered"].([]any)
-		fmt.Fprintf(&b, "  %s: %s → %s · %s · %s (%d/%d)\n", say("Strzał", "Shot"), str(sh, "shooter"), str(sh, "target"), str(sh, "weapon"), str(sh, "stage"), len(entered), num(sh, "need"))
-		if sh["stage"] == "ruling" {
-			fmt.Fprintf(&b, "  ⚠ %s\n", say("za blisko, by rozstrzygnąć pomiarem", "too close to call by measurement"))
-		}
-	}
-	if ls, ok := s.state["last_shot"].(map[string]any); ok {
-		wounded, _ := ls["wounded"].([]any)
-		killed, _ := ls["killed"].([]any)
-		fmt.Fprintf(&b, "  %s: %s → %s: %d/%d/%d · %s %d · %s %d\n", say("Ostatni strzał", "Last shot"), str(ls, "shooter"), str(ls, "target"),
-			num(ls, "hits"), num(ls, "wounds"), num(ls, "saved"), say("ranni", "wounded"), len(wounded), say("zabici", "killed"), len(killed))
 	}
 	if len(s.fairness) > 0 {
 		fmt.Fprintln(&b, say("  Uczciwość kości:", "  Dice fairness:"))
-		sort.Slice(s.fairness, func(i, j int) bool { return str(s.fairness[i], "key") < str(s.fairness[j], "key") })
+		sort.Slice(s.fairness, func(i, j int) bool { return s.fairness[i].Key < s.fairness[j].Key })
 		for _, f := range s.fairness {
 			flag := "ok"
-			if f["loaded"] == true {
+			if f.Loaded {
 				flag = say("PODEJRZANA", "SUSPECT")
 			}
-			p, _ := f["p_value"].(float64)
-			fmt.Fprintf(&b, "    %-24s %4d %s p=%.4f %s\n", str(f, "key"), num(f, "rolls"), say("rzutów", "rolls"), p, flag)
+			fmt.Fprintf(&b, "    %-24s %4d %s p=%.4f %s\n", f.Key, f.Rolls, say("rzutów", "rolls"), f.PValue, flag)
 		}
 	}
 	b.WriteString(strings.Repeat("─", 60) + "\n")
@@ -267,8 +210,15 @@ func (s *Screen) Render() string {
 	}
 	if s.commands {
 		b.WriteString(strings.Repeat("─", 60) + "\n")
-		fmt.Fprintln(&b, say("Sędzia: n następna faza · c zatwierdź · x anuluj · u cofnij · 1–6 kość, potem Enter",
-			"Referee: n next phase · c confirm · x cancel · u undo · 1–6 a die, then Enter"))
+		var keys []string
+		for _, c := range s.status.Commands.For(wire.Ref) {
+			k := c.Name
+			if c.Watch != "" {
+				k = c.Watch
+			}
+			keys = append(keys, k+" "+s.text(c.Label))
+		}
+		fmt.Fprintln(&b, say("Sędzia (klawisz, potem Enter): ", "Referee (a key, then Enter): ")+strings.Join(keys, " · "))
 		if s.note != "" {
 			fmt.Fprintln(&b, "  "+s.note)
 		}
@@ -298,8 +248,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	var baseMu sync.Mutex
-	base := "" // sztab/v1/{venue}/{table}/, once a message of the table is seen
-	prefix := len(strings.Split("sztab/v1/v/t/", "/")) - 1
+	var base wire.Topics // the table's, once a message of it is seen
 	opts := paho.NewClientOptions().AddBroker(o.Broker).
 		SetClientID(fmt.Sprintf("sztab-watch-%s-%d", o.Table, time.Now().UnixNano()%1e6)).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
@@ -307,15 +256,15 @@ func Run(ctx context.Context, o Options) error {
 		opts.SetUsername(o.Username).SetPassword(o.Password)
 	}
 	opts.SetOnConnectHandler(func(c paho.Client) {
-		c.Subscribe("sztab/v1/"+venue+"/"+o.Table+"/#", 1, func(_ paho.Client, m paho.Message) {
-			parts := strings.SplitN(m.Topic(), "/", prefix+1)
-			if len(parts) != prefix+1 {
+		c.Subscribe(wire.TableFilter(venue, o.Table), 1, func(_ paho.Client, m paho.Message) {
+			t, ok := wire.ParseTopic(m.Topic())
+			if !ok {
 				return
 			}
 			baseMu.Lock()
-			base = strings.Join(parts[:prefix], "/") + "/"
+			base = wire.TopicsFor(t.Venue, t.Table)
 			baseMu.Unlock()
-			if screen.Apply(parts[prefix], m.Payload()) {
+			if screen.Apply(t.Suffix, m.Payload()) {
 				poke()
 			}
 		})
@@ -357,13 +306,15 @@ func Run(ctx context.Context, o Options) error {
 
 // send sends the referee's typed key to the table at base and notes what
 // became of it.
-func (s *Screen) send(c paho.Client, base, typed string, n int) {
-	name, ok := commandKeys[strings.ToLower(typed)]
+func (s *Screen) send(c paho.Client, base wire.Topics, typed string, n int) {
+	s.mu.Lock()
+	name, ok := s.status.Commands.For(wire.Ref).WatchKey(typed)
+	s.mu.Unlock()
 	switch {
 	case !ok:
 		s.setNote(fmt.Sprintf(s.say("nieznany klawisz %q", "unknown key %q"), typed))
 		return
-	case base == "":
+	case base.Base == "":
 		s.setNote(s.say("stół jeszcze się nie odezwał; spróbuj za chwilę", "the table has not been heard yet; try again in a moment"))
 		return
 	case !s.isReferee():
@@ -374,9 +325,10 @@ func (s *Screen) send(c paho.Client, base, typed string, n int) {
 		return
 	}
 	opts := c.OptionsReader()
-	payload, _ := json.Marshal(map[string]string{"name": name, "id": fmt.Sprintf("%s-%d", opts.ClientID(), n)})
-	s.sent(name) // before the publish: the table may answer before the broker's ack
-	tok := c.Publish(base+"referee/command", 1, false, payload)
+	cmd := wire.Command{Name: name, ID: fmt.Sprintf("%s-%d", opts.ClientID(), n)}
+	payload, _ := json.Marshal(cmd)
+	s.sent(name, cmd.ID) // before the publish: the table may answer before the broker's ack
+	tok := c.Publish(base.RefereeCommand, 1, false, payload)
 	failed := ""
 	switch {
 	case !tok.WaitTimeout(5 * time.Second):
@@ -386,7 +338,7 @@ func (s *Screen) send(c paho.Client, base, typed string, n int) {
 	}
 	if failed != "" {
 		s.mu.Lock()
-		s.pending, s.note = "", failed
+		s.pending, s.pendingID, s.note = "", "", failed
 		s.mu.Unlock()
 	}
 }

@@ -3,6 +3,7 @@ package watch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"strings"
@@ -14,18 +15,27 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/rules"
 )
 
-const state = `{"seq":21,"venue":"demo","table":"stol-1","game":"skirmish","headline":{"pl":"runda 1 · strzał","en":"round 1 · shooting"},
-"state":{"units":[{"name":"AK pluton Zośka","models":[{"id":"ak-1","lives":1,"wounds":0},{"id":"ak-2","lives":1,"wounds":1,"removed":true}]},
-{"name":"Grenadierzy","models":[{"id":"gren-1","lives":2,"wounds":1},{"id":"gren-2","lives":2,"wounds":0}]}],
-"last_shot":{"shooter":"ak","target":"gren","hits":5,"wounds":5,"saved":3,"wounded":["gren-1"],"killed":[]},
-"call":{"question":{"pl":"czy cel jest w zasięgu?","en":"is the target in range?"}}}}`
+// state is a table's view as the daemon sends it: the watch shows its
+// headline and summary lines, whatever the game; it never reads "state".
+const state = `{"seq":21,"venue":"demo","table":"stol-1","game":"any-game","headline":{"pl":"runda 1 · strzał","en":"round 1 · shooting"},
+"summary":[{"pl":"runda 1 · strzał","en":"round 1 · shooting"},{"pl":"Armia Krajowa: 1 model","en":"Armia Krajowa: 1 model"},
+{"pl":"⚠ ROZSTRZYGNIJ: czy cel jest w zasięgu?","en":"⚠ RULE: is the target in range?"}],
+"state":{"units":[{"name":"a game's own JSON the watch does not walk"}]}}`
+
+// status carries the game's commands: the watch's keys come from them.
+const status = `{"status":"online","game":"any-game","venue":"demo","table":"stol-1","commands":[
+{"name":"next","label":{"pl":"Dalej","en":"Next phase"},"from":["keys","player","referee"],"watch":"n"},
+{"name":"undo","label":{"pl":"Cofnij","en":"Undo"},"from":["referee"],"watch":"u"},
+{"name":"roll","label":{"pl":"Rzuć","en":"Roll"},"from":["player"],"watch":"r"}]}`
 
 func TestRender(t *testing.T) {
 	s := NewScreen("en")
 	for _, m := range []struct{ topic, payload string }{
-		{"status", `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`},
+		{"status", status},
 		{"state", state},
 		{"events", `{"seq":20,"event":{"type":"stage_resolved","text":{"pl":"obrona","en":"saves on 4+"}}}`},
 		{"events", `{"seq":21,"event":{"type":"rejected","text":{"pl":"kość 7","en":"a die showing 7"}}}`},
@@ -36,17 +46,21 @@ func TestRender(t *testing.T) {
 	}
 	got := s.Render()
 	for _, want := range []string{
-		"Sztab · demo / stol-1 · skirmish · ONLINE · seq 21",
+		"Sztab · demo / stol-1 · any-game · ONLINE · seq 21",
 		"round 1 · shooting",
-		"AK pluton Zośka", "●✕ 1/2",
-		"Grenadierzy", "◐● 2/2 (1 wounded)",
-		"RULE: is the target in range?",
-		"Last shot: ak → gren: 5/5/3 · wounded 1 · killed 0",
+		"  Armia Krajowa: 1 model",
+		"  ⚠ RULE: is the target in range?",
 		"#21 a die showing 7  ◀",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("render lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Count(got, "round 1 · shooting") != 1 {
+		t.Errorf("the headline is repeated as a summary line:\n%s", got)
+	}
+	if strings.Contains(got, "does not walk") {
+		t.Errorf("the watch walked the game's own JSON:\n%s", got)
 	}
 	if strings.Index(got, "#21") > strings.Index(got, "#20") {
 		t.Errorf("events not newest first:\n%s", got)
@@ -92,7 +106,7 @@ func TestRunFollowsATableOnABroker(t *testing.T) {
 	if tok := pub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
 	}
-	pub.Publish("sztab/v1/demo/stol-1/status", 1, true, `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`).Wait()
+	pub.Publish("sztab/v1/demo/stol-1/status", 1, true, status).Wait()
 	pub.Publish("sztab/v1/demo/stol-1/state", 1, true, state).Wait()
 	pub.Publish("sztab/v1/demo/stol-9/state", 1, true, `{"seq":99,"state":{}}`).Wait()
 
@@ -123,7 +137,7 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 	const base = "sztab/v1/demo/stol-1/"
 	daemon := display.Credential{User: "d", Password: "p"}
 	referee := display.Credential{User: "sedzia", Password: "tajne"}
-	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Commands: base + "referee/command"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Topics: wire.TopicsFor("demo", "stol-1")}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +148,7 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 	}
 	got := make(chan string, 4)
 	table.Subscribe(base+"referee/command", 1, func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) }).Wait()
-	table.Publish(base+"status", 1, true, `{"status":"online","game":"skirmish","venue":"demo","table":"stol-1"}`).Wait()
+	table.Publish(base+"status", 1, true, status).Wait()
 
 	keys, typing := io.Pipe()
 	out := &syncBuffer{}
@@ -145,18 +159,30 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 			Username: "sedzia", Password: "tajne", Commands: keys})
 	}()
 	waitFor := func(want string) { t.Helper(); waitForOutput(t, out, want) }
-	received := func(want string) {
+	received := func(want string) wire.Command {
 		t.Helper()
 		select {
 		case p := <-got:
-			if !strings.Contains(p, want) || !strings.Contains(p, `"id":"sztab-watch-stol-1-`) {
+			var c wire.Command
+			if json.Unmarshal([]byte(p), &c) != nil || !strings.Contains(p, want) || !strings.HasPrefix(c.ID, "sztab-watch-stol-1-") {
 				t.Errorf("the table received %s, want %s with an id", p, want)
 			}
+			return c
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the table never received %s:\n%s", want, out.String())
 		}
+		return wire.Command{}
+	}
+	answer := func(c wire.Command, ok bool, seq int64, text string) {
+		t.Helper()
+		res, _ := json.Marshal(wire.EventMessage{ID: "r1", Seq: seq, Event: wire.CommandResult{Type: wire.ResultType, ID: c.ID, Name: c.Name, OK: ok, Seq: seq, Text: rules.Text{PL: text, EN: text}}})
+		table.Publish(base+"referee/events", 1, false, res).Wait()
 	}
 	waitFor("ONLINE")
+	waitFor("n Next phase · u Undo") // the referee's keys, from the game's commands
+	if strings.Contains(out.String(), "r Roll") {
+		t.Error("the watch offers the referee a player's command")
+	}
 	// No referee's view yet: the keys are not sent.
 	io.WriteString(typing, "n\n")
 	waitFor("only the referee rules")
@@ -164,13 +190,20 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 	waitFor("seq 5")
 	io.WriteString(typing, "7\n")
 	waitFor(`unknown key "7"`)
+	io.WriteString(typing, "r\n")
+	waitFor(`unknown key "r"`)
 	io.WriteString(typing, "n\n")
-	received(`"name":"next"`)
-	table.Publish(base+"referee/state", 1, true, `{"seq":6,"state":{}}`).Wait()
+	next := received(`"name":"next"`)
+	// Another sender's answer is not this one's.
+	answer(wire.Command{Name: "next", ID: "someone-else"}, true, 9, "")
+	answer(next, true, 6, "")
 	waitFor("the table took next (seq 6)")
+	if strings.Contains(out.String(), "seq 9)") {
+		t.Error("the watch took another sender's answer for its own")
+	}
 	io.WriteString(typing, "u\n")
-	received(`"name":"undo"`)
-	table.Publish(base+"events", 1, false, `{"seq":7,"event":{"type":"command_rejected","text":{"pl":"nic do cofnięcia","en":"nothing to undo"}}}`).Wait()
+	undo := received(`"name":"undo"`)
+	answer(undo, false, 6, "nothing to undo")
 	waitFor("the table refused undo: nothing to undo")
 	select {
 	case p := <-got:

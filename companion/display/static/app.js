@@ -27,8 +27,16 @@
   }
   function t(text) { if (!text) return ""; if (typeof text === "string") return text; return (lang === "en" ? text.en : text.pl) || text.pl || text.en || ""; }
   function say(pl, en) { return lang === "en" ? en : pl; }
-  var ctx = { el: el, t: t, say: say, audience: audience, page: page,
-              command: function (name) { return fetch("/referee/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({ name: name }) }); } };
+  var sent = {};
+  var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "",
+              command: function (name) {
+                var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
+                sent[id] = name;
+                ctx.answer = say("wysłano " + name + "…", "sent " + name + "…");
+                render();
+                return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({ name: name, id: id }) })
+                  .then(function (r) { if (!r.ok) return r.text().then(function (x) { ctx.answer = x; render(); }); });
+              } };
 
   var conn = el("span", { class: "conn stale", "data-testid": "connection", text: "…" });
   var staleBanner = el("div", { class: "stale-banner", "data-testid": "stale", hidden: "" });
@@ -58,15 +66,18 @@
     langBtn.textContent = lang === "en" ? "PL" : "EN";
     var head = meta.venue ? meta.venue + (meta.table ? " · " + meta.table : "") : "Sztab";
     var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
-    title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [meta.game_name || meta.game || "", pageName].filter(Boolean).join(" · ")));
+    title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [t(meta.title) || meta.game || "", pageName].filter(Boolean).join(" · ")));
     var logTitle = app.querySelector("[data-testid=log-title]");
     if (logTitle) logTitle.textContent = say("Zdarzenia", "Events");
     setStale(body.dataset.stale !== "0");
     if (!msg) return;
     try {
-      var draw = panels[page === "hub" ? "hub" : meta.game] || panels.generic;
+      ctx.meta = meta;
+      var game = panels.games[meta.game];
+      var draw = page === "hub" ? panels.hub : (game ? game.draw : panels.generic);
       var node = draw(msg, ctx);
-      if (page === "referee" && panels.referee) node = el("div", {}, node, panels.referee(msg, ctx));
+      if (page === "referee") node = el("div", {}, node, panels.referee(msg, ctx));
+      if (page === "player") node = el("div", {}, node, panels.player(msg, ctx));
       panel.replaceChildren(node);
       body.dataset.seq = String(msg.seq || 0);
       warnBanner.hidden = true;
@@ -95,7 +106,23 @@
       heard(); render(); renderLog();
     });
     es.addEventListener("state", function (e) { msg = JSON.parse(e.data); heard(); render(); });
-    es.addEventListener("event", function (e) { events.push(JSON.parse(e.data)); if (events.length > 80) events.shift(); heard(); renderLog(); });
+    es.addEventListener("event", function (e) {
+      var m = JSON.parse(e.data);
+      heard();
+      var ev = m.event || {};
+      if (ev.type === "command_result") {
+        // The answer to a command: shown beside the buttons of the page
+        // that sent it (the table's keys' answers are in the log).
+        if (ev.id && sent[ev.id]) {
+          ctx.answer = (ev.ok ? "✓ " : "✗ ") + (t(ev.text) || ev.code || "");
+          delete sent[ev.id];
+          render();
+        }
+        if (!ev.id || audience === "public") { events.push(m); renderLog(); }
+        return;
+      }
+      events.push(m); if (events.length > 80) events.shift(); renderLog();
+    });
     es.addEventListener("ping", heard);
     es.onerror = function () {
       setStale(true);

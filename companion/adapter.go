@@ -1,0 +1,62 @@
+package companion
+
+import (
+	"fmt"
+
+	"github.com/sztab/sztab/rules"
+)
+
+// Adapter is the part of a Game that every engine shares: it holds the
+// engine's current state, encodes and decodes actions with the engine's
+// codec, applies them through the pure engine (the new state becomes
+// current only on commit, once the journal holds the action) and filters
+// views. A game embeds it and adds its binder (Bind) and the optional
+// capabilities.
+type Adapter[S, E any] struct {
+	// ID is the config's game id.
+	ID string
+	// Codec encodes and decodes the engine's actions.
+	Codec *rules.Codec
+	// Opening is the action that opens a new journal.
+	Opening rules.Action
+	// Step is the engine: the same state and action give the same result.
+	Step func(S, rules.Action) (S, []E, error)
+	// Show is the state as a viewer may see it.
+	Show func(S, Viewer) any
+
+	state S
+}
+
+func (a *Adapter[S, E]) Name() string { return a.ID }
+
+func (a *Adapter[S, E]) Start() (Action, error) {
+	if a.Opening == nil {
+		return nil, fmt.Errorf("companion: %s: no opening action", a.ID)
+	}
+	return a.Opening, nil
+}
+
+func (a *Adapter[S, E]) EncodeAction(x Action) ([]byte, error) { return a.Codec.Encode(x) }
+
+func (a *Adapter[S, E]) DecodeAction(b []byte) (Action, error) { return a.Codec.Decode(b) }
+
+func (a *Adapter[S, E]) Apply(x Action) ([]any, func(), error) {
+	next, evs, err := a.Step(a.state, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]any, len(evs))
+	for i, e := range evs {
+		out[i] = e
+	}
+	return out, func() { a.state = next }, nil
+}
+
+func (a *Adapter[S, E]) View(v Viewer) any { return a.Show(a.state, v) }
+
+// State is the current state.
+func (a *Adapter[S, E]) State() S { return a.state }
+
+// SetState replaces the current state, for tests that set up a position
+// directly; the daemon changes the state only through Apply and commit.
+func (a *Adapter[S, E]) SetState(s S) { a.state = s }

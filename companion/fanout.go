@@ -1,0 +1,356 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/hardware"
+)
+
+// Publication is what one step of the table changed, handed to every sink
+// after the journal commit.
+type Publication struct {
+	// Seq is the journal entry this publication follows (0: none).
+	Seq int64
+	// Views are the new views (wire.StateMessage) of these audiences.
+	Views map[wire.Audience][]byte
+	// Fairness is the new wire.FairnessMessage, when the watch changed.
+	Fairness []byte
+	// Events are the entry's events (wire.EventMessage), in order.
+	Events []Outgoing
+	// Results are messages in no journal entry: answers to commands and
+	// warnings, each to its audience.
+	Results []Outgoing
+	// Image is a new annotated table image (JPEG).
+	Image []byte
+	// Refused: the table refused something (the illegal-action lights).
+	Refused bool
+	// Status and Scoreboard are for the table's own lights and displays.
+	Status     *hardware.Status
+	Scoreboard *hardware.Scoreboard
+}
+
+// Outgoing is one encoded message for an audience.
+type Outgoing struct {
+	Audience wire.Audience
+	Data     []byte
+}
+
+// Sink takes the table's publications. Send must not block the table: a
+// sink queues, drops what a later publication replaces, and catches up by
+// itself.
+type Sink interface {
+	Send(Publication)
+}
+
+// fanOut sends each publication to every sink.
+type fanOut []Sink
+
+func (f fanOut) Send(p Publication) {
+	for _, s := range f {
+		s.Send(p)
+	}
+}
+
+// feedSink hands publications to the screens' feed, which keeps them in
+// memory and never waits for a page.
+type feedSink struct{ feed *display.Feed }
+
+func (s feedSink) Send(p Publication) {
+	for a, v := range p.Views {
+		s.feed.SetState(a, v)
+	}
+	for _, e := range p.Events {
+		s.feed.AddEvent(e.Audience, e.Data)
+	}
+	for _, e := range p.Results {
+		s.feed.AddEvent(e.Audience, e.Data)
+	}
+}
+
+// outputsSink shows the table's state on its own LEDs and displays.
+type outputsSink struct {
+	out hardware.Outputs
+	log *slog.Logger
+}
+
+func (s outputsSink) Send(p Publication) {
+	if p.Refused {
+		if err := s.out.Illegal(); err != nil {
+			s.log.Warn("illegal-action lights", "err", err)
+		}
+	}
+	if p.Status != nil {
+		if err := s.out.Status(*p.Status); err != nil {
+			s.log.Warn("status LEDs", "err", err)
+		}
+	}
+	if p.Scoreboard != nil {
+		if err := s.out.Scoreboard(*p.Scoreboard); err != nil {
+			s.log.Warn("score display", "err", err)
+		}
+	}
+}
+
+// mqttSink publishes to the broker from its own goroutine. It keeps the
+// latest retained message per topic (status, views, fairness, image) and
+// reads the events to publish from the journal, from the last entry the
+// broker acknowledged: so a broker outage costs no memory and loses no
+// event, and after every (re)connect the broker gets the current retained
+// state and every event it missed, with the time it was journaled.
+type mqttSink struct {
+	pub     *Publisher
+	topics  wire.Topics
+	journal *Journal
+	log     *slog.Logger
+	// retry is the pause after a failed publish.
+	retry time.Duration
+
+	mu       sync.Mutex
+	retained map[string][]byte
+	dirty    map[string]bool
+	order    []string // retained topics in first-seen order (status first)
+	results  []result
+	dropped  int
+	behind   bool // the journal has entries not yet published
+	wake     chan struct{}
+}
+
+type result struct {
+	topic string
+	data  []byte
+}
+
+// maxResults bounds the answers waiting for the broker; older ones are
+// dropped (their senders see the new state anyway).
+const maxResults = 256
+
+func newMQTTSink(pub *Publisher, topics wire.Topics, j *Journal, log *slog.Logger) *mqttSink {
+	return &mqttSink{pub: pub, topics: topics, journal: j, log: log, retry: time.Second,
+		retained: map[string][]byte{}, dirty: map[string]bool{}, behind: true, wake: make(chan struct{}, 1)}
+}
+
+func (m *mqttSink) poke() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mqttSink) setRetained(topic string, data []byte) {
+	if _, ok := m.retained[topic]; !ok {
+		m.order = append(m.order, topic)
+	}
+	m.retained[topic] = data
+	m.dirty[topic] = true
+}
+
+// SetStatus sets the retained status.
+func (m *mqttSink) SetStatus(data []byte) {
+	m.mu.Lock()
+	m.setRetained(m.topics.Status, data)
+	m.mu.Unlock()
+	m.poke()
+}
+
+func (m *mqttSink) Send(p Publication) {
+	m.mu.Lock()
+	for a, v := range p.Views {
+		m.setRetained(m.topics.StateFor(a), v)
+	}
+	if p.Fairness != nil {
+		m.setRetained(m.topics.RefereeFairness, p.Fairness)
+	}
+	if p.Image != nil {
+		m.setRetained(m.topics.Image, p.Image)
+	}
+	if p.Seq > 0 {
+		m.behind = true
+	}
+	for _, r := range p.Results {
+		if len(m.results) == maxResults {
+			m.results = m.results[1:]
+			m.dropped++
+		}
+		m.results = append(m.results, result{topic: m.topics.EventsFor(r.Audience), data: r.Data})
+	}
+	m.mu.Unlock()
+	m.poke()
+}
+
+// reconnected republishes everything retained and every unpublished event.
+func (m *mqttSink) reconnected() {
+	m.mu.Lock()
+	for t := range m.retained {
+		m.dirty[t] = true
+	}
+	m.behind = true
+	m.mu.Unlock()
+	m.poke()
+}
+
+// run publishes until ctx ends.
+func (m *mqttSink) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-m.wake:
+		}
+		if !m.pub.Connected() {
+			continue // the reconnect wakes us
+		}
+		if err := m.flush(ctx); err != nil && ctx.Err() == nil {
+			m.log.Warn("MQTT publish failed; retrying", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(m.retry):
+				m.poke()
+			}
+		}
+	}
+}
+
+// flush publishes what is waiting: retained messages, then the journal's
+// unpublished events, then the answers.
+func (m *mqttSink) flush(ctx context.Context) error {
+	m.mu.Lock()
+	var topics []string
+	var payloads [][]byte
+	for _, t := range m.order {
+		if m.dirty[t] {
+			topics = append(topics, t)
+			payloads = append(payloads, m.retained[t])
+			delete(m.dirty, t)
+		}
+	}
+	m.mu.Unlock()
+	for i, t := range topics {
+		if err := m.pub.Publish(t, payloads[i], true); err != nil {
+			m.mu.Lock()
+			for _, rest := range topics[i:] {
+				if _, newer := m.dirty[rest]; !newer {
+					m.dirty[rest] = true
+				}
+			}
+			m.mu.Unlock()
+			return err
+		}
+	}
+	if err := m.publishJournal(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	results := m.results
+	m.results = nil
+	if m.dropped > 0 {
+		m.log.Warn("answers dropped while the broker was away", "count", m.dropped)
+		m.dropped = 0
+	}
+	m.mu.Unlock()
+	for i, r := range results {
+		if err := m.pub.Publish(r.topic, r.data, false); err != nil {
+			m.mu.Lock()
+			m.results = append(results[i:], m.results...)
+			m.mu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
+// journalBatch is how many entries one read of the journal takes; the read
+// is done before publishing so the journal is never held while the broker
+// is slow.
+const journalBatch = 256
+
+// publishJournal publishes the events of entries after the published mark,
+// in order, and moves the mark over each entry once all its events are
+// acknowledged, so it never passes an entry that failed.
+func (m *mqttSink) publishJournal(ctx context.Context) error {
+	m.mu.Lock()
+	behind := m.behind
+	m.behind = false
+	m.mu.Unlock()
+	if !behind {
+		return nil
+	}
+	for {
+		through, err := m.journal.PublishedThrough(ctx)
+		if err != nil {
+			return err
+		}
+		var batch []Entry
+		err = m.journal.Entries(ctx, through, func(e Entry) error {
+			if len(batch) == journalBatch {
+				return errBatchFull
+			}
+			batch = append(batch, e)
+			return nil
+		})
+		if err != nil && err != errBatchFull {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		last := through
+		var failed error
+		for _, e := range batch {
+			msgs, err := journalEvents(e)
+			if err != nil {
+				m.log.Error("journal entry's events unreadable; skipped", "seq", e.Seq, "err", err)
+			}
+			for _, msg := range msgs {
+				if failed = m.pub.Publish(m.topics.Events, msg, false); failed != nil {
+					break
+				}
+			}
+			if failed != nil {
+				break
+			}
+			last = e.Seq
+		}
+		if last != through {
+			if err := m.journal.MarkPublished(ctx, last); err != nil {
+				m.log.Warn("publish mark not saved", "err", err)
+			}
+		}
+		if failed != nil {
+			m.mu.Lock()
+			m.behind = true
+			m.mu.Unlock()
+			return failed
+		}
+		if len(batch) < journalBatch {
+			return nil
+		}
+	}
+}
+
+var errBatchFull = fmt.Errorf("companion: batch full")
+
+// journalEvents encodes a journal entry's events as the table published
+// them when it journaled the entry.
+func journalEvents(e Entry) ([][]byte, error) {
+	var events []json.RawMessage
+	if err := json.Unmarshal(e.Events, &events); err != nil {
+		return nil, fmt.Errorf("companion: entry %d: events: %w", e.Seq, err)
+	}
+	out := make([][]byte, 0, len(events))
+	for i, ev := range events {
+		msg, err := json.Marshal(wire.EventMessage{ID: wire.EventID(e.Seq, i), Seq: e.Seq, Index: i, At: e.At.UTC(), Event: ev})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, msg)
+	}
+	return out, nil
+}

@@ -1,0 +1,91 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/hardware"
+)
+
+// screens is the HTTP server of the table's screens.
+type screens struct {
+	web  *http.Server
+	addr atomic.Value // string
+}
+
+// startScreens serves the screens when the config asks for them.
+func (d *Daemon) startScreens() error {
+	if d.feed == nil {
+		return nil
+	}
+	key, err := loadSessionKey(d.table.journal.Path() + ".session-key")
+	if err != nil {
+		return err
+	}
+	spec := d.table.spec
+	srv := &display.Server{
+		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Log: d.log,
+		Heartbeat: d.opts.Heartbeat, SessionKey: key, Clock: d.opts.Clock,
+		Commands: spec.Commands, Game: spec.ID, Panel: spec.Panel,
+		Command: func(a display.Audience, c wire.Command) error {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			from := Sender{Kind: wire.Ref, Audience: a, ID: c.ID}
+			if a != wire.Referee {
+				from.Kind = wire.Seat
+			}
+			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, From: from})
+		},
+	}
+	srv.Image = d.latestImage
+	h := srv.Handler()
+	l, err := net.Listen("tcp", d.cfg.Display.Listen)
+	if err != nil {
+		return fmt.Errorf("companion: display: listen on %s: %w", d.cfg.Display.Listen, err)
+	}
+	d.screens = &screens{}
+	webAddr := l.Addr().String()
+	d.screens.addr.Store(webAddr)
+	hb := d.opts.Heartbeat
+	if hb == 0 {
+		hb = 2 * time.Second
+	}
+	meta, _ := json.Marshal(wire.Meta{Venue: d.cfg.Venue, Table: d.cfg.Table, Game: spec.ID, Title: spec.Title, Language: d.cfg.Language,
+		Seats: d.table.seats(), HeartbeatMS: hb.Milliseconds(), Commands: spec.Commands})
+	d.feed.SetMeta(meta)
+	d.screens.web = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := d.screens.web.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("display server stopped", "err", err)
+		}
+	}()
+	d.log.Info("table screens", "url", "http://"+loopbackFor(webAddr)+"/")
+	return nil
+}
+
+func (d *Daemon) stopScreens() {
+	if d.screens == nil || d.screens.web == nil {
+		return
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	d.screens.web.Shutdown(shut)
+	cancel()
+	d.screens.web.Close()
+}
+
+// DisplayAddr is the address the screens are served on, or "".
+func (d *Daemon) DisplayAddr() string {
+	if d.screens == nil {
+		return ""
+	}
+	addr, _ := d.screens.addr.Load().(string)
+	return addr
+}

@@ -1,0 +1,112 @@
+package companion
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/hardware/sim"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/vision"
+)
+
+// startSensors starts the table's devices (real, simulated and the camera),
+// each sending its events into the daemon's one input channel until ctx
+// ends. stop waits for them and closes them.
+func (d *Daemon) startSensors(ctx context.Context) (stop func(), err error) {
+	var wg sync.WaitGroup
+	var closers []func() error
+	stop = func() {
+		wg.Wait()
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
+	sink := inputSink{ctx: ctx, ch: d.inputs}
+	if d.cfg.Hardware.Real() {
+		devs, err := hardware.Open(d.cfg.Hardware, d.log)
+		if err != nil {
+			return stop, err
+		}
+		closers = append(closers, devs.Close)
+		// The loop that accepts inputs has not started: the table is ours.
+		for _, m := range devs.Missing() {
+			d.table.notice(ctx, Notice{Type: "device_missing", Device: m.Name,
+				Text: rules.Textf("brak urządzenia %s %s: stół działa bez niego", "device %s %s is missing: the table runs without it", m.Kind, m.Name)}, nil)
+		}
+		outs := outputsSink{out: devs.Outputs(), log: d.log}
+		d.sinks = append(d.sinks, outs)
+		d.table.out = d.sinks
+		p := Publication{}
+		d.table.addOutputs(&p)
+		outs.Send(p)
+		for _, r := range devs.Readers() {
+			wg.Add(1)
+			go func() { defer wg.Done(); r.Run(ctx, sink.Tag) }()
+		}
+		for _, k := range devs.Keypads() {
+			wg.Add(1)
+			go func() { defer wg.Done(); k.Run(ctx, sink.Key) }()
+		}
+	}
+	if d.cfg.Camera != nil {
+		cam, err := vision.Open(*d.cfg.Camera, d.log)
+		if err != nil {
+			return stop, err
+		}
+		closers = append(closers, cam.Close)
+		cam.OnImage(d.setImage)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := cam.Run(ctx, sink.Snapshot); err != nil {
+				d.log.Error("camera stopped", "err", err)
+			}
+		}()
+	}
+	if d.cfg.Hardware.Simulated != "" {
+		script, err := sim.Load(d.cfg.Resolve(d.cfg.Hardware.Simulated))
+		if err != nil {
+			return stop, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := sim.Player{Speed: d.opts.SimSpeed, Narrate: func(_ int, text string) {
+				if d.opts.Narrate != nil {
+					d.opts.Narrate(text)
+				}
+			}}
+			if err := p.Play(ctx, script, sink); err != nil && !errors.Is(err, context.Canceled) {
+				d.log.Error("simulated table stopped", "err", err)
+			}
+		}()
+	}
+	return stop, nil
+}
+
+// inputSink feeds the devices, real and simulated, into the daemon. The
+// table's own keypads send as the table: their answers are public.
+type inputSink struct {
+	ctx context.Context
+	ch  chan<- Input
+}
+
+func (s inputSink) send(in Input) {
+	select {
+	case s.ch <- in:
+	case <-s.ctx.Done():
+	}
+}
+func (s inputSink) Tag(e hardware.TagEvent) { s.send(Input{Tag: &e}) }
+func (s inputSink) Key(e hardware.KeyEvent) {
+	s.send(Input{Key: &e, From: Sender{Kind: wire.Keys, Audience: wire.Public}})
+}
+func (s inputSink) Snapshot(sn vision.Snapshot) { s.send(Input{Snapshot: &sn}) }

@@ -1,0 +1,142 @@
+package skirmishgame
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/skirmish"
+)
+
+// ExitError is a script that stopped at a refused action.
+type ExitError struct{ Msg string }
+
+func (e *ExitError) Error() string { return e.Msg }
+
+// ExitCode is the exit status of `sztab play`.
+func (e *ExitError) ExitCode() int { return 1 }
+
+// play runs a script of skirmish actions for `sztab play`: the engine the
+// daemon uses, the final state as the viewer sees it.
+func play(sc companion.Script) error {
+	var files DataFiles
+	for name, path := range sc.Files {
+		switch name {
+		case "weapons":
+			files.Weapons = path
+		case "units":
+			files.Units = path
+		case "orders":
+			files.Orders = path
+		default:
+			return fmt.Errorf("skirmishgame: --data %s: the skirmish game's data files are weapons, units and orders", name)
+		}
+	}
+	cat, err := LoadCatalogue(files, func(p string) string { return p })
+	if err != nil {
+		return err
+	}
+	lines, err := skirmish.ParseScript(cat, sc.Name, sc.Data)
+	if err != nil {
+		return err
+	}
+	final, steps := skirmish.Play(lines, sc.Continue)
+	refused := 0
+	for _, st := range steps {
+		if sc.Events {
+			fmt.Fprint(sc.Out, st.Transcript(sc.Lang))
+		}
+		if st.Err != nil {
+			refused++
+			fmt.Fprintf(sc.Err, "%s:%d: %s\n", sc.Name, st.Line, refusal(st.Err))
+		}
+	}
+	v := final.View(skirmish.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
+	if sc.JSON {
+		enc := json.NewEncoder(sc.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+	} else {
+		printState(sc.Out, v, sc.Lang)
+	}
+	if refused > 0 && !sc.Continue {
+		return &ExitError{Msg: fmt.Sprintf("%s: play stopped at a refused action", sc.Name)}
+	}
+	return nil
+}
+
+func refusal(err error) string {
+	if rej, ok := rules.AsRejection(err); ok {
+		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
+	}
+	return err.Error()
+}
+
+// printState is a short text summary of a state.
+func printState(w io.Writer, s skirmish.State, lang string) {
+	t := func(pl, en string) string {
+		if lang == "en" {
+			return en
+		}
+		return pl
+	}
+	txt := func(x rules.Text) string { return t(x.PL, x.EN) }
+	if s.Scenario != nil {
+		fmt.Fprintf(w, "%s %d: %s\n", t("Scenariusz", "Scenario"), s.Scenario.Number, txt(s.Scenario.Name))
+	}
+	fmt.Fprintf(w, "%s %d: %s\n", t("Runda", "Round"), s.Round, txt(s.Phase.Name()))
+	if s.Result != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Wynik", "Result"), txt(s.Result.Text))
+	} else if len(s.Players) > 0 {
+		fmt.Fprintf(w, "%s: %s\n", t("Gracz", "Player"), s.Players[s.Active].Name)
+	}
+	names := map[int]string{}
+	for _, p := range s.Players {
+		names[p.Seat] = p.Name
+	}
+	for _, sd := range s.Sides {
+		var who []string
+		for _, seat := range sd.Seats {
+			who = append(who, names[seat])
+		}
+		fmt.Fprintf(w, "  %s (%s): %s %d, %s %d (%d %s), %s %d, %s %d\n", sd.Faction, strings.Join(who, ", "),
+			t("modele", "models"), sd.Alive, t("zabici", "kills"), sd.Kills, sd.KillPoints, t("pkt", "pts"),
+			t("punkty celu", "objective points"), sd.ObjectivePoints, t("rozkazy", "order points"), sd.OrderPoints)
+	}
+	for _, u := range s.Units {
+		var models []string
+		for _, m := range u.Models {
+			switch {
+			case m.Removed:
+				models = append(models, m.ID+" †")
+			default:
+				models = append(models, fmt.Sprintf("%s %d/%d", m.ID, m.Remaining(), m.Lives))
+			}
+		}
+		fmt.Fprintf(w, "  %-12s %-24s %s: %s\n", u.ID, u.Name, names[u.Owner], strings.Join(models, ", "))
+	}
+	for _, ps := range s.Seats {
+		if ps.Hand != nil {
+			var cards []string
+			for _, h := range ps.Hand {
+				cards = append(cards, h.ID)
+			}
+			fmt.Fprintf(w, "  %s %s: %s\n", t("Rozkazy na ręce", "Orders in hand of"), names[ps.Seat], strings.Join(cards, ", "))
+		}
+	}
+	if s.Call != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Czeka na rozstrzygnięcie", "Waiting for a ruling"), txt(s.Call.Question))
+	}
+	if sh := s.Shot; sh != nil {
+		fmt.Fprintf(w, "%s: %s → %s (%s), %s %s, %d/%d\n", t("Strzał", "Shot"), sh.Shooter, sh.Target, sh.Weapon, t("etap", "stage"), sh.Stage, len(sh.Entered), sh.Need)
+	}
+	if ls := s.LastShot; ls != nil {
+		fmt.Fprintf(w, "%s: %s → %s (%s): %s %v, %s %v\n", t("Ostatni strzał", "Last shot"), ls.Shooter, ls.Target, ls.Weapon,
+			t("ranni", "wounded"), ls.Wounded, t("zabici", "killed"), ls.Killed)
+	}
+}

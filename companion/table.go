@@ -1,0 +1,455 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// table is the authoritative game at one table: the game, its journal and
+// the last sequence number. It takes one input at a time, from the daemon's
+// loop only; every action is journaled before it takes effect, and what
+// changed is handed to the fan-out after the commit. It never waits for a
+// broker or a screen.
+type table struct {
+	cfg     *Config
+	spec    GameSpec
+	game    Game
+	journal *Journal
+	tags    *TagRegistry
+	clock   func() time.Time
+	log     *slog.Logger
+	out     Sink
+	onEvent func(seq int64, text rules.Text)
+	// hasImage says the camera has sent an annotated image.
+	hasImage func() bool
+
+	seq   atomic.Int64 // last journaled entry; read from any goroutine
+	watch *dice.Watch
+	// answered keeps the answers to recent commands with an id, so a
+	// redelivered command is answered again and carried out once.
+	answered []wire.CommandResult
+}
+
+// Seq is the sequence number of the last journal entry.
+func (t *table) Seq() int64 { return t.seq.Load() }
+
+// replay rebuilds the state from the journal, or opens a new game in an
+// empty one.
+func (t *table) replay(ctx context.Context) error {
+	n := 0
+	err := t.journal.Entries(ctx, 0, func(e Entry) error {
+		if e.Game != t.game.Name() {
+			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d belongs to a %s game and the config plays %s; use another journal file", e.Seq, e.Game, t.game.Name())}
+		}
+		t.seq.Store(e.Seq)
+		if e.Kind != KindAction {
+			return nil
+		}
+		a, err := t.game.DecodeAction(e.Body)
+		if err != nil {
+			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d: %w", e.Seq, err)}
+		}
+		_, commit, err := t.game.Apply(a)
+		if err != nil {
+			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d (%s) no longer applies: %w", e.Seq, a.Type(), err)}
+		}
+		commit()
+		t.observeDice(a, true)
+		n++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		t.log.Info("state rebuilt from the journal", "journal", t.journal.Path(), "actions", n, "seq", t.seq.Load())
+		return nil
+	}
+	start, err := t.game.Start()
+	if err != nil {
+		return err
+	}
+	_, rej, err := t.accept(ctx, start)
+	if rej != nil {
+		return fmt.Errorf("companion: the game's opening action is refused: %w", rej)
+	}
+	return err
+}
+
+// handle runs one sensor event through the game's binder and the engine,
+// and answers it when it was a command.
+func (t *table) handle(ctx context.Context, in Input) {
+	if f, device := faultOf(in); f != nil {
+		pl, en := f.Text(device)
+		t.notice(ctx, Notice{Type: "device_fault", Code: string(f.Kind), Device: device, UID: f.UID, Text: rules.Text{PL: pl, EN: en}}, nil)
+		return
+	}
+	if in.Tag != nil {
+		tag, ok := t.tags.Lookup(in.Tag.UID)
+		if !ok {
+			if in.Tag.Present {
+				t.notice(ctx, Notice{Type: "unknown_tag", Device: in.Tag.Reader, UID: in.Tag.UID,
+					Text: rules.Textf("nieznana karta %s na czytniku %s", "unknown tag %s on reader %s", in.Tag.UID, in.Tag.Reader)}, nil)
+			}
+			return
+		}
+		in.TagInfo = &tag
+	}
+	if in.Key != nil {
+		if res, ok := t.redelivered(in.From); ok {
+			t.log.Info("command received twice; carried out once", "id", in.From.ID)
+			t.answer(res, in.From.Audience)
+			return
+		}
+	}
+	actions, notices := t.game.Bind(in)
+	var refused *rules.Rejection
+	for _, n := range notices {
+		t.notice(ctx, n, nil)
+		if n.Type == "rejected" && refused == nil {
+			refused = &rules.Rejection{Code: n.Code, Reason: n.Text}
+		}
+	}
+	if in.Snapshot != nil {
+		// The camera may now disagree with the state: the referee's view
+		// shows it.
+		t.out.Send(Publication{Views: t.views(wire.Referee)})
+	}
+	var took []int64
+	for _, a := range actions {
+		if refused != nil {
+			break // nothing after a refusal: the rest depended on it
+		}
+		seq, rej, err := t.accept(ctx, a)
+		switch {
+		case err != nil:
+			t.log.Error("action not taken", "action", a.Type(), "err", err)
+			refused = &rules.Rejection{Code: "not_saved", Reason: rules.Textf("nie zapisano: %v", "not saved: %v", err)}
+		case rej != nil:
+			refused = rej
+		default:
+			took = append(took, seq)
+		}
+	}
+	if in.Key != nil {
+		t.finish(in, took, refused)
+	}
+}
+
+// finish answers a command: taken with the seq of the last entry it
+// produced, or refused with the reason.
+func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
+	res := wire.CommandResult{Type: wire.ResultType, ID: in.From.ID, Name: in.Key.Key, From: in.Key.Keypad, Seq: t.seq.Load()}
+	switch {
+	case refused != nil:
+		res.Code, res.Text = refused.Code, refused.Reason
+	default:
+		res.OK = true
+		if len(took) > 0 {
+			res.Seq = took[len(took)-1]
+		}
+		res.Text = rules.Textf("przyjęto %s (seq %d)", "took %s (seq %d)", in.Key.Key, res.Seq)
+	}
+	if in.From.ID != "" {
+		if len(t.answered) == 256 {
+			t.answered = t.answered[1:]
+		}
+		t.answered = append(t.answered, res)
+	}
+	t.answer(res, in.From.Audience)
+}
+
+func (t *table) redelivered(from Sender) (wire.CommandResult, bool) {
+	if from.ID == "" {
+		return wire.CommandResult{}, false
+	}
+	i := slices.IndexFunc(t.answered, func(r wire.CommandResult) bool { return r.ID == from.ID })
+	if i < 0 {
+		return wire.CommandResult{}, false
+	}
+	return t.answered[i], true
+}
+
+var resultCount atomic.Int64
+
+// answer publishes a command's answer to its sender's audience.
+func (t *table) answer(res wire.CommandResult, to wire.Audience) {
+	if to == "" {
+		to = wire.Public
+	}
+	msg, _ := json.Marshal(wire.EventMessage{ID: fmt.Sprintf("r%d.%d", res.Seq, resultCount.Add(1)), Seq: res.Seq, At: t.clock().UTC(), Event: res})
+	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}, Refused: !res.OK})
+}
+
+// accept applies, journals, then hands one action to the fan-out. A
+// refusal is journaled and published as a "rejected" notice and returned.
+func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, error) {
+	events, commit, err := t.game.Apply(a)
+	if err != nil {
+		rej, ok := rules.AsRejection(err)
+		if !ok {
+			return 0, nil, err
+		}
+		// The refused action itself stays out of the notice: it may carry
+		// hidden information (an army list, the cards drawn).
+		body, _ := t.game.EncodeAction(a)
+		t.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body)
+		if t.observeDice(a, false) {
+			t.out.Send(Publication{Views: t.views(wire.Referee), Fairness: t.fairness()})
+		}
+		return 0, rej, nil
+	}
+	body, err := t.game.EncodeAction(a)
+	if err != nil {
+		return 0, nil, err
+	}
+	evJSON, err := json.Marshal(events)
+	if err != nil {
+		return 0, nil, fmt.Errorf("companion: events of %s: %w", a.Type(), err)
+	}
+	at := t.clock()
+	seq, err := t.journal.Append(ctx, KindAction, t.game.Name(), at, body, evJSON)
+	if err != nil {
+		// Not durable, so not applied: the table is told and nothing changes.
+		t.publishLoose(wire.Public, Notice{Type: "journal_failed", Text: rules.Textf("nie zapisano akcji %s: %v", "action %s not saved: %v", a.Type(), err)})
+		return 0, nil, err
+	}
+	commit()
+	t.seq.Store(seq)
+	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events)}
+	if t.observeDice(a, true) {
+		p.Fairness = t.fairness()
+	}
+	t.addOutputs(&p)
+	t.out.Send(p)
+	return seq, nil, nil
+}
+
+// notice journals a notice with the refused action in full (the record
+// loses nothing) and publishes the notice alone.
+func (t *table) notice(ctx context.Context, n Notice, refused []byte) {
+	body, _ := json.Marshal(struct {
+		Notice
+		Refused json.RawMessage `json:"refused,omitempty"`
+	}{n, refused})
+	evJSON, _ := json.Marshal([]any{n})
+	at := t.clock()
+	seq, err := t.journal.Append(ctx, KindNotice, t.game.Name(), at, body, evJSON)
+	if err != nil {
+		t.log.Error("notice not journaled", "type", n.Type, "err", err)
+		t.publishLoose(wire.Public, n)
+		return
+	}
+	t.seq.Store(seq)
+	t.out.Send(Publication{Seq: seq, Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == "rejected"})
+}
+
+// publishLoose publishes an event that is in no journal entry (the journal
+// failed, a fairness warning); it has an identity of its own.
+func (t *table) publishLoose(to wire.Audience, ev Notice) {
+	id := fmt.Sprintf("n%d.%d", t.seq.Load(), resultCount.Add(1))
+	msg, _ := json.Marshal(wire.EventMessage{ID: id, Seq: t.seq.Load(), At: t.clock().UTC(), Event: ev})
+	if t.onEvent != nil {
+		t.onEvent(t.seq.Load(), ev.Text)
+	}
+	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}})
+}
+
+// eventMessages encodes a journal entry's events as they are published,
+// the same now and when republished from the journal.
+func (t *table) eventMessages(seq int64, at time.Time, events []any) []Outgoing {
+	out := make([]Outgoing, 0, len(events))
+	for i, ev := range events {
+		msg, err := json.Marshal(wire.EventMessage{ID: wire.EventID(seq, i), Seq: seq, Index: i, At: at.UTC(), Event: ev})
+		if err != nil {
+			t.log.Error("event not encoded", "seq", seq, "err", err)
+			continue
+		}
+		if t.onEvent != nil {
+			t.onEvent(seq, textOf(ev))
+		}
+		out = append(out, Outgoing{Audience: wire.Public, Data: msg})
+	}
+	return out
+}
+
+// observeDice feeds the physical dice of an action to the fairness watch:
+// the faces of an accepted action, and the impossible readings of a refused
+// one (a refused action's valid dice were never rolled into the game). It
+// reports whether the watch changed.
+func (t *table) observeDice(a Action, accepted bool) bool {
+	dc, ok := t.game.(DiceCarrier)
+	if !ok {
+		return false
+	}
+	changed := false
+	for _, r := range dc.RollsIn(a) {
+		if r.Origin != dice.Keypad && r.Origin != dice.Camera && r.Origin != dice.NFC {
+			continue
+		}
+		if !accepted && r.Validate() == nil {
+			continue
+		}
+		key := dice.SourceKey(t.cfg.Table, r)
+		before, _ := t.watch.Report(key)
+		t.watch.Observe(key, r)
+		after, _ := t.watch.Report(key)
+		changed = true
+		if after.Loaded && !before.Loaded {
+			t.publishLoose(wire.Referee, Notice{Type: "die_suspect", Die: key,
+				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
+					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
+					key, after.Rolls, after.ChiSquare, after.PValue)})
+		}
+	}
+	return changed
+}
+
+func (t *table) fairness() []byte {
+	msg, _ := json.Marshal(wire.FairnessMessage{Seq: t.seq.Load(), Sources: t.watch.Reports()})
+	return msg
+}
+
+// audiences are every view the table publishes: public, referee and each
+// seat.
+func (t *table) audiences() []wire.Audience {
+	out := []wire.Audience{wire.Public, wire.Referee}
+	for _, s := range t.seats() {
+		out = append(out, wire.Player(s))
+	}
+	return out
+}
+
+// views encodes the state for the given audiences, or all of them.
+func (t *table) views(only ...wire.Audience) map[wire.Audience][]byte {
+	if len(only) == 0 {
+		only = t.audiences()
+	}
+	out := make(map[wire.Audience][]byte, len(only))
+	for _, a := range only {
+		v := Viewer{Role: RolePublic}
+		switch a {
+		case wire.Referee:
+			v = Viewer{Role: RoleReferee}
+		case wire.Public:
+		default:
+			seat, _ := a.Seat()
+			v = Viewer{Role: RolePlayer, Seat: seat}
+		}
+		msg, err := t.view(v)
+		if err != nil {
+			t.log.Error("view not encoded", "audience", a, "err", err)
+			continue
+		}
+		out[a] = msg
+	}
+	return out
+}
+
+func (t *table) view(v Viewer) ([]byte, error) {
+	m := wire.StateMessage{Seq: t.seq.Load(), Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name(), State: t.game.View(v)}
+	if t.hasImage != nil {
+		m.Image = t.hasImage()
+	}
+	if h, ok := t.game.(Headliner); ok {
+		text := h.Headline()
+		m.Headline = &text
+	}
+	if s, ok := t.game.(Summarizer); ok {
+		m.Summary = s.Summary(v)
+	}
+	if v.Role == RoleReferee {
+		m.Fairness = t.watch.Reports()
+		if ds, ok := t.game.(Desyncer); ok {
+			for _, text := range ds.Desyncs() {
+				m.Desync = append(m.Desync, wire.Desync{Text: text})
+			}
+		}
+		if l, ok := t.game.(LegalLister); ok {
+			m.Legal = l.LegalActions()
+		}
+	}
+	return json.Marshal(m)
+}
+
+// seats are the player seats that get a view of their own.
+func (t *table) seats() []int {
+	var out []int
+	add := func(s int) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	if sl, ok := t.game.(SeatLister); ok {
+		for _, s := range sl.Seats() {
+			add(s)
+		}
+	}
+	for _, p := range t.cfg.Display.Players {
+		add(p.Seat)
+	}
+	return out
+}
+
+// addOutputs says what the table's own lights and displays show.
+func (t *table) addOutputs(p *Publication) {
+	st := hardware.Status{Ready: true}
+	if tt, ok := t.game.(TurnTeller); ok {
+		st.Turn = tt.ActiveSeat()
+	}
+	p.Status = &st
+	switch g := t.game.(type) {
+	case Scorer:
+		sb := g.Scoreboard()
+		p.Scoreboard = &sb
+	case Summarizer:
+		var lines []string
+		for _, text := range g.Summary(Public) {
+			lines = append(lines, t.cfg.say(text))
+		}
+		p.Scoreboard = &hardware.Scoreboard{Lines: lines}
+	}
+}
+
+// say picks the table's language.
+func (c *Config) say(text rules.Text) string {
+	if c.Language == "en" {
+		return text.EN
+	}
+	return text.PL
+}
+
+func faultOf(in Input) (*hardware.Fault, string) {
+	switch {
+	case in.Tag != nil && in.Tag.Fault != nil:
+		return in.Tag.Fault, in.Tag.Reader
+	case in.Key != nil && in.Key.Fault != nil:
+		return in.Key.Fault, in.Key.Keypad
+	}
+	return nil, ""
+}
+
+func textOf(ev any) rules.Text {
+	switch v := ev.(type) {
+	case Notice:
+		return v.Text
+	case json.RawMessage:
+		var t struct {
+			Text rules.Text `json:"text"`
+		}
+		json.Unmarshal(v, &t)
+		return t.Text
+	}
+	b, _ := json.Marshal(ev)
+	return textOf(json.RawMessage(b))
+}

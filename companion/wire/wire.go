@@ -1,0 +1,245 @@
+// Package wire is the one contract between a table and everything that
+// listens to it or talks to it: the MQTT topics, the messages on them and
+// the commands a table takes. The daemon, the venue hub, the terminal watch
+// and the broker's access rules use it; nothing else spells a topic.
+//
+// Topics of one table, under sztab/v1/{venue}/{table}/:
+//
+//	status                 retained StatusMessage (online/offline)
+//	state                  retained public StateMessage
+//	events                 public EventMessages (and answers to table keys)
+//	image                  retained annotated table image (JPEG)
+//	referee/state          retained referee StateMessage
+//	referee/fairness       retained FairnessMessage
+//	referee/events         referee EventMessages (answers to the referee)
+//	referee/command        the referee's Commands to the table
+//	player/{seat}/state    retained StateMessage for that seat
+//	player/{seat}/events   answers to that seat's commands
+//	player/{seat}/command  that seat's Commands to the table
+package wire
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// Root is the first part of every topic, with the contract's version.
+const Root = "sztab/v1/"
+
+// Audience is who may see a message: Public, Referee or a player's seat.
+type Audience string
+
+const (
+	Public  Audience = "public"
+	Referee Audience = "referee"
+)
+
+// Player is the audience of the player in seat.
+func Player(seat int) Audience { return Audience("player/" + strconv.Itoa(seat)) }
+
+// Seat returns the seat of a player audience.
+func (a Audience) Seat() (int, bool) {
+	s, ok := strings.CutPrefix(string(a), "player/")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0
+}
+
+// Topics are the topics of one table.
+type Topics struct {
+	Base                                         string
+	Status, State, Events, Image                 string
+	RefereeState, RefereeFairness, RefereeEvents string
+	RefereeCommand                               string
+}
+
+// TopicsFor returns the topics of a table.
+func TopicsFor(venue, table string) Topics {
+	base := Root + venue + "/" + table + "/"
+	return Topics{Base: base, Status: base + "status", State: base + "state", Events: base + "events", Image: base + "image",
+		RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
+		RefereeCommand: base + "referee/command"}
+}
+
+// PlayerState is the topic of a player's own view.
+func (t Topics) PlayerState(seat int) string {
+	return t.Base + "player/" + strconv.Itoa(seat) + "/state"
+}
+
+// PlayerCommand is where a player sends commands for their seat.
+func (t Topics) PlayerCommand(seat int) string {
+	return t.Base + "player/" + strconv.Itoa(seat) + "/command"
+}
+
+// StateFor is the state topic of an audience.
+func (t Topics) StateFor(a Audience) string {
+	if a == Referee {
+		return t.RefereeState
+	}
+	if seat, ok := a.Seat(); ok {
+		return t.PlayerState(seat)
+	}
+	return t.State
+}
+
+// EventsFor is the events topic of an audience.
+func (t Topics) EventsFor(a Audience) string {
+	if a == Referee {
+		return t.RefereeEvents
+	}
+	if seat, ok := a.Seat(); ok {
+		return t.Base + "player/" + strconv.Itoa(seat) + "/events"
+	}
+	return t.Events
+}
+
+// CommandFilter matches every command topic of the table (the referee's and
+// every seat's).
+func (t Topics) CommandFilter() []string {
+	return []string{t.RefereeCommand, t.Base + "player/+/command"}
+}
+
+// VenueFilter matches one kind of message (status, state, …) of every
+// table of a venue; venue "+" matches every venue.
+func VenueFilter(venue, suffix string) string { return Root + venue + "/+/" + suffix }
+
+// TableFilter matches everything of one table; venue may be "+".
+func TableFilter(venue, table string) string { return Root + venue + "/" + table + "/#" }
+
+// Topic is a parsed topic of a table.
+type Topic struct {
+	Venue, Table string
+	// Suffix is what follows the table: "state", "referee/events", …
+	Suffix string
+}
+
+// ParseTopic splits a table's topic; ok is false for anything else.
+func ParseTopic(topic string) (Topic, bool) {
+	rest, ok := strings.CutPrefix(topic, Root)
+	if !ok {
+		return Topic{}, false
+	}
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		return Topic{}, false
+	}
+	return Topic{Venue: parts[0], Table: parts[1], Suffix: parts[2]}, true
+}
+
+// CommandAudience says who a command topic belongs to: the referee, or the
+// player of a seat.
+func (t Topic) CommandAudience() (Audience, bool) {
+	if t.Suffix == "referee/command" {
+		return Referee, true
+	}
+	seat, ok := strings.CutPrefix(t.Suffix, "player/")
+	if !ok {
+		return "", false
+	}
+	seat, ok = strings.CutSuffix(seat, "/command")
+	n, err := strconv.Atoi(seat)
+	if !ok || err != nil || n < 1 || strconv.Itoa(n) != seat {
+		return "", false
+	}
+	return Player(n), true
+}
+
+// HiddenFor says who may read a topic or a subscription filter: "" for
+// everyone, else the one audience besides the referee (and the table
+// itself). A filter whose table part is a wildcard is judged by the parts
+// it names, so sztab/# reaches only public topics message by message.
+func HiddenFor(topic string) Audience {
+	parts := strings.Split(topic, "/")
+	// sztab/v1/{venue}/{table}/referee/... or .../player/{seat}/...
+	if len(parts) >= 6 && parts[0] == "sztab" {
+		switch parts[4] {
+		case "referee":
+			return Referee
+		case "player":
+			return Audience("player/" + parts[5])
+		}
+	}
+	return ""
+}
+
+// StatusMessage is the retained status of a table.
+type StatusMessage struct {
+	Status  string `json:"status"`
+	Game    string `json:"game,omitempty"`
+	Version string `json:"version,omitempty"`
+	Venue   string `json:"venue"`
+	Table   string `json:"table"`
+	// Screen is the table screen's URL for the venue wall.
+	Screen string `json:"screen,omitempty"`
+	// Commands are the game's commands, for the watch's keys.
+	Commands Vocabulary `json:"commands,omitempty"`
+}
+
+// StateMessage is a view of the state: the retained public one on .../state,
+// the referee's on .../referee/state, a player's on .../player/{seat}/state.
+type StateMessage struct {
+	Seq   int64  `json:"seq"`
+	Venue string `json:"venue"`
+	Table string `json:"table"`
+	Game  string `json:"game"`
+	// Headline is a one-line summary for the venue wall.
+	Headline *rules.Text `json:"headline,omitempty"`
+	// Summary is a few lines of text for this viewer: the terminal watch
+	// and small displays show them without knowing the game.
+	Summary []rules.Text `json:"summary,omitempty"`
+	// Image says an annotated table image is at /table.jpg and .../image.
+	Image bool `json:"image,omitempty"`
+	State any  `json:"state"`
+	// Fairness is the dice fairness watch, in the referee's view only.
+	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
+	// Desync lists where the camera and the state disagree, for the referee.
+	Desync []Desync `json:"desync,omitempty"`
+	// Legal are the action types the engine may take now, for the referee.
+	Legal []string `json:"legal,omitempty"`
+}
+
+// Desync is one disagreement between the table and the state.
+type Desync struct {
+	Text rules.Text `json:"text"`
+}
+
+// EventMessage is one published event. ID identifies it across
+// republishing: "{seq}.{index}" for the events of a journal entry.
+type EventMessage struct {
+	ID    string    `json:"id"`
+	Seq   int64     `json:"seq"`
+	Index int       `json:"index"`
+	At    time.Time `json:"at"`
+	Event any       `json:"event"`
+}
+
+// EventID is the identity of the index-th event of journal entry seq.
+func EventID(seq int64, index int) string {
+	return strconv.FormatInt(seq, 10) + "." + strconv.Itoa(index)
+}
+
+// FairnessMessage is the retained fairness watch on the referee topic.
+type FairnessMessage struct {
+	Seq     int64                 `json:"seq"`
+	Sources []dice.FairnessReport `json:"sources"`
+}
+
+// Meta is what every screen is told about the table first.
+type Meta struct {
+	Venue string `json:"venue"`
+	Table string `json:"table"`
+	Game  string `json:"game"`
+	// Title is the game's printed name.
+	Title       rules.Text `json:"title"`
+	Language    string     `json:"language"`
+	Seats       []int      `json:"seats"`
+	HeartbeatMS int64      `json:"heartbeat_ms"`
+	// Commands are the commands this page's audience may send.
+	Commands []CommandSpec `json:"commands,omitempty"`
+}
