@@ -12,17 +12,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/wire"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
 )
 
 func newDemoCmd() *cobra.Command {
-	var listen, screens, dir string
+	var listen, screens, dir, game string
 	var speed float64
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run a demo table: simulated hardware, embedded broker, a scripted skirmish shot",
+		Short: "Run a demo table: simulated hardware, embedded broker, a scripted game",
 		Long: `Runs the daemon on a simulated table with the embedded MQTT broker and plays
-the rulebook's worked example: a unit card is scanned, a target card is
+the game's demo script (firmware-config/demo/<game>.yaml). The skirmish demo
+plays the rulebook's worked example: a unit card is scanned, a target card is
 scanned, dice are entered on the keypad, the shot is resolved. Every run starts
 a fresh journal in a new directory. Ctrl-C stops it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -33,10 +35,14 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 				}
 				dir = d
 			}
+			spec, ok := games.Lookup(game)
+			if !ok || spec.Demo == "" {
+				return fmt.Errorf("demo: no demo of game %q (games with one: %s)", game, strings.Join(demoGames(), ", "))
+			}
 			if err := writeDemo(dir); err != nil {
 				return err
 			}
-			path := filepath.Join(dir, "skirmish.yaml")
+			path := filepath.Join(dir, spec.Demo)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				return err
@@ -48,9 +54,9 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 			if err != nil {
 				return err
 			}
-			fmt.Printf("Sztab demo — journal in %s\n", filepath.Join(dir, cfg.Journal))
+			fmt.Printf("Sztab demo — %s — journal in %s\n", spec.Title.EN, filepath.Join(dir, cfg.Journal))
 			return companion.Run(cmd.Context(), cfg, companion.Options{
-				NewGame:  newGame,
+				Games:    games,
 				Log:      slog.Default(),
 				SimSpeed: speed,
 				Narrate:  func(s string) { fmt.Println("▶ " + s) },
@@ -61,7 +67,7 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n", port)
 					fmt.Printf("  sztab watch --broker tcp://%s --table %s\n\n", broker, cfg.Table)
 					fmt.Printf("Rule as the referee over MQTT (next phase):\n\n")
-					fmt.Printf("  mosquitto_pub -h 127.0.0.1 -p %s -u sedzia -P sedzia -q 1 -t sztab/v1/%s/%s/referee/command -m '{\"name\":\"next\"}'\n\n", port, cfg.Venue, cfg.Table)
+					fmt.Printf("  mosquitto_pub -h 127.0.0.1 -p %s -u sedzia -P sedzia -q 1 -t %s -m '{\"name\":\"next\"}'\n\n", port, wire.TopicsFor(cfg.Venue, cfg.Table).RefereeCommand)
 					fmt.Printf("Table screen:   http://%s/\n", screen)
 					fmt.Printf("Referee view:   http://%s/referee   (sedzia / sedzia)\n", screen)
 					fmt.Printf("Players' views: http://%s/player/1  (ania / ania), /player/2 (bartek / bartek)\n\n", screen)
@@ -74,7 +80,18 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 	cmd.Flags().StringVar(&screens, "screens", "127.0.0.1:8080", "address of the table's screens")
 	cmd.Flags().Float64Var(&speed, "speed", 1, "pace of the scripted session (0: no pauses)")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's files and journal (default: a new temporary one)")
+	cmd.Flags().StringVar(&game, "game", "skirmish", "game to demonstrate")
 	return cmd
+}
+
+func demoGames() []string {
+	var out []string
+	for _, g := range games {
+		if g.Demo != "" {
+			out = append(out, g.ID)
+		}
+	}
+	return out
 }
 
 // writeDemo copies the embedded demo table into dir.

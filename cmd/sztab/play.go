@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,17 +9,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/rules"
-	"github.com/sztab/sztab/rules/skirmish"
+	"github.com/sztab/sztab/companion"
 )
 
 func init() { register(newPlayCmd) }
 
 func newPlayCmd() *cobra.Command {
 	var game, script, view, lang string
-	var asJSON, keepGoing, events bool
-	var files skirmishgame.DataFiles
+	var data []string
+	sc := companion.Script{}
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Play a scripted game through the engine and print the final state",
@@ -31,8 +28,12 @@ viewer sees it. A refused action prints its reason and line and stops play
 with exit status 1, unless --continue, which reports it and goes on.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if game != "skirmish" {
-				return fmt.Errorf("play: game %q: only skirmish is scripted so far", game)
+			spec, ok := games.Lookup(game)
+			if !ok {
+				return fmt.Errorf("play: --game %q: not a game this Sztab plays (%s)", game, strings.Join(games.IDs(), ", "))
+			}
+			if spec.Play == nil {
+				return fmt.Errorf("play: game %s has no scripts yet", game)
 			}
 			if lang != "pl" && lang != "en" {
 				return fmt.Errorf("play: --lang %q: want pl or en", lang)
@@ -41,144 +42,49 @@ with exit status 1, unless --continue, which reports it and goes on.`,
 			if err != nil {
 				return err
 			}
-			cat, err := loadCatalogue(files)
-			if err != nil {
-				return err
+			sc.Files = map[string]string{}
+			for _, d := range data {
+				name, path, ok := strings.Cut(d, "=")
+				if !ok || name == "" || path == "" {
+					return fmt.Errorf("play: --data %q: want name=path", d)
+				}
+				sc.Files[name] = path
 			}
-			var data []byte
 			if script == "-" {
-				data, err = io.ReadAll(os.Stdin)
+				sc.Data, err = io.ReadAll(os.Stdin)
 			} else {
-				data, err = os.ReadFile(script)
+				sc.Data, err = os.ReadFile(script)
 			}
 			if err != nil {
 				return err
 			}
-			lines, err := skirmish.ParseScript(cat, script, data)
-			if err != nil {
-				return err
-			}
-			final, steps := skirmish.Play(lines, keepGoing)
-			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			refused := 0
-			for _, st := range steps {
-				if events {
-					fmt.Fprint(out, st.Transcript(lang))
-				}
-				if st.Err != nil {
-					refused++
-					fmt.Fprintf(errOut, "%s:%d: %s\n", script, st.Line, refusal(st.Err))
-				}
-			}
-			v := final.View(viewer)
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(v); err != nil {
-					return err
-				}
-			} else {
-				printState(out, v, lang)
-			}
-			if refused > 0 && !keepGoing {
-				return &skirmishExit{code: 1, msg: fmt.Sprintf("%s: play stopped at a refused action", script)}
-			}
-			return nil
+			sc.Name, sc.View, sc.Lang = script, viewer, lang
+			sc.Out, sc.Err = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			return spec.Play(sc)
 		},
 	}
 	cmd.Flags().StringVar(&game, "game", "skirmish", "game the script is for")
 	cmd.Flags().StringVar(&script, "script", "", "script file (JSON Lines; - for standard input)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the final state as JSON")
-	cmd.Flags().BoolVar(&keepGoing, "continue", false, "report refused actions and go on")
-	cmd.Flags().BoolVar(&events, "events", false, "print every action's events")
+	cmd.Flags().BoolVar(&sc.JSON, "json", false, "print the final state as JSON")
+	cmd.Flags().BoolVar(&sc.Continue, "continue", false, "report refused actions and go on")
+	cmd.Flags().BoolVar(&sc.Events, "events", false, "print every action's events")
 	cmd.Flags().StringVar(&view, "view", "public", "whose view to print: public, referee or a seat number")
 	cmd.Flags().StringVar(&lang, "lang", "pl", "language of the text output: pl or en")
-	dataFlags(cmd, &files)
+	cmd.Flags().StringArrayVar(&data, "data", nil, "a game data file instead of the embedded one, as name=path (skirmish: weapons, units, orders)")
 	cmd.MarkFlagRequired("script")
 	return cmd
 }
 
-func parseViewer(v string) (skirmish.Viewer, error) {
+func parseViewer(v string) (companion.Viewer, error) {
 	switch v {
 	case "public", "":
-		return skirmish.Viewer{}, nil
+		return companion.Public, nil
 	case "referee":
-		return skirmish.Viewer{Referee: true}, nil
+		return companion.Viewer{Role: companion.RoleReferee}, nil
 	}
 	seat, err := strconv.Atoi(v)
 	if err != nil || seat < 1 {
-		return skirmish.Viewer{}, fmt.Errorf("play: --view %q: want public, referee or a seat number", v)
+		return companion.Viewer{}, fmt.Errorf("play: --view %q: want public, referee or a seat number", v)
 	}
-	return skirmish.Viewer{Seat: seat}, nil
-}
-
-func refusal(err error) string {
-	if rej, ok := rules.AsRejection(err); ok {
-		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
-	}
-	return err.Error()
-}
-
-// printState is a short text summary of a state.
-func printState(w io.Writer, s skirmish.State, lang string) {
-	t := func(pl, en string) string {
-		if lang == "en" {
-			return en
-		}
-		return pl
-	}
-	txt := func(x rules.Text) string { return t(x.PL, x.EN) }
-	if s.Scenario != nil {
-		fmt.Fprintf(w, "%s %d: %s\n", t("Scenariusz", "Scenario"), s.Scenario.Number, txt(s.Scenario.Name))
-	}
-	fmt.Fprintf(w, "%s %d: %s\n", t("Runda", "Round"), s.Round, txt(s.Phase.Name()))
-	if s.Result != nil {
-		fmt.Fprintf(w, "%s: %s\n", t("Wynik", "Result"), txt(s.Result.Text))
-	} else if len(s.Players) > 0 {
-		fmt.Fprintf(w, "%s: %s\n", t("Gracz", "Player"), s.Players[s.Active].Name)
-	}
-	names := map[int]string{}
-	for _, p := range s.Players {
-		names[p.Seat] = p.Name
-	}
-	for _, sd := range s.Sides {
-		var who []string
-		for _, seat := range sd.Seats {
-			who = append(who, names[seat])
-		}
-		fmt.Fprintf(w, "  %s (%s): %s %d, %s %d (%d %s), %s %d, %s %d\n", sd.Faction, strings.Join(who, ", "),
-			t("modele", "models"), sd.Alive, t("zabici", "kills"), sd.Kills, sd.KillPoints, t("pkt", "pts"),
-			t("punkty celu", "objective points"), sd.ObjectivePoints, t("rozkazy", "order points"), sd.OrderPoints)
-	}
-	for _, u := range s.Units {
-		var models []string
-		for _, m := range u.Models {
-			switch {
-			case m.Removed:
-				models = append(models, m.ID+" †")
-			default:
-				models = append(models, fmt.Sprintf("%s %d/%d", m.ID, m.Remaining(), m.Lives))
-			}
-		}
-		fmt.Fprintf(w, "  %-12s %-24s %s: %s\n", u.ID, u.Name, names[u.Owner], strings.Join(models, ", "))
-	}
-	for _, ps := range s.Seats {
-		if ps.Hand != nil {
-			var cards []string
-			for _, h := range ps.Hand {
-				cards = append(cards, h.ID)
-			}
-			fmt.Fprintf(w, "  %s %s: %s\n", t("Rozkazy na ręce", "Orders in hand of"), names[ps.Seat], strings.Join(cards, ", "))
-		}
-	}
-	if s.Call != nil {
-		fmt.Fprintf(w, "%s: %s\n", t("Czeka na rozstrzygnięcie", "Waiting for a ruling"), txt(s.Call.Question))
-	}
-	if sh := s.Shot; sh != nil {
-		fmt.Fprintf(w, "%s: %s → %s (%s), %s %s, %d/%d\n", t("Strzał", "Shot"), sh.Shooter, sh.Target, sh.Weapon, t("etap", "stage"), sh.Stage, len(sh.Entered), sh.Need)
-	}
-	if ls := s.LastShot; ls != nil {
-		fmt.Fprintf(w, "%s: %s → %s (%s): %s %v, %s %v\n", t("Ostatni strzał", "Last shot"), ls.Shooter, ls.Target, ls.Weapon,
-			t("ranni", "wounded"), ls.Wounded, t("zabici", "killed"), ls.Killed)
-	}
+	return companion.Viewer{Role: companion.RolePlayer, Seat: seat}, nil
 }

@@ -9,22 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/rules"
 )
-
-// games are the games this binary plays, by config id.
-var games = map[string]func(*companion.Config) (companion.Game, error){
-	"skirmish": skirmishgame.New,
-}
-
-func newGame(cfg *companion.Config) (companion.Game, error) {
-	f, ok := games[cfg.Game]
-	if !ok {
-		return nil, fmt.Errorf("game %q is not built into this binary", cfg.Game)
-	}
-	return f(cfg)
-}
 
 func newRunCmd() *cobra.Command {
 	var configPath string
@@ -36,8 +22,11 @@ func newRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if _, err := cfg.CheckGame(games); err != nil {
+				return err
+			}
 			return companion.Run(cmd.Context(), cfg, companion.Options{
-				NewGame:  newGame,
+				Games:    games,
 				Log:      slog.Default(),
 				SimSpeed: 1,
 				OnEvent:  printEvent(os.Stdout, cfg.Language),

@@ -35,37 +35,44 @@ func newTagsCmd() *cobra.Command {
 
 // card is one card (unit, die, seat, command) of a game that should carry
 // a tag.
-type card struct {
-	ID    string `yaml:"id"`
-	Kind  string `yaml:"kind"`
-	Label string `yaml:"label"`
-}
+type card = companion.Card
 
 // loadCards reads a cards list (cards: [{id, kind, label}]) or a table
-// configuration, whose skirmish units are the cards.
+// configuration, whose game section lists the cards (the game's spec says
+// how).
 func loadCards(path string) ([]card, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var f struct {
-		Cards    []card `yaml:"cards"`
-		Skirmish struct {
-			Units []struct {
-				ID   string `yaml:"id"`
-				Name string `yaml:"name"`
-			} `yaml:"units"`
-		} `yaml:"skirmish"`
+		Cards    []card               `yaml:"cards"`
+		Game     string               `yaml:"game"`
+		Sections map[string]yaml.Node `yaml:",inline"`
 	}
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cards := f.Cards
-	for _, u := range f.Skirmish.Units {
-		cards = append(cards, card{ID: u.ID, Kind: "unit", Label: u.Name})
+	if f.Game != "" {
+		spec, ok := games.Lookup(f.Game)
+		if !ok {
+			return nil, fmt.Errorf("%s: game %q is not a game this Sztab plays (%s)", path, f.Game, strings.Join(games.IDs(), ", "))
+		}
+		if section, ok := f.Sections[f.Game]; ok && spec.Cards != nil {
+			raw, err := yaml.Marshal(&section)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			more, err := spec.Cards(raw)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			cards = append(cards, more...)
+		}
 	}
 	if len(cards) == 0 {
-		return nil, fmt.Errorf("%s: no cards (want cards: [{id, kind, label}] or a table config with skirmish units)", path)
+		return nil, fmt.Errorf("%s: no cards (want cards: [{id, kind, label}] or a table config whose game section lists them)", path)
 	}
 	seen := map[string]bool{}
 	for i, c := range cards {

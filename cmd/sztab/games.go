@@ -1,0 +1,12 @@
+package main
+
+import (
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/skirmishgame"
+)
+
+// games are the games this binary plays: the one list of them. A game is
+// added here, by its package's spec, and nowhere else.
+var games = companion.Games{
+	skirmishgame.Spec,
+}
