@@ -723,10 +723,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// CheckKeys checks that every keypad key is a command of the game in play
-// (its vocabulary's table keys).
-func (c *Config) CheckKeys(names []string) error {
-	for _, k := range c.Keypads {
+// CheckKeys checks that every keypad key, the layout's included, is a
+// command of the game in play (its vocabulary's table keys).
+func (c Config) CheckKeys(names []string) error {
+	x, err := c.Expand()
+	if err != nil {
+		return err
+	}
+	for _, k := range x.Keypads {
 		for _, key := range sortedKeys(k.Keys) {
 			if !slices.Contains(names, key) {
 				return cfgErr(fmt.Sprintf("keypad %q", k.Name), "key %q is not a key of this game (%s)", key, strings.Join(names, ", "))

@@ -54,7 +54,8 @@ func newRoot() *cobra.Command {
 	return root
 }
 
-// subcommands are registered by the file that defines each one, in init.
+// subcommands are registered in init: run, demo and version below, the
+// others by the file that defines each one.
 var subcommands []func() *cobra.Command
 
 func register(c func() *cobra.Command) { subcommands = append(subcommands, c) }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/wire"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	"github.com/sztab/sztab/hardware"
+)
+
+// Every registered game brings what the README's "Adding a game" asks:
+// a layout named by its id whose keys are its commands, its demo, a panel
+// registered under its id, and a constructor that reads its demo config.
+func TestEveryRegisteredGameIsWhole(t *testing.T) {
+	if err := games.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range games {
+		t.Run(spec.ID, func(t *testing.T) {
+			if spec.Title.PL == "" || spec.Title.EN == "" {
+				t.Errorf("title %+v, want Polish and English", spec.Title)
+			}
+			layout := filepath.Join("..", "..", "firmware-config", "layouts", spec.ID+".yaml")
+			for _, board := range hardware.BoardNames() {
+				hw := hardware.Config{Board: board, Layout: filepath.Base(layout), BaseDir: filepath.Dir(layout)}
+				if err := hw.CheckKeys(spec.Commands.Names(wire.Keys)); err != nil {
+					t.Errorf("layout %s on %s: %v", layout, board, err)
+				}
+			}
+			if spec.Panel != nil && !strings.Contains(string(spec.Panel), `register("`+spec.ID+`"`) {
+				t.Errorf("the panel does not register itself as %q", spec.ID)
+			}
+			if spec.Demo != "" {
+				dir := t.TempDir()
+				if err := writeDemo(dir); err != nil {
+					t.Fatal(err)
+				}
+				cfg, err := companion.LoadConfig(filepath.Join(dir, spec.Demo))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cfg.Game != spec.ID {
+					t.Errorf("demo %s plays %q", spec.Demo, cfg.Game)
+				}
+				if _, err := cfg.CheckGame(games); err != nil {
+					t.Error(err)
+				}
+				if _, err := spec.New(cfg); err != nil {
+					t.Errorf("the demo config does not make a game: %v", err)
+				}
+			}
+		})
+	}
+	if _, err := firmwareconfig.Demo.ReadFile("demo/skirmish.yaml"); err != nil {
+		t.Error(err)
+	}
+}
+
+// A layout key the game does not know is refused at the config check, with
+// the game's keys named.
+func TestConfigWithAKeyTheGameDoesNotKnow(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(`venue: v
+table: t
+game: skirmish
+tags: tags.yaml
+skirmish:
+  players: [{seat: 1, name: A, faction: Armia Krajowa}, {seat: 2, name: B, faction: Wehrmacht}]
+hardware:
+  board: rpi4
+  keypads:
+    - {name: dice, keys: {"1": GPIO5, shuffle: GPIO6}}
+`), 0o644)
+	cfg, err := companion.LoadConfig(filepath.Join(dir, "t.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cfg.CheckGame(games)
+	if err == nil || !strings.Contains(err.Error(), `key "shuffle" is not a key of this game`) || !strings.Contains(err.Error(), "t.yaml:8") {
+		t.Errorf("got %v, want the unknown key named at the hardware line", err)
+	}
+}
