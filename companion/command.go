@@ -42,7 +42,7 @@ func (d *Daemon) handleCommand(ctx context.Context, m Message) {
 	refuse := func(code string, text rules.Text) {
 		d.log.Warn("command refused", "topic", m.Topic, "code", code, "reason", text.EN)
 		d.table.notice(ctx, Notice{Type: "command_rejected", Code: code, Topic: m.Topic, Text: text}, refusedMessage(m))
-		d.table.answer(wire.CommandResult{Type: wire.ResultType, OK: false, Code: code, Text: text, From: string(to), Seq: d.table.Seq()}, to)
+		d.table.answer(wire.CommandResult{Type: wire.ResultType, ID: idOf(m.Payload), OK: false, Code: code, Text: text, From: string(to), Seq: d.table.Seq()}, to)
 	}
 	// A command sent with retain would be delivered again at every start;
 	// MQTT 3.1.1 does not tell a live subscriber that it was retained, so
@@ -78,4 +78,16 @@ func refusedMessage(m Message) []byte {
 	}
 	b, _ := json.Marshal(rec)
 	return b
+}
+
+// idOf is the id of a command that could not be read, when one can be
+// found, so that its sender knows which command the refusal answers.
+func idOf(payload []byte) string {
+	var c struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(payload, &c) != nil || len(c.ID) > 128 || !utf8.ValidString(c.ID) {
+		return ""
+	}
+	return c.ID
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -135,6 +136,11 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
+		if s := g.State(); in.From.Kind == wire.Seat && in.From.Seat() != s.ActiveSeat() {
+			// A player's page or topic acts for their seat, on their turn;
+			// the table's keys and the referee act for whoever's turn it is.
+			return nil, rejected("not_your_turn", rules.Textf("teraz tura gracza %s", "it is %s's turn", s.Players[s.Active].Name))
+		}
 		if v, err := strconv.Atoi(in.Key.Key); err == nil {
 			return []companion.Action{skirmish.Dice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
 		}

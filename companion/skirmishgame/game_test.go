@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -301,5 +302,25 @@ func TestObjectivesFromTheCamera(t *testing.T) {
 	s := g.State()
 	if len(s.Objectives) != 2 || s.Objectives[1].At.X != 20 || s.Objectives[1].PlacedBy != 2 || s.Phase != skirmish.PhaseDeployment {
 		t.Errorf("objectives %+v, phase %s", s.Objectives, s.Phase)
+	}
+}
+
+// A player's command acts for their seat, on their turn only.
+func TestPlayersCommandOnlyOnTheirTurn(t *testing.T) {
+	g := newGame(t, scenario1)
+	ak, gren := row("ak", 4, 2, 4), row("gren", 4, 2, 25)
+	bind(t, g, snapshot(append(ak, gren...)...))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	from := func(seat int) companion.Input {
+		in := key("next")
+		in.From = companion.Sender{Kind: wire.Seat, Audience: wire.Player(seat)}
+		return in
+	}
+	if _, _, notices := bind(t, g, from(2)); strings.Join(notices, ",") != "rejected" || g.State().Phase != skirmish.PhaseMovement {
+		t.Errorf("Bartek ended Ania's phase: notices %v, phase %s", notices, g.State().Phase)
+	}
+	if actions, _, _ := bind(t, g, from(1)); strings.Join(actions, ",") != "end_phase" || g.State().Phase != skirmish.PhaseShooting {
+		t.Errorf("Ania's own next: actions %v, phase %s", actions, g.State().Phase)
 	}
 }
