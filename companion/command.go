@@ -17,6 +17,13 @@ func (d *Daemon) receiveCommand(m Message) {
 	case d.commands <- m:
 	default:
 		d.log.Warn("command dropped: 64 are already waiting", "topic", m.Topic)
+		topic, _ := wire.ParseTopic(m.Topic)
+		if to, ok := topic.CommandAudience(); ok && len(m.Payload) > 0 {
+			// Answered from here, off the table's loop: the answer goes
+			// through the fan-out, which is safe from any goroutine.
+			d.table.answer(wire.CommandResult{Type: wire.ResultType, ID: idOf(m.Payload), From: string(to), Code: "busy", Seq: d.table.Seq(),
+				Text: rules.Textf("stół jest zajęty (64 polecenia czekają); wyślij je jeszcze raz", "the table is busy (64 commands are waiting); send it again")}, to)
+		}
 	}
 }
 

@@ -60,7 +60,7 @@ type Daemon struct {
 	pub    *Publisher
 	broker *Broker
 	mqtt   *mqttSink
-	sinks  fanOut
+	sinks  *fanOut
 	feed   *display.Feed
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
@@ -111,17 +111,22 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal)); err != nil {
 		return nil, err
 	}
+	// The sinks exist before the broker connection, whose callbacks use
+	// them; the MQTT sink starts publishing in Serve.
+	d.mqtt = newMQTTSink(d.topics, t.journal, d.log)
+	d.sinks = &fanOut{}
+	d.sinks.add(d.mqtt)
+	if cfg.Display.Listen != "" {
+		d.feed = display.NewFeed()
+		d.sinks.add(feedSink{d.feed})
+		d.screens = &screens{}
+	}
+	t.out = d.sinks
 	if err := d.connect(ctx); err != nil {
 		t.journal.Close()
 		return nil, err
 	}
-	d.mqtt = newMQTTSink(d.pub, d.topics, t.journal, d.log)
-	d.sinks = fanOut{d.mqtt}
-	if cfg.Display.Listen != "" {
-		d.feed = display.NewFeed()
-		d.sinks = append(d.sinks, feedSink{d.feed})
-	}
-	t.out = d.sinks
+	d.mqtt.pub = d.pub
 	if err := t.replay(ctx); err != nil {
 		d.closeBroker()
 		t.journal.Close()
@@ -160,11 +165,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 		URL: url, ClientID: clientID, Username: user, Password: pass,
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
 		Subscriptions: subs,
-		OnConnect: func() {
-			if d.mqtt != nil {
-				d.mqtt.reconnected()
-			}
-		},
+		OnConnect: d.mqtt.reconnected,
 	})
 	if err != nil {
 		d.closeBroker()

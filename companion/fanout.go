@@ -49,11 +49,23 @@ type Sink interface {
 	Send(Publication)
 }
 
-// fanOut sends each publication to every sink.
-type fanOut []Sink
+// fanOut sends each publication to every sink; a sink may be added while
+// others send (the table's lights join when the hardware opens).
+type fanOut struct {
+	mu    sync.RWMutex
+	sinks []Sink
+}
 
-func (f fanOut) Send(p Publication) {
-	for _, s := range f {
+func (f *fanOut) add(s Sink) {
+	f.mu.Lock()
+	f.sinks = append(f.sinks, s)
+	f.mu.Unlock()
+}
+
+func (f *fanOut) Send(p Publication) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	for _, s := range f.sinks {
 		s.Send(p)
 	}
 }
@@ -105,7 +117,7 @@ func (s outputsSink) Send(p Publication) {
 // event, and after every (re)connect the broker gets the current retained
 // state and every event it missed, with the time it was journaled.
 type mqttSink struct {
-	pub     *Publisher
+	pub     *Publisher // set once, before run
 	topics  wire.Topics
 	journal *Journal
 	log     *slog.Logger
@@ -131,8 +143,8 @@ type result struct {
 // dropped (their senders see the new state anyway).
 const maxResults = 256
 
-func newMQTTSink(pub *Publisher, topics wire.Topics, j *Journal, log *slog.Logger) *mqttSink {
-	return &mqttSink{pub: pub, topics: topics, journal: j, log: log, retry: time.Second,
+func newMQTTSink(topics wire.Topics, j *Journal, log *slog.Logger) *mqttSink {
+	return &mqttSink{topics: topics, journal: j, log: log, retry: time.Second,
 		retained: map[string][]byte{}, dirty: map[string]bool{}, behind: true, wake: make(chan struct{}, 1)}
 }
 

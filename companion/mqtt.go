@@ -152,7 +152,8 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 		SetAutoReconnect(true).
 		SetConnectRetry(true).
 		SetConnectRetryInterval(time.Second).
-		SetMaxReconnectInterval(10 * time.Second).
+		// A venue broker that comes back is used within 2 s.
+		SetMaxReconnectInterval(2 * time.Second).
 		SetOrderMatters(true).
 		SetKeepAlive(10 * time.Second)
 	if o.Username != "" {

@@ -51,7 +51,6 @@ func (d *Daemon) startScreens() error {
 	if err != nil {
 		return fmt.Errorf("companion: display: listen on %s: %w", d.cfg.Display.Listen, err)
 	}
-	d.screens = &screens{}
 	webAddr := l.Addr().String()
 	d.screens.addr.Store(webAddr)
 	hb := d.opts.Heartbeat

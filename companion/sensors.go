@@ -42,8 +42,7 @@ func (d *Daemon) startSensors(ctx context.Context) (stop func(), err error) {
 				Text: rules.Textf("brak urządzenia %s %s: stół działa bez niego", "device %s %s is missing: the table runs without it", m.Kind, m.Name)}, nil)
 		}
 		outs := outputsSink{out: devs.Outputs(), log: d.log}
-		d.sinks = append(d.sinks, outs)
-		d.table.out = d.sinks
+		d.sinks.add(outs)
 		p := Publication{}
 		d.table.addOutputs(&p)
 		outs.Send(p)
