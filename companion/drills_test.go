@@ -1,0 +1,249 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/hardware"
+)
+
+// fullDrills is set by `make drills`: the drills at their full length.
+var fullDrills = os.Getenv("SZTAB_DRILLS") == "full"
+
+// mosquittoBroker is a Mosquitto the test can stop and start again on the
+// same port, keeping its sessions and retained messages (persistence), as
+// a venue broker that restarts does.
+type mosquittoBroker struct {
+	t         *testing.T
+	bin, conf string
+	addr      string
+	cmd       *exec.Cmd
+	out       strings.Builder
+}
+
+func newMosquittoBroker(t *testing.T) *mosquittoBroker {
+	t.Helper()
+	bin, err := exec.LookPath("mosquitto")
+	if err != nil {
+		bin = "/usr/sbin/mosquitto"
+		if _, err := os.Stat(bin); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("mosquitto is not installed; `make test` installs it")
+			}
+			t.Skip("mosquitto is not installed; run `make test`, which installs it")
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	dir := t.TempDir()
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root\n"
+	}
+	conf := filepath.Join(dir, "mosquitto.conf")
+	os.WriteFile(conf, []byte(fmt.Sprintf("listener %s 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location %s/\n%s", port, dir, user)), 0o644)
+	m := &mosquittoBroker{t: t, bin: bin, conf: conf, addr: addr}
+	m.start()
+	t.Cleanup(func() {
+		if m.cmd != nil {
+			m.cmd.Process.Kill()
+			m.cmd.Wait()
+		}
+	})
+	return m
+}
+
+func (m *mosquittoBroker) start() {
+	m.t.Helper()
+	m.cmd = exec.Command(m.bin, "-c", m.conf)
+	m.cmd.Stdout, m.cmd.Stderr = &m.out, &m.out
+	if err := m.cmd.Start(); err != nil {
+		m.t.Fatal(err)
+	}
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("tcp", m.addr); err == nil {
+			c.Close()
+			return
+		}
+	}
+	m.t.Fatalf("mosquitto did not start on %s: %s", m.addr, m.out.String())
+}
+
+// stop shuts the broker down as a service stop would (it saves its
+// sessions and retained messages).
+func (m *mosquittoBroker) stop() {
+	m.t.Helper()
+	m.cmd.Process.Signal(syscall.SIGTERM)
+	m.cmd.Wait()
+	m.cmd = nil
+}
+
+// venueFollower is a screen across the venue: a persistent MQTT session
+// that reconnects by itself and records each event once by its id.
+type venueFollower struct {
+	mu     sync.Mutex
+	ids    map[string]int
+	states []wire.StateMessage
+}
+
+func followVenue(t *testing.T, addr string) *venueFollower {
+	t.Helper()
+	f := &venueFollower{ids: map[string]int{}}
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("venue-screen-%d", time.Now().UnixNano())).
+		SetCleanSession(false).SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(200 * time.Millisecond).
+		SetMaxReconnectInterval(500 * time.Millisecond)
+	o.SetOnConnectHandler(func(c paho.Client) {
+		c.Subscribe(wire.TableFilter("v", "t1"), 1, func(_ paho.Client, m paho.Message) {
+			tp, _ := wire.ParseTopic(m.Topic())
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			switch tp.Suffix {
+			case "state":
+				var sm wire.StateMessage
+				if json.Unmarshal(m.Payload(), &sm) == nil {
+					f.states = append(f.states, sm)
+				}
+			case "events":
+				var em wire.EventMessage
+				if json.Unmarshal(m.Payload(), &em) == nil {
+					f.ids[em.ID]++
+				}
+			}
+		})
+	})
+	c := paho.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	return f
+}
+
+func (f *venueFollower) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		f.mu.Lock()
+		ok := cond()
+		f.mu.Unlock()
+		if ok {
+			return
+		}
+	}
+	t.Fatalf("the venue's screen never saw %s", what)
+}
+
+// The broker goes away during play and comes back: the table takes every
+// key throughout and its screens follow; once the broker is back, a venue
+// screen has the current retained state and every event it missed, each
+// once. With SZTAB_DRILLS=full: 10 minutes of outage at 10 actions a
+// second, and the daemon's heap stays bounded.
+func TestDrillBrokerOutage(t *testing.T) {
+	broker := newMosquittoBroker(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(`venue: v
+table: t1
+game: tally
+tags: tags.yaml
+journal: j.db
+mqtt:
+  broker: tcp://%s
+display:
+  listen: 127.0.0.1:0
+`, broker.addr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Serve(ctx) }()
+	defer func() { cancel(); <-done; d.Close() }()
+	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	screen := openStream(t, &http.Client{}, d.DisplayAddr(), "public")
+	venue := followVenue(t, broker.addr)
+	press := func(k string) {
+		d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: "kp", Key: k}, From: Sender{Kind: wire.Keys, Audience: wire.Public}}
+	}
+	for range 5 {
+		press("1")
+	}
+	venue.waitFor(t, "the total of 5", func() bool { n := len(venue.states); return n > 0 && venue.states[n-1].Seq == 6 })
+
+	broker.stop()
+	keys, every := 30, time.Duration(0)
+	if fullDrills {
+		keys, every = 6000, 100*time.Millisecond // 10 minutes at 10 a second
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range keys {
+		press("2")
+		if every > 0 {
+			time.Sleep(every)
+		}
+		if i%1000 == 999 {
+			screen.until(t, fmt.Sprintf(`"seq":%d,`, 7+i))
+		}
+	}
+	// The table took every key with the broker gone, and its screens follow.
+	want := int64(6 + keys)
+	screen.until(t, fmt.Sprintf(`"seq":%d,`, want))
+	if d.Seq() != want {
+		t.Errorf("during the outage the table reached seq %d, want %d", d.Seq(), want)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 32<<20 {
+		t.Errorf("the heap grew by %d MiB over %d actions with the broker gone", grew>>20, keys)
+	}
+
+	broker.start()
+	venue.waitFor(t, "the state after the outage", func() bool {
+		n := len(venue.states)
+		return n > 0 && venue.states[n-1].Seq == want
+	})
+	venue.waitFor(t, "every event of the outage", func() bool {
+		for seq := int64(2); seq <= want; seq++ {
+			if venue.ids[wire.EventID(seq, 0)] == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	venue.mu.Lock()
+	defer venue.mu.Unlock()
+	for id, n := range venue.ids {
+		if n > 1 && !strings.HasPrefix(id, "r") {
+			t.Errorf("event %s reached the venue's screen %d times", id, n)
+		}
+	}
+}
