@@ -142,12 +142,18 @@ func (h *Hub) Run(ctx context.Context) error {
 	return nil
 }
 
-func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
-	tp, ok := wire.ParseTopic(m.Topic())
+func (h *Hub) onMessage(_ paho.Client, m paho.Message) { h.apply(m.Topic(), m.Payload()) }
+
+// apply takes one message of a table: its status or its public state.
+func (h *Hub) apply(topic string, payload []byte) {
+	tp, ok := wire.ParseTopic(topic)
 	if !ok {
 		return
 	}
 	table, kind := tp.Table, tp.Suffix
+	if tp.Venue != h.opts.Venue || (kind != "status" && kind != "state") {
+		return
+	}
 	h.mu.Lock()
 	t := h.tables[table]
 	if t == nil {
@@ -157,7 +163,7 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 	switch kind {
 	case "status":
 		var s wire.StatusMessage
-		if err := json.Unmarshal(m.Payload(), &s); err != nil || s.Status == "" {
+		if err := json.Unmarshal(payload, &s); err != nil || s.Status == "" {
 			h.mu.Unlock()
 			h.opts.Log.Warn("hub: unreadable status", "table", table, "err", err)
 			return
@@ -171,7 +177,7 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 		}
 	case "state":
 		var s wire.StateMessage
-		if err := json.Unmarshal(m.Payload(), &s); err != nil {
+		if err := json.Unmarshal(payload, &s); err != nil {
 			h.mu.Unlock()
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
 			return

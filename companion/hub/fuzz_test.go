@@ -1,0 +1,37 @@
+package hub
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// Whatever a broker delivers, the wall keeps one entry per table of its
+// venue, never panics, and stays valid JSON for its page.
+func FuzzApply(f *testing.F) {
+	for _, s := range [][2]string{
+		{"sztab/v1/klub/stol-1/status", `{"status":"online","game":"skirmish","venue":"klub","table":"stol-1","screen":"http://x/"}`},
+		{"sztab/v1/klub/stol-1/state", `{"seq":3,"game":"skirmish","headline":{"pl":"runda 1","en":"round 1"},"state":{}}`},
+		{"sztab/v1/klub/stol-2/status", `{"status":""}`},
+		{"sztab/v1/inny/stol-1/status", `{"status":"online"}`},
+		{"sztab/v1/klub/stol-1/referee/state", `{"seq":9}`},
+		{"sztab/v1/klub/stol-1/state", `not json`},
+		{"sztab/v1/klub/stol-1/state", `{"seq":-1,"headline":null}`},
+	} {
+		f.Add(s[0], []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, topic string, payload []byte) {
+		h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "klub"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.apply(topic, payload)
+		h.apply(topic, payload)
+		w := h.Wall()
+		if len(w.Tables) > 1 {
+			t.Fatalf("one message made %d tables", len(w.Tables))
+		}
+		if _, err := json.Marshal(w); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,65 @@
+package wire
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sztab/sztab/rules"
+)
+
+var fuzzVocabulary = append(Vocabulary{
+	{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: Anyone, Watch: "n"},
+	{Name: "confirm", Label: rules.Text{PL: "Uznaj", EN: "Accept"}, From: Keys | Ref, Watch: "c"},
+}, DiceKeys(Anyone)...)
+
+// A command from the network: whatever arrives, the parser answers with a
+// command of the vocabulary its sender may send, or an error; never a panic.
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{`{"name":"next"}`, `{"name":"confirm","id":"r-17"}`, `{"name":"7"}`, `{"name":"next"}{"name":"next"}`,
+		`{"name":"next","extra":1}`, `[]`, `null`, ``, `{"name":"next","id":"` + strings.Repeat("x", 200) + `"}`, "{\"name\":\"\xff\"}",
+		`{"name":"next"} `, `{"name":"next"} x`} {
+		f.Add([]byte(s), uint8(Ref))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, from uint8) {
+		sender := Sender(from) & Anyone
+		c, err := ParseCommand(data, fuzzVocabulary, sender)
+		if err != nil {
+			return
+		}
+		spec, ok := fuzzVocabulary.Lookup(c.Name)
+		if !ok || spec.From&sender == 0 {
+			t.Fatalf("%q accepted from %v: not a command that sender may send", c.Name, sender)
+		}
+		if len(c.ID) > 128 {
+			t.Fatalf("an id of %d bytes accepted", len(c.ID))
+		}
+		again, _ := json.Marshal(c)
+		if back, err := ParseCommand(again, fuzzVocabulary, sender); err != nil || back != c {
+			t.Fatalf("%s does not read back: %v %+v", again, err, back)
+		}
+	})
+}
+
+// A topic from the broker: a table's topic splits and joins back; the
+// audience of a command topic is the referee or a real seat.
+func FuzzParseTopic(f *testing.F) {
+	for _, s := range []string{"sztab/v1/klub/stol-1/state", "sztab/v1/klub/stol-1/referee/command", "sztab/v1/k/s/player/2/command",
+		"sztab/v1/k/s/player/02/command", "sztab/v1/k/s/player/-1/command", "sztab/v1//s/state", "sztab/v2/k/s/state", "sztab/v1/+/#"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, topic string) {
+		tp, ok := ParseTopic(topic)
+		if !ok {
+			return
+		}
+		if Root+tp.Venue+"/"+tp.Table+"/"+tp.Suffix != topic {
+			t.Fatalf("%q parsed as %+v", topic, tp)
+		}
+		if a, ok := tp.CommandAudience(); ok {
+			if seat, isSeat := a.Seat(); a != Referee && (!isSeat || seat < 1 || TopicsFor(tp.Venue, tp.Table).PlayerCommand(seat) != topic) {
+				t.Fatalf("%q is a command topic of %q", topic, a)
+			}
+		}
+	})
+}
