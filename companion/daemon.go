@@ -40,6 +40,12 @@ type Options struct {
 	Ready func(brokerAddr, displayAddr string)
 	// Heartbeat is the screens' keep-alive period (default 2s).
 	Heartbeat time.Duration
+	// Trace, when set, is told how long each stage of an accepted action
+	// took: "rules" (the engine), "journal" (the durable commit), "views"
+	// (encoding every viewer's state), "publish" (from the commit to the
+	// broker's acknowledgement of the new state). For benchmarks and
+	// metrics; it must not block.
+	Trace func(stage string, took time.Duration)
 }
 
 // Daemon is one table's companion, in three parts: the table (game,
@@ -99,7 +105,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
 		inputs: make(chan Input, 64), commands: make(chan Message, 64)}
-	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load,
+	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
 		watch: dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
 	d.table = t
 	if t.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
@@ -114,6 +120,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	// The sinks exist before the broker connection, whose callbacks use
 	// them; the MQTT sink starts publishing in Serve.
 	d.mqtt = newMQTTSink(d.topics, t.journal, d.log)
+	d.mqtt.trace = opts.Trace
 	d.sinks = &fanOut{}
 	d.sinks.add(d.mqtt)
 	if cfg.Display.Listen != "" {

@@ -34,6 +34,9 @@ type Publication struct {
 	// Status and Scoreboard are for the table's own lights and displays.
 	Status     *hardware.Status
 	Scoreboard *hardware.Scoreboard
+	// Committed is when the views were ready after the journal commit (for
+	// Options.Trace).
+	Committed time.Time
 }
 
 // Outgoing is one encoded message for an audience.
@@ -123,6 +126,7 @@ type mqttSink struct {
 	log     *slog.Logger
 	// retry is the pause after a failed publish.
 	retry time.Duration
+	trace func(stage string, took time.Duration)
 
 	mu       sync.Mutex
 	retained map[string][]byte
@@ -130,6 +134,9 @@ type mqttSink struct {
 	order    []string // retained topics in first-seen order (status first)
 	results  []result
 	dropped  int
+	// committed is when the oldest retained view not yet published was
+	// ready, for the "publish" trace.
+	committed time.Time
 	behind   bool // the journal has entries not yet published
 	wake     chan struct{}
 }
@@ -185,6 +192,9 @@ func (m *mqttSink) Send(p Publication) {
 	if p.Seq > 0 {
 		m.behind = true
 	}
+	if !p.Committed.IsZero() && m.committed.IsZero() {
+		m.committed = p.Committed
+	}
 	for _, r := range p.Results {
 		if len(m.results) == maxResults {
 			m.results = m.results[1:]
@@ -234,6 +244,8 @@ func (m *mqttSink) run(ctx context.Context) {
 // unpublished events, then the answers.
 func (m *mqttSink) flush(ctx context.Context) error {
 	m.mu.Lock()
+	committed := m.committed
+	m.committed = time.Time{}
 	var topics []string
 	var payloads [][]byte
 	for _, t := range m.order {
@@ -247,6 +259,9 @@ func (m *mqttSink) flush(ctx context.Context) error {
 	for i, t := range topics {
 		if err := m.pub.Publish(t, payloads[i], true); err != nil {
 			m.mu.Lock()
+			if m.committed.IsZero() {
+				m.committed = committed
+			}
 			for _, rest := range topics[i:] {
 				if _, newer := m.dirty[rest]; !newer {
 					m.dirty[rest] = true
@@ -254,6 +269,9 @@ func (m *mqttSink) flush(ctx context.Context) error {
 			}
 			m.mu.Unlock()
 			return err
+		}
+		if t == m.topics.State && m.trace != nil && !committed.IsZero() {
+			m.trace("publish", time.Since(committed))
 		}
 	}
 	if err := m.publishJournal(ctx); err != nil {

@@ -32,6 +32,8 @@ type table struct {
 	onEvent func(seq int64, text rules.Text)
 	// hasImage says the camera has sent an annotated image.
 	hasImage func() bool
+	// trace times the stages of an action (Options.Trace); nil: none.
+	trace func(stage string, took time.Duration)
 
 	seq   atomic.Int64 // last journaled entry; read from any goroutine
 	watch *dice.Watch
@@ -194,7 +196,9 @@ func (t *table) answer(res wire.CommandResult, to wire.Audience) {
 // accept applies, journals, then hands one action to the fan-out. A
 // refusal is journaled and published as a "rejected" notice and returned.
 func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, error) {
+	start := time.Now()
 	events, commit, err := t.game.Apply(a)
+	t.traced("rules", start)
 	if err != nil {
 		rej, ok := rules.AsRejection(err)
 		if !ok {
@@ -218,7 +222,9 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 		return 0, nil, fmt.Errorf("companion: events of %s: %w", a.Type(), err)
 	}
 	at := t.clock()
+	start = time.Now()
 	seq, err := t.journal.Append(ctx, KindAction, t.game.Name(), at, body, evJSON)
+	t.traced("journal", start)
 	if err != nil {
 		// Not durable, so not applied: the table is told and nothing changes.
 		t.publishLoose(wire.Public, Notice{Type: "journal_failed", Text: rules.Textf("nie zapisano akcji %s: %v", "action %s not saved: %v", a.Type(), err)})
@@ -226,13 +232,21 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	}
 	commit()
 	t.seq.Store(seq)
-	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events)}
+	start = time.Now()
+	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events), Committed: time.Now()}
+	t.traced("views", start)
 	if t.observeDice(a, true) {
 		p.Fairness = t.fairness()
 	}
 	t.addOutputs(&p)
 	t.out.Send(p)
 	return seq, nil, nil
+}
+
+func (t *table) traced(stage string, since time.Time) {
+	if t.trace != nil {
+		t.trace(stage, time.Since(since))
+	}
 }
 
 // notice journals a notice with the refused action in full (the record
