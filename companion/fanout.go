@@ -137,6 +137,11 @@ type mqttSink struct {
 	// committed is when the oldest retained view not yet published was
 	// ready, for the "publish" trace.
 	committed time.Time
+	// through is the last journal entry whose events the broker has
+	// acknowledged, saved is the one written to the journal; markRead says
+	// through was read from the journal (the sink's goroutine only).
+	through, saved int64
+	markRead       bool
 	behind   bool // the journal has entries not yet published
 	wake     chan struct{}
 }
@@ -219,10 +224,16 @@ func (m *mqttSink) reconnected() {
 
 // run publishes until ctx ends.
 func (m *mqttSink) run(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	defer m.saveMark()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			m.saveMark()
+			continue
 		case <-m.wake:
 		}
 		if !m.pub.Connected() {
@@ -240,14 +251,34 @@ func (m *mqttSink) run(ctx context.Context) {
 	}
 }
 
-// flush publishes what is waiting: retained messages, then the journal's
-// unpublished events, then the answers.
+// saveMark writes the published mark to the journal, at most once a second:
+// after a crash at most a second's events are published twice (each with
+// its id), and the journal's one connection is not taken from the table
+// after every action.
+func (m *mqttSink) saveMark() {
+	if m.through <= m.saved {
+		return
+	}
+	if err := m.journal.MarkPublished(context.Background(), m.through); err != nil {
+		m.log.Warn("publish mark not saved", "err", err)
+		return
+	}
+	m.saved = m.through
+}
+
+// flush publishes what is waiting: retained messages (the public state
+// first), then the journal's unpublished events, then the answers; each
+// group is sent at once and its acknowledgements awaited in order.
 func (m *mqttSink) flush(ctx context.Context) error {
 	m.mu.Lock()
 	committed := m.committed
 	m.committed = time.Time{}
 	var topics []string
 	var payloads [][]byte
+	if m.dirty[m.topics.State] {
+		topics, payloads = append(topics, m.topics.State), append(payloads, m.retained[m.topics.State])
+		delete(m.dirty, m.topics.State)
+	}
 	for _, t := range m.order {
 		if m.dirty[t] {
 			topics = append(topics, t)
@@ -256,8 +287,12 @@ func (m *mqttSink) flush(ctx context.Context) error {
 		}
 	}
 	m.mu.Unlock()
+	sent := make([]Pending, len(topics))
 	for i, t := range topics {
-		if err := m.pub.Publish(t, payloads[i], true); err != nil {
+		sent[i] = m.pub.Start(t, payloads[i], true)
+	}
+	for i, t := range topics {
+		if err := sent[i].Wait(); err != nil {
 			m.mu.Lock()
 			if m.committed.IsZero() {
 				m.committed = committed
@@ -285,8 +320,12 @@ func (m *mqttSink) flush(ctx context.Context) error {
 		m.dropped = 0
 	}
 	m.mu.Unlock()
+	pending := make([]Pending, len(results))
 	for i, r := range results {
-		if err := m.pub.Publish(r.topic, r.data, false); err != nil {
+		pending[i] = m.pub.Start(r.topic, r.data, false)
+	}
+	for i := range results {
+		if err := pending[i].Wait(); err != nil {
 			m.mu.Lock()
 			m.results = append(results[i:], m.results...)
 			m.mu.Unlock()
@@ -312,13 +351,19 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 	if !behind {
 		return nil
 	}
-	for {
+	if !m.markRead {
 		through, err := m.journal.PublishedThrough(ctx)
 		if err != nil {
+			m.mu.Lock()
+			m.behind = true
+			m.mu.Unlock()
 			return err
 		}
+		m.through, m.saved, m.markRead = through, through, true
+	}
+	for {
 		var batch []Entry
-		err = m.journal.Entries(ctx, through, func(e Entry) error {
+		err := m.journal.Entries(ctx, m.through, func(e Entry) error {
 			if len(batch) == journalBatch {
 				return errBatchFull
 			}
@@ -331,33 +376,32 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		last := through
-		var failed error
+		type sentEntry struct {
+			seq     int64
+			pending []Pending
+		}
+		sent := make([]sentEntry, 0, len(batch))
 		for _, e := range batch {
 			msgs, err := journalEvents(e)
 			if err != nil {
 				m.log.Error("journal entry's events unreadable; skipped", "seq", e.Seq, "err", err)
 			}
+			se := sentEntry{seq: e.Seq}
 			for _, msg := range msgs {
-				if failed = m.pub.Publish(m.topics.Events, msg, false); failed != nil {
-					break
+				se.pending = append(se.pending, m.pub.Start(m.topics.Events, msg, false))
+			}
+			sent = append(sent, se)
+		}
+		for _, se := range sent {
+			for _, p := range se.pending {
+				if err := p.Wait(); err != nil {
+					m.mu.Lock()
+					m.behind = true
+					m.mu.Unlock()
+					return err
 				}
 			}
-			if failed != nil {
-				break
-			}
-			last = e.Seq
-		}
-		if last != through {
-			if err := m.journal.MarkPublished(ctx, last); err != nil {
-				m.log.Warn("publish mark not saved", "err", err)
-			}
-		}
-		if failed != nil {
-			m.mu.Lock()
-			m.behind = true
-			m.mu.Unlock()
-			return failed
+			m.through = se.seq
 		}
 		if len(batch) < journalBatch {
 			return nil

@@ -212,12 +212,29 @@ var ErrPublishTimeout = errors.New("companion: mqtt: publish not acknowledged in
 // Publish sends one message at QoS 1 and waits for the broker's
 // acknowledgement.
 func (p *Publisher) Publish(topic string, payload []byte, retained bool) error {
-	tok := p.client.Publish(topic, 1, retained, payload)
-	if !tok.WaitTimeout(p.timeout) {
-		return fmt.Errorf("%w: %s", ErrPublishTimeout, topic)
+	return p.Start(topic, payload, retained).Wait()
+}
+
+// Pending is a message sent and not yet acknowledged.
+type Pending struct {
+	topic   string
+	tok     paho.Token
+	timeout time.Duration
+}
+
+// Start sends one message at QoS 1 without waiting: several in flight at
+// once take one round trip to the broker, not one each.
+func (p *Publisher) Start(topic string, payload []byte, retained bool) Pending {
+	return Pending{topic: topic, tok: p.client.Publish(topic, 1, retained, payload), timeout: p.timeout}
+}
+
+// Wait waits for the broker's acknowledgement.
+func (x Pending) Wait() error {
+	if !x.tok.WaitTimeout(x.timeout) {
+		return fmt.Errorf("%w: %s", ErrPublishTimeout, x.topic)
 	}
-	if err := tok.Error(); err != nil {
-		return fmt.Errorf("companion: mqtt: publish %s: %w", topic, err)
+	if err := x.tok.Error(); err != nil {
+		return fmt.Errorf("companion: mqtt: publish %s: %w", x.topic, err)
 	}
 	return nil
 }
