@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -119,6 +120,36 @@ func TestConvolveAll(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestConvolveN(t *testing.T) {
+	skewed := Dist{0.5, 0, 0.3, 0.2}
+	for _, d := range []Dist{{0.3, 0.7}, D6(), skewed, {1}, {0, 1}} {
+		for _, n := range []int{0, 1, 2, 5, 12} {
+			t.Run(fmt.Sprintf("%v×%d", d, n), func(t *testing.T) {
+				got := ConvolveN(d, n)
+				want := ConvolveAll(slices.Repeat([]Dist{d}, n)...)
+				if got.Len() != want.Len() || !sameDist(got, want, tol) {
+					t.Errorf("got %v, want %v", got, want)
+				}
+			})
+		}
+	}
+	if got := ConvolveN(Dist{}, 3); got.Len() != 0 {
+		t.Errorf("empty ×3: got %v, want empty", got)
+	}
+	if got := ConvolveN(nil, 0); got.Len() != 1 || got.P(0) != 1 {
+		t.Errorf("empty ×0: got %v, want Dist{1}", got)
+	}
+	if b := Binomial(9, 0.3); !sameDist(ConvolveN(Dist{0.7, 0.3}, 9), b, 0) {
+		t.Errorf("ConvolveN of a coin: got %v, want Binomial %v", ConvolveN(Dist{0.7, 0.3}, 9), b)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ConvolveN(d, -1) did not panic")
+		}
+	}()
+	ConvolveN(D6(), -1)
 }
 
 func TestMixture(t *testing.T) {

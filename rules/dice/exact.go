@@ -281,8 +281,8 @@ func Convolve(a, b Dist) Dist {
 
 // ConvolveAll is the distribution of the sum of independent variables with
 // the distributions ds, convolved left to right; with none it is Dist{1}
-// (always 0). For n copies of one distribution, Binomial and
-// Sequence.Unsaved are cheaper.
+// (always 0). For n copies of one distribution, ConvolveN and Binomial are
+// cheaper.
 func ConvolveAll(ds ...Dist) Dist {
 	out := Dist{1}
 	for _, d := range ds {
@@ -312,9 +312,24 @@ func Mixture(ws []float64, ds []Dist) Dist {
 	return out
 }
 
-// nfold is the distribution of the sum of n independent copies of r,
-// computed in place (one allocation, no cancellation: every term is a sum of
-// non-negative products).
+// ConvolveN is the distribution of the sum of n independent copies of d,
+// ConvolveAll of n times d: Len n·(d.Len()−1)+1, Dist{1} for n = 0 and empty
+// for an empty d and n ≥ 1. It is computed in place (one allocation, no
+// cancellation: every term is a sum of non-negative products). It panics if
+// n is negative.
+func ConvolveN(d Dist, n int) Dist {
+	switch {
+	case n < 0:
+		panic(fmt.Sprintf("dice: ConvolveN of %d copies", n))
+	case n == 0:
+		return Dist{1}
+	case len(d) == 0:
+		return Dist{}
+	}
+	return nfold(d, n)
+}
+
+// nfold is ConvolveN for n ≥ 0 and a non-empty r.
 func nfold(r []float64, n int) Dist {
 	m := len(r) - 1
 	out := make(Dist, m*n+1)

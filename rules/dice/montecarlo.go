@@ -1,9 +1,6 @@
 package dice
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // The Monte Carlo estimator plays the same Sequence many times with the same
 // allocation rules as Sequence.Killed. It is a cross-check for the exact odds
@@ -12,16 +9,6 @@ import (
 
 // MaxRuns bounds a Monte Carlo estimate.
 const MaxRuns = 100_000_000
-
-// EstimatedDist is a sampled distribution with standard errors: P[k] is the
-// share of runs with outcome k, SE[k] = sqrt(P[k](1−P[k])/runs); MeanSE is the
-// standard error of Mean (sample standard deviation / sqrt(runs)).
-type EstimatedDist struct {
-	P      []float64 `json:"p"`
-	SE     []float64 `json:"se"`
-	Mean   float64   `json:"mean"`
-	MeanSE float64   `json:"mean_se"`
-}
 
 // Estimate is the Monte Carlo result of a Sequence.
 type Estimate struct {
@@ -94,30 +81,11 @@ func (s Sequence) monteCarlo(g roller, t *Target, runs int) (Estimate, error) {
 	if !s.DamageD6 {
 		unsaved = unsaved[:s.Attacks+1]
 	}
-	e := Estimate{Runs: runs, Unsaved: estimate(unsaved, runs)}
+	e := Estimate{Runs: runs, Unsaved: EstimateDist(unsaved, runs)}
 	if killed != nil {
-		e.Killed = estimate(killed, runs)
+		e.Killed = EstimateDist(killed, runs)
 	}
 	return e, nil
-}
-
-func estimate(counts []int, runs int) EstimatedDist {
-	n := float64(runs)
-	e := EstimatedDist{P: make([]float64, len(counts)), SE: make([]float64, len(counts))}
-	var sum, sum2 float64
-	for k, c := range counts {
-		p := float64(c) / n
-		e.P[k] = p
-		e.SE[k] = math.Sqrt(p * (1 - p) / n)
-		sum += float64(k) * float64(c)
-		sum2 += float64(k) * float64(k) * float64(c)
-	}
-	e.Mean = sum / n
-	if runs > 1 {
-		v := (sum2 - sum*sum/n) / (n - 1)
-		e.MeanSE = math.Sqrt(max(v, 0) / n)
-	}
-	return e
 }
 
 // roller fills dst with d6 values.
