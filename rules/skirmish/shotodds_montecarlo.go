@@ -1,6 +1,10 @@
-package dice
+package skirmish
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/sztab/sztab/rules/dice"
+)
 
 // The Monte Carlo estimator plays the same Sequence many times with the same
 // allocation rules as Sequence.Killed. It is a cross-check for the exact odds
@@ -12,10 +16,10 @@ const MaxRuns = 100_000_000
 
 // Estimate is the Monte Carlo result of a Sequence.
 type Estimate struct {
-	Runs    int           `json:"runs"`
-	Unsaved EstimatedDist `json:"unsaved"`
+	Runs    int                `json:"runs"`
+	Unsaved dice.EstimatedDist `json:"unsaved"`
 	// Killed is empty without a target.
-	Killed EstimatedDist `json:"killed"`
+	Killed dice.EstimatedDist `json:"killed"`
 }
 
 // Trial is one played sequence.
@@ -34,8 +38,8 @@ func (s Sequence) MonteCarlo(rng *rand.Rand, t *Target, runs int) (Estimate, err
 	return s.monteCarlo(rngRoller{rng}, t, runs)
 }
 
-// MonteCarloSource is MonteCarlo with dice from a Source.
-func (s Sequence) MonteCarloSource(src Source, t *Target, runs int) (Estimate, error) {
+// MonteCarloSource is MonteCarlo with dice from a dice.Source.
+func (s Sequence) MonteCarloSource(src dice.Source, t *Target, runs int) (Estimate, error) {
 	return s.monteCarlo(srcRoller{src}, t, runs)
 }
 
@@ -44,7 +48,7 @@ func (s Sequence) MonteCarloSource(src Source, t *Target, runs int) (Estimate, e
 // die for every wound in packet order. A stage whose threshold is 7 cannot
 // succeed and is not rolled. Unsaved packets are allocated to t (nil: no
 // allocation) in the order the attacks were rolled.
-func (s Sequence) Resolve(src Source, t *Target) (Trial, error) {
+func (s Sequence) Resolve(src dice.Source, t *Target) (Trial, error) {
 	sim, err := newSimulator(s, t)
 	if err != nil {
 		return Trial{}, err
@@ -81,9 +85,9 @@ func (s Sequence) monteCarlo(g roller, t *Target, runs int) (Estimate, error) {
 	if !s.DamageD6 {
 		unsaved = unsaved[:s.Attacks+1]
 	}
-	e := Estimate{Runs: runs, Unsaved: EstimateDist(unsaved, runs)}
+	e := Estimate{Runs: runs, Unsaved: dice.EstimateDist(unsaved, runs)}
 	if killed != nil {
-		e.Killed = EstimateDist(killed, runs)
+		e.Killed = dice.EstimateDist(killed, runs)
 	}
 	return e, nil
 }
@@ -102,7 +106,7 @@ func (g rngRoller) roll(dst []int) error {
 	return nil
 }
 
-type srcRoller struct{ s Source }
+type srcRoller struct{ s dice.Source }
 
 func (g srcRoller) roll(dst []int) error {
 	if len(dst) == 0 {
@@ -114,7 +118,7 @@ func (g srcRoller) roll(dst []int) error {
 	}
 	for i, r := range rolls {
 		if r.Value < 1 || r.Value > 6 {
-			return &InvalidRollError{Roll: r}
+			return &dice.InvalidRollError{Roll: r}
 		}
 		dst[i] = r.Value
 	}
