@@ -10,19 +10,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/rules/skirmish"
 )
 
 func init() { register(newOddsCmd) }
 
-// flagFor maps the dice package's parameter names to this command's flags.
+// flagFor maps the shot odds' parameter names to this command's flags.
 var flagFor = map[string]string{
-	dice.ParamAttacks: "--attacks",
-	dice.ParamHit:     "--hit",
-	dice.ParamWound:   "--wound",
-	dice.ParamSave:    "--save",
-	dice.ParamModels:  "--models",
-	dice.ParamLives:   "--lives",
-	dice.ParamPolicy:  "--policy",
+	skirmish.ParamAttacks: "--attacks",
+	skirmish.ParamHit:     "--hit",
+	skirmish.ParamWound:   "--wound",
+	skirmish.ParamSave:    "--save",
+	skirmish.ParamModels:  "--models",
+	skirmish.ParamLives:   "--lives",
+	skirmish.ParamPolicy:  "--policy",
 }
 
 type oddsJSON struct {
@@ -34,7 +35,7 @@ type oddsJSON struct {
 
 func newOddsCmd() *cobra.Command {
 	var (
-		seq    dice.Sequence
+		seq    skirmish.Sequence
 		damage string
 		lives  int
 		models int
@@ -63,15 +64,15 @@ models killed. Thresholds are "at least" values 2–7; 7 means impossible
 			default:
 				return fmt.Errorf("--damage %q: want 1 or D6", damage)
 			}
-			var target *dice.Target
+			var target *skirmish.Target
 			if cmd.Flags().Changed("lives") || cmd.Flags().Changed("models") {
-				target = &dice.Target{Models: models, Lives: lives, Policy: dice.Policy(policy)}
+				target = &skirmish.Target{Models: models, Lives: lives, Policy: skirmish.Allocation(policy)}
 			}
 			odds, err := seq.Exact(target)
 			if err != nil {
-				var pe *dice.ParamError
+				var pe *skirmish.ParamError
 				if errors.As(err, &pe) && flagFor[pe.Param] != "" {
-					return fmt.Errorf("%s %v %s", flagFor[pe.Param], pe.Value, strings.TrimPrefix(pe.Reason, "dice: "))
+					return fmt.Errorf("%s %v %s", flagFor[pe.Param], pe.Value, pe.Reason)
 				}
 				return err
 			}
@@ -97,7 +98,7 @@ models killed. Thresholds are "at least" values 2–7; 7 means impossible
 	return cmd
 }
 
-func writeOddsJSON(w io.Writer, o dice.Odds) error {
+func writeOddsJSON(w io.Writer, o skirmish.SequenceOdds) error {
 	out := oddsJSON{Wounds: o.Unsaved.Map(), Mean: o.Unsaved.Mean()}
 	if o.Killed != nil {
 		out.Killed = o.Killed.Map()
@@ -109,7 +110,7 @@ func writeOddsJSON(w io.Writer, o dice.Odds) error {
 	return enc.Encode(out)
 }
 
-func writeOddsText(w io.Writer, o dice.Odds) {
+func writeOddsText(w io.Writer, o skirmish.SequenceOdds) {
 	s := o.Sequence
 	wound := fmt.Sprintf("wound %d+", s.Wound)
 	if s.DamageD6 {
@@ -126,7 +127,7 @@ func writeOddsText(w io.Writer, o dice.Odds) {
 		t := o.Target
 		pol := t.Policy
 		if pol == "" {
-			pol = dice.Spread
+			pol = skirmish.Spread
 		}
 		fmt.Fprintf(w, "\nagainst %d models of %d lives (%s allocation)\n\n", t.Models, t.Lives, pol)
 		table(w, "models killed", o.Killed)

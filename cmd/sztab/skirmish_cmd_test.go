@@ -2,10 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/skirmish"
 )
 
 func TestArmyCheck(t *testing.T) {
@@ -35,12 +40,50 @@ func TestArmyCheck(t *testing.T) {
 }
 
 func TestPlayScript(t *testing.T) {
-	out, err := runSztab(t, "play", "--game", "skirmish", "--script", "../../rules/skirmish/testdata/games/readme.jsonl", "--lang", "en")
+	// The README's game ends in round 2: zoska's second MP 40 burst kills the
+	// last four grenadiers, and the Wehrmacht's one kill (zoska-1) is all it
+	// scores.
+	const script = "../../rules/skirmish/testdata/games/readme.jsonl"
+	out, err := runSztab(t, "play", "--game", "skirmish", "--script", script, "--lang", "en")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(strings.ToLower(out), "armia krajowa") {
-		t.Errorf("final state lacks the winner:\n%s", out)
+	for _, want := range []string{
+		"\nRound 2: game over\n",
+		"\nResult: Armia Krajowa wins: the enemy has no models left on the field\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output: got\n%s\nwant a line %q", out, strings.TrimSpace(want))
+		}
+	}
+	out, err = runSztab(t, "play", "--script", script, "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var final struct {
+		Phase  skirmish.Phase   `json:"phase"`
+		Round  int              `json:"round"`
+		Result *skirmish.Result `json:"result"`
+		Sides  []struct {
+			Faction string `json:"faction"`
+			Alive   int    `json:"alive"`
+			Kills   int    `json:"kills"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal([]byte(out), &final); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if final.Phase != skirmish.PhaseOver || final.Round != 2 {
+		t.Errorf("got phase %q round %d, want %q round 2", final.Phase, final.Round, skirmish.PhaseOver)
+	}
+	wantResult := skirmish.Result{Winner: "Armia Krajowa", Seats: []int{1}, Condition: skirmish.WinAnnihilation, Round: 2,
+		Text: rules.Text{PL: "zwycięża Armia Krajowa: przeciwnik nie ma już modeli na polu walki", EN: "Armia Krajowa wins: the enemy has no models left on the field"}}
+	if final.Result == nil || !reflect.DeepEqual(*final.Result, wantResult) {
+		t.Errorf("result: got %+v, want %+v", final.Result, wantResult)
+	}
+	gotSides := fmt.Sprintf("%+v", final.Sides)
+	if want := "[{Faction:Armia Krajowa Alive:4 Kills:4} {Faction:Wehrmacht Alive:0 Kills:1}]"; gotSides != want {
+		t.Errorf("sides: got %s, want %s", gotSides, want)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"type":"setup","players":[{"seat":1,"name":"A","faction":"Armia Krajowa"},{"seat":2,"name":"B","faction":"Wehrmacht"}],"options":{"points":200}}

@@ -118,22 +118,39 @@ const scenario1 = `skirmish:
 `
 
 func TestConfigErrors(t *testing.T) {
-	dir := t.TempDir()
-	for name, section := range map[string]string{
-		"illegal list":  strings.Replace(scenario1, "models: 4}\n  scenario", "models: 2}\n  scenario", 1),
-		"unknown key":   scenario1 + "  colour: red\n",
-		"missing data":  scenario1 + "  data: {units: nowhere.yaml}\n",
-		"unknown field": strings.Replace(scenario1, "roll_off", "rollof", 1),
-	} {
-		t.Run(name, func(t *testing.T) {
-			text := "venue: test\ntable: t1\ngame: skirmish\ntags: tags.yaml\n" + section
-			path := filepath.Join(dir, "table.yaml")
+	// The file is the four lines below, then scenario1 from line 5
+	// ("skirmish:") to line 13 (roll_off); appended keys are on line 14.
+	tests := []struct {
+		name    string
+		section string
+		line    int
+		msg     string
+	}{
+		// The list is checked as a whole, so the error points at the
+		// skirmish section: Config.Line gives its mapping's first line.
+		{"illegal list", strings.Replace(scenario1, "models: 4}\n  scenario", "models: 2}\n  scenario", 1),
+			6, "skirmish: Bartek's army list: gren: 2 models, the minimum for Grenadier is 4"},
+		{"unknown key", scenario1 + "  colour: red\n", 14, `unknown key "colour"`},
+		{"missing data", scenario1 + "  data: {units: nowhere.yaml}\n", 14, "nowhere.yaml: no such file or directory"},
+		{"unknown field", strings.Replace(scenario1, "roll_off", "rollof", 1), 13, `unknown key "rollof"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := "venue: test\ntable: t1\ngame: skirmish\ntags: tags.yaml\n" + tt.section
+			path := filepath.Join(t.TempDir(), "table.yaml")
 			cfg, err := companion.ParseConfig(path, []byte(text))
 			if err == nil {
 				_, err = New(cfg)
 			}
-			if err == nil {
-				t.Fatal("accepted")
+			ce, ok := err.(*companion.ConfigError)
+			if !ok {
+				t.Fatalf("got %v, want a *companion.ConfigError", err)
+			}
+			if ce.File != path || ce.Line != tt.line {
+				t.Errorf("got %s:%d, want %s:%d (%v)", ce.File, ce.Line, path, tt.line, err)
+			}
+			if !strings.Contains(ce.Msg, tt.msg) {
+				t.Errorf("got message %q, want it to contain %q", ce.Msg, tt.msg)
 			}
 		})
 	}

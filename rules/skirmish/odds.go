@@ -55,21 +55,21 @@ func (s *State) shotOdds() *ShotOdds {
 }
 
 // unitOdds: an ordinary shot, whose wounds the allocation spreads over the
-// unit. Before the hit roll of a unit at full strength it is
-// rules/dice's Sequence.Exact; later stages, and units with wounded models,
-// run the same allocation over what is already known.
+// unit. Before the hit roll of a unit at full strength it is Sequence.Exact;
+// later stages, and units with wounded models, run the same allocation
+// (KilledFromLives) over what is already known.
 func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, killed dice.Dist) {
 	sh := s.Shot
 	lives := remainingLives(target)
 	var packets []dice.Dist
 	switch stage {
 	case StageHit:
-		seq := dice.Sequence{Attacks: sh.Attacks, Hit: sh.HitOn, DamageD6: sh.D6Wounds, Save: min(sh.SaveOn, 7)}
+		seq := Sequence{Attacks: sh.Attacks, Hit: sh.HitOn, DamageD6: sh.D6Wounds, Save: min(sh.SaveOn, 7)}
 		if !sh.D6Wounds {
 			seq.Wound = sh.WoundOn
 		}
 		if full, ok := uniformLives(target); ok {
-			o, err := seq.Exact(&dice.Target{Models: len(lives), Lives: full, Policy: dice.Policy(s.Options.Allocation)})
+			o, err := seq.Exact(&Target{Models: len(lives), Lives: full, Policy: s.Options.Allocation})
 			if err == nil {
 				return o.Unsaved, o.Killed
 			}
@@ -83,7 +83,7 @@ func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, kill
 		q := chance(sh.WoundOn) * fail
 		packets = slices.Repeat([]dice.Dist{{1 - q, q}}, sh.Hits)
 	case StageDamage:
-		packets = slices.Repeat([]dice.Dist{dice.D6DamagePacket(1, fail)}, sh.Hits)
+		packets = slices.Repeat([]dice.Dist{D6DamagePacket(1, fail)}, sh.Hits)
 	case StageSave:
 		for _, p := range sh.Packets {
 			packets = append(packets, dice.Binomial(p, fail))
@@ -93,7 +93,7 @@ func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, kill
 	if len(lives) == 0 {
 		return wounds, dice.Dist{1}
 	}
-	killed, err := dice.KilledFromLives(lives, packets, dice.Policy(s.Options.Allocation))
+	killed, err := KilledFromLives(lives, packets, s.Options.Allocation)
 	if err != nil {
 		return wounds, nil // beyond the exact computation's limits
 	}
@@ -105,7 +105,7 @@ func (s *State) unitOdds(stage string, target *Unit, fail float64) (wounds, kill
 // markers that may land is weighed by its chance.
 func (s *State) templateOdds(target *Unit, fail float64) (wounds, killed dice.Dist) {
 	sh := s.Shot
-	perHit := dice.D6DamagePacket(1, fail)
+	perHit := D6DamagePacket(1, fail)
 	if !sh.D6Wounds {
 		q := chance(sh.WoundOn) * fail
 		perHit = dice.Dist{1 - q, q}
@@ -178,7 +178,7 @@ func remainingLives(u *Unit) []int {
 }
 
 // uniformLives reports whether every living model is unwounded with the same
-// lives, the case rules/dice's Target describes.
+// lives, the case Target describes.
 func uniformLives(u *Unit) (int, bool) {
 	full := 0
 	for _, m := range u.Models {

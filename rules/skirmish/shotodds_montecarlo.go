@@ -1,8 +1,9 @@
-package dice
+package skirmish
 
 import (
-	"math"
 	"math/rand/v2"
+
+	"github.com/sztab/sztab/rules/dice"
 )
 
 // The Monte Carlo estimator plays the same Sequence many times with the same
@@ -13,22 +14,12 @@ import (
 // MaxRuns bounds a Monte Carlo estimate.
 const MaxRuns = 100_000_000
 
-// EstimatedDist is a sampled distribution with standard errors: P[k] is the
-// share of runs with outcome k, SE[k] = sqrt(P[k](1−P[k])/runs); MeanSE is the
-// standard error of Mean (sample standard deviation / sqrt(runs)).
-type EstimatedDist struct {
-	P      []float64 `json:"p"`
-	SE     []float64 `json:"se"`
-	Mean   float64   `json:"mean"`
-	MeanSE float64   `json:"mean_se"`
-}
-
 // Estimate is the Monte Carlo result of a Sequence.
 type Estimate struct {
-	Runs    int           `json:"runs"`
-	Unsaved EstimatedDist `json:"unsaved"`
+	Runs    int                `json:"runs"`
+	Unsaved dice.EstimatedDist `json:"unsaved"`
 	// Killed is empty without a target.
-	Killed EstimatedDist `json:"killed"`
+	Killed dice.EstimatedDist `json:"killed"`
 }
 
 // Trial is one played sequence.
@@ -47,8 +38,8 @@ func (s Sequence) MonteCarlo(rng *rand.Rand, t *Target, runs int) (Estimate, err
 	return s.monteCarlo(rngRoller{rng}, t, runs)
 }
 
-// MonteCarloSource is MonteCarlo with dice from a Source.
-func (s Sequence) MonteCarloSource(src Source, t *Target, runs int) (Estimate, error) {
+// MonteCarloSource is MonteCarlo with dice from a dice.Source.
+func (s Sequence) MonteCarloSource(src dice.Source, t *Target, runs int) (Estimate, error) {
 	return s.monteCarlo(srcRoller{src}, t, runs)
 }
 
@@ -57,7 +48,7 @@ func (s Sequence) MonteCarloSource(src Source, t *Target, runs int) (Estimate, e
 // die for every wound in packet order. A stage whose threshold is 7 cannot
 // succeed and is not rolled. Unsaved packets are allocated to t (nil: no
 // allocation) in the order the attacks were rolled.
-func (s Sequence) Resolve(src Source, t *Target) (Trial, error) {
+func (s Sequence) Resolve(src dice.Source, t *Target) (Trial, error) {
 	sim, err := newSimulator(s, t)
 	if err != nil {
 		return Trial{}, err
@@ -94,30 +85,11 @@ func (s Sequence) monteCarlo(g roller, t *Target, runs int) (Estimate, error) {
 	if !s.DamageD6 {
 		unsaved = unsaved[:s.Attacks+1]
 	}
-	e := Estimate{Runs: runs, Unsaved: estimate(unsaved, runs)}
+	e := Estimate{Runs: runs, Unsaved: dice.EstimateDist(unsaved, runs)}
 	if killed != nil {
-		e.Killed = estimate(killed, runs)
+		e.Killed = dice.EstimateDist(killed, runs)
 	}
 	return e, nil
-}
-
-func estimate(counts []int, runs int) EstimatedDist {
-	n := float64(runs)
-	e := EstimatedDist{P: make([]float64, len(counts)), SE: make([]float64, len(counts))}
-	var sum, sum2 float64
-	for k, c := range counts {
-		p := float64(c) / n
-		e.P[k] = p
-		e.SE[k] = math.Sqrt(p * (1 - p) / n)
-		sum += float64(k) * float64(c)
-		sum2 += float64(k) * float64(k) * float64(c)
-	}
-	e.Mean = sum / n
-	if runs > 1 {
-		v := (sum2 - sum*sum/n) / (n - 1)
-		e.MeanSE = math.Sqrt(max(v, 0) / n)
-	}
-	return e
 }
 
 // roller fills dst with d6 values.
@@ -134,7 +106,7 @@ func (g rngRoller) roll(dst []int) error {
 	return nil
 }
 
-type srcRoller struct{ s Source }
+type srcRoller struct{ s dice.Source }
 
 func (g srcRoller) roll(dst []int) error {
 	if len(dst) == 0 {
@@ -146,7 +118,7 @@ func (g srcRoller) roll(dst []int) error {
 	}
 	for i, r := range rolls {
 		if r.Value < 1 || r.Value > 6 {
-			return &InvalidRollError{Roll: r}
+			return &dice.InvalidRollError{Roll: r}
 		}
 		dst[i] = r.Value
 	}

@@ -1,4 +1,4 @@
-package dice
+package skirmish
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sztab/sztab/rules/dice"
 )
 
 // TestMonteCarloAgreesWithExact: every estimate lies within 4 standard
@@ -40,7 +42,7 @@ func TestMonteCarloAgreesWithExact(t *testing.T) {
 	}
 }
 
-func within(t *testing.T, what string, exact Dist, e EstimatedDist) {
+func within(t *testing.T, what string, exact dice.Dist, e dice.EstimatedDist) {
 	t.Helper()
 	if d := math.Abs(e.Mean - exact.Mean()); d > 4*e.MeanSE {
 		t.Errorf("%s mean: got %v ± %v, want %v", what, e.Mean, e.MeanSE, exact.Mean())
@@ -65,7 +67,7 @@ func TestMonteCarloSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := s.MonteCarloSource(NewSeeded(7), &tg, 50_000)
+	e, err := s.MonteCarloSource(dice.NewSeeded(7), &tg, 50_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.s.Resolve(NewFixed(tt.dice...), tt.tg)
+			got, err := tt.s.Resolve(dice.NewFixed(tt.dice...), tt.tg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,15 +152,15 @@ func TestResolve(t *testing.T) {
 
 func TestResolveErrors(t *testing.T) {
 	s := Sequence{Attacks: 3, Hit: 2, Wound: 3, Save: 4}
-	if _, err := s.Resolve(NewFixed(6, 6), nil); !errors.Is(err, ErrExhausted) {
-		t.Errorf("short source: got %v, want ErrExhausted", err)
+	if _, err := s.Resolve(dice.NewFixed(6, 6), nil); !errors.Is(err, dice.ErrExhausted) {
+		t.Errorf("short source: got %v, want dice.ErrExhausted", err)
 	}
-	if _, err := s.MonteCarlo(rand.New(rand.NewPCG(1, 1)), nil, 0); err == nil || err.Error() != "dice: runs 0 must be at least 1" {
-		t.Errorf("runs 0: got %v, want dice: runs 0 must be at least 1", err)
+	if _, err := s.MonteCarlo(rand.New(rand.NewPCG(1, 1)), nil, 0); err == nil || err.Error() != "skirmish: runs 0 must be at least 1" {
+		t.Errorf("runs 0: got %v, want skirmish: runs 0 must be at least 1", err)
 	}
 	bad := Sequence{Attacks: 3, Hit: 9, Wound: 3, Save: 4}
-	if _, err := bad.MonteCarlo(rand.New(rand.NewPCG(1, 1)), nil, 10); err == nil || err.Error() != "dice: hit threshold 9 is outside 2–7" {
-		t.Errorf("hit 9: got %v, want dice: hit threshold 9 is outside 2–7", err)
+	if _, err := bad.MonteCarlo(rand.New(rand.NewPCG(1, 1)), nil, 10); err == nil || err.Error() != "skirmish: hit threshold 9 is outside 2–7" {
+		t.Errorf("hit 9: got %v, want skirmish: hit threshold 9 is outside 2–7", err)
 	}
 }
 

@@ -1,8 +1,10 @@
-package dice
+package skirmish
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/sztab/sztab/rules/dice"
 )
 
 // maxAllocStates bounds the allocation state space the exact DP explores.
@@ -154,9 +156,9 @@ func (a *allocTable) next(s int32, j int) int32 {
 // for a unit of equal models at full strength.
 //
 // The limits are those of Target and Sequence: 1…MaxModels models of
-// 1…MaxLives lives, at most MaxDice packets, and the allocation states the
-// exact computation may explore; beyond them it returns a *ParamError.
-func KilledFromLives(lives []int, packets []Dist, policy Policy) (Dist, error) {
+// 1…MaxLives lives, at most dice.MaxDice packets, and the allocation states
+// the exact computation may explore; beyond them it returns a *ParamError.
+func KilledFromLives(lives []int, packets []dice.Dist, policy Allocation) (dice.Dist, error) {
 	if len(lives) < 1 {
 		return nil, &ParamError{Param: ParamModels, Value: len(lives), Reason: "must be at least 1"}
 	}
@@ -171,7 +173,7 @@ func KilledFromLives(lives []int, packets []Dist, policy Policy) (Dist, error) {
 			return nil, err
 		}
 	}
-	if err := checkCount(ParamAttacks, len(packets), MaxDice); err != nil {
+	if err := checkCount(ParamAttacks, len(packets), dice.MaxDice); err != nil {
 		return nil, err
 	}
 	if err := (Target{Models: 1, Lives: 1, Policy: policy}).Validate(); err != nil {
@@ -193,13 +195,13 @@ func KilledFromLives(lives []int, packets []Dist, policy Policy) (Dist, error) {
 
 // killedDist is KilledFromLives for t.Models models of t.Lives lives, n
 // attacks of packet r, for a validated t.
-func killedDist(r Dist, n int, t Target) (Dist, error) {
+func killedDist(r dice.Dist, n int, t Target) (dice.Dist, error) {
 	lives := make([]int, t.Models)
 	for i := range lives {
 		lives[i] = t.Lives
 	}
 	a := newAllocTable(lives, t.focus(), len(r)-1)
-	k, ok := allocDP(a, slices.Repeat([]Dist{r}, n), t.Models)
+	k, ok := allocDP(a, slices.Repeat([]dice.Dist{r}, n), t.Models)
 	if !ok {
 		return nil, &ParamError{Param: ParamModels, Value: t.Models, Reason: fmt.Sprintf(
 			"with %d lives each needs more than %d allocation states; use fewer models or the Monte Carlo estimate",
@@ -210,7 +212,7 @@ func killedDist(r Dist, n int, t Target) (Dist, error) {
 
 // allocDP runs the allocation DP over the packets from a's start state, a
 // unit of models models; false when the state space grows too big.
-func allocDP(a *allocTable, packets []Dist, models int) (Dist, bool) {
+func allocDP(a *allocTable, packets []dice.Dist, models int) (dice.Dist, bool) {
 	cur := make([]float64, 1, 64)
 	cur[0] = 1
 	next := make([]float64, 0, 64)
@@ -242,7 +244,7 @@ func allocDP(a *allocTable, packets []Dist, models int) (Dist, bool) {
 		}
 		cur, next = next, cur
 	}
-	killed := make(Dist, models+1)
+	killed := make(dice.Dist, models+1)
 	for s, p := range cur {
 		killed[a.dead[s]] += p
 	}

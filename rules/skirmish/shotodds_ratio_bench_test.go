@@ -1,4 +1,4 @@
-package dice
+package skirmish
 
 import (
 	"math/rand/v2"
