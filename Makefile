@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: demo test test-amd64 test-race test-arm64 test-matleak bench build pi deps-demo deps-test vet fmt-check
+.PHONY: drills demo test test-amd64 test-race test-arm64 test-matleak bench build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
@@ -40,8 +40,15 @@ test-arm64:
 pi:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/sztab-arm64 ./cmd/sztab
 
+# Every benchmark, then one report beside the goals and the machine:
+# test-artifacts/bench.md and .json.
 bench: deps-test
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem ./... | $(GO) run ./scripts/benchreport -out test-artifacts/bench
+
+# The drills at full length: 50 power cuts, a 10-minute broker outage at
+# 10 actions a second (make test runs them short).
+drills: deps-test
+	SZTAB_DRILLS=full $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/
 
 build:
 	$(GO) build -o bin/sztab ./cmd/sztab
