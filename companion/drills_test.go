@@ -247,3 +247,69 @@ display:
 		}
 	}
 }
+
+// Faults during play: the disk fills, a reader returns garbage. The table
+// keeps running, says what happened, loses nothing it acknowledged and
+// takes keys again once the fault is gone. (A camera that stalls and comes
+// back is vision's TestSourceReopens… family.)
+func TestDrillFaults(t *testing.T) {
+	dir := t.TempDir()
+	d, stop := tallyTable(t, dir)
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	topics := wire.TopicsFor("v", "t1")
+	rec := record(t, d.BrokerAddr(), "sztab/#")
+	rec.wait(t, topics.State, `"seq":1`)
+	press := func(k string) {
+		d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: "kp", Key: k}, From: Sender{Kind: wire.Keys, Audience: wire.Public}}
+	}
+	press("2")
+	rec.wait(t, topics.State, `"total":2`)
+
+	// The disk is full: SQLite may grow the journal no more.
+	db := d.table.journal.db
+	var pages int
+	if err := db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
+		t.Fatal(err)
+	}
+	for range 40 { // enough to fill the last free page
+		press("3")
+	}
+	failed := rec.wait(t, topics.Events, "journal_failed")
+	if !strings.Contains(failed, "not saved") {
+		t.Errorf("journal_failed says %s", failed)
+	}
+	refused := rec.wait(t, topics.Events, `"code":"not_saved"`)
+	if !strings.Contains(refused, `"ok":false`) {
+		t.Errorf("the key's answer: %s", refused)
+	}
+	seq := d.Seq()
+	// Space again: the table goes on from where it was.
+	if _, err := db.Exec("PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	press("4")
+	rec.wait(t, topics.State, fmt.Sprintf(`"seq":%d,`, seq+1))
+	// A reader returning garbage is reported and changes nothing.
+	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "front-1", Fault: &hardware.Fault{Kind: hardware.FaultGarbled}}}
+	rec.wait(t, topics.Events, `"code":"garbled"`)
+	press("1")
+	rec.wait(t, topics.State, fmt.Sprintf(`"seq":%d,`, seq+3))
+
+	// Every key the table acknowledged is in the state after a restart.
+	want := d.Game().View(Public).(map[string]int)
+	stop()
+	stopped = true
+	d2, stop2 := tallyTable(t, dir)
+	defer stop2()
+	if got := d2.Game().View(Public).(map[string]int); got["total"] != want["total"] || got["count"] != want["count"] {
+		t.Errorf("after the faults and a restart: %v, want %v", got, want)
+	}
+}
