@@ -78,6 +78,10 @@ type MeasureConfig struct {
 
 // DiceConfig configures virtual dice and the fairness watch on physical ones.
 type DiceConfig struct {
+	// Seed fixes the virtual dice and shuffles (a demo, a test). Left out,
+	// the daemon draws a seed from the system's secure source at every
+	// start and keeps it in the journal for the referee: nobody can predict
+	// a roll or a hidden card, and a restart does not repeat the rolls.
 	Seed     uint64         `yaml:"seed"`
 	Fairness FairnessConfig `yaml:"fairness"`
 }

@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -111,11 +112,25 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
 		return nil, err
 	}
+	fixedSeed := cfg.Line("dice.seed") > 0
+	if !fixedSeed {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, fmt.Errorf("companion: no secure seed for the virtual dice: %w", err)
+		}
+		cfg.Dice.Seed = binary.LittleEndian.Uint64(b[:])
+	}
 	if t.game, err = spec.New(cfg); err != nil {
 		return nil, err
 	}
 	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal)); err != nil {
 		return nil, err
+	}
+	if !fixedSeed {
+		if err := t.journal.RecordSeed(ctx, opts.Clock(), cfg.Dice.Seed); err != nil {
+			t.journal.Close()
+			return nil, err
+		}
 	}
 	// The sinks exist before the broker connection, whose callbacks use
 	// them; the MQTT sink starts publishing in Serve.

@@ -53,11 +53,12 @@ func tallyStep(st tally, a rules.Action) (tally, []map[string]any, error) {
 
 type tallyGame struct {
 	Adapter[tally, map[string]any]
+	virtual dice.Source
 }
 
 func newTally(id string) func(*Config) (Game, error) {
-	return func(*Config) (Game, error) {
-		g := &tallyGame{}
+	return func(cfg *Config) (Game, error) {
+		g := &tallyGame{virtual: dice.NewSeeded(cfg.Dice.Seed)}
 		g.Adapter = Adapter[tally, map[string]any]{ID: id, Codec: tallyActions, Opening: addDice{}, Step: tallyStep,
 			Show: func(st tally, _ Viewer) any { return map[string]int{"total": st.total, "count": st.count} }}
 		return g, nil
@@ -66,8 +67,12 @@ func newTally(id string) func(*Config) (Game, error) {
 
 func (g *tallyGame) Bind(in Input) ([]Action, []Notice) {
 	if in.Key != nil {
-		if in.Key.Key == "next" {
+		switch in.Key.Key {
+		case "next":
 			return nil, []Notice{{Type: "rejected", Code: "nothing_next", Text: rules.Textf("nic dalej", "nothing comes next")}}
+		case "roll":
+			rolls, _ := g.virtual.Roll(1)
+			return []Action{addDice{Rolls: rolls}}, nil
 		}
 		v, _ := strconv.Atoi(in.Key.Key)
 		return []Action{addDice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
@@ -85,7 +90,8 @@ func (g *tallyGame) Summary(Viewer) []rules.Text {
 // daemons ("other" shares the engine under another id).
 var (
 	tallySpec = GameSpec{ID: "tally", Title: rules.Text{PL: "Suma", EN: "Tally"}, New: newTally("tally"),
-		Commands: append(wire.Vocabulary{{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: wire.Anyone, Watch: "n"}}, wire.DiceKeys(wire.Anyone)...)}
+		Commands: append(wire.Vocabulary{{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: wire.Anyone, Watch: "n"},
+			{Name: "roll", Label: rules.Text{PL: "Rzuć", EN: "Roll"}, From: wire.Anyone, Watch: "r"}}, wire.DiceKeys(wire.Anyone)...)}
 	tallyGames = Games{tallySpec, {ID: "other", New: newTally("other"), Commands: tallySpec.Commands}}
 )
 

@@ -193,3 +193,35 @@ func (j *Journal) MarkPublished(ctx context.Context, seq int64) error {
 
 // Close closes the database.
 func (j *Journal) Close() error { return j.db.Close() }
+
+// RecordSeed keeps the virtual dice's seed of one start in the journal's
+// meta table, for the referee: it is never published.
+func (j *Journal) RecordSeed(ctx context.Context, at time.Time, seed uint64) error {
+	if _, err := j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`,
+		"dice_seed/"+at.UTC().Format(time.RFC3339Nano), strconv.FormatUint(seed, 10)); err != nil {
+		return &JournalError{Path: j.path, Err: err}
+	}
+	return nil
+}
+
+// Seeds are the seeds recorded by RecordSeed, oldest first.
+func (j *Journal) Seeds(ctx context.Context) ([]uint64, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT value FROM meta WHERE key LIKE 'dice\_seed/%' ESCAPE '\' ORDER BY key`)
+	if err != nil {
+		return nil, &JournalError{Path: j.path, Err: err}
+	}
+	defer rows.Close()
+	var out []uint64
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, &JournalError{Path: j.path, Err: err}
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return nil, &JournalError{Path: j.path, Err: fmt.Errorf("dice seed %q: %w", v, err)}
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

@@ -244,3 +244,45 @@ func (s *sse) until(t *testing.T, substr string) string {
 		}
 	}
 }
+
+// Virtual dice are seeded from the system's secure source at every start,
+// unless the config fixes the seed: two tables (or one table started
+// twice) do not roll the same, and the journal keeps each seed for the
+// referee, never publishing it.
+func TestVirtualDiceAreSeededSecurelyAndTheSeedJournaled(t *testing.T) {
+	rolls := func(dir string) (string, []uint64) {
+		d, stop := tallyTable(t, dir)
+		rec := record(t, d.BrokerAddr(), "sztab/#")
+		for range 12 {
+			d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: "kp", Key: "roll"}, From: Sender{Kind: wire.Keys, Audience: wire.Public}}
+		}
+		rec.wait(t, wire.TopicsFor("v", "t1").State, `"count":12`)
+		all := rec.all(wire.TopicsFor("v", "t1").Events)
+		seeds, err := d.table.journal.Seeds(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seeds) == 0 || strings.Contains(all, fmt.Sprint(seeds[len(seeds)-1])) {
+			t.Errorf("seeds %v: none journaled, or one published", seeds)
+		}
+		var totals []string
+		for _, l := range strings.Split(all, "\n") {
+			if i := strings.Index(l, `"total `); i >= 0 {
+				totals = append(totals, l[i:i+12])
+			}
+		}
+		stop()
+		return strings.Join(totals, ","), seeds
+	}
+	a, seedsA := rolls(t.TempDir())
+	b, seedsB := rolls(t.TempDir())
+	if a == b || seedsA[0] == seedsB[0] {
+		t.Errorf("two tables rolled the same: %s (seeds %v, %v)", a, seedsA, seedsB)
+	}
+	dir := t.TempDir()
+	rolls(dir)
+	_, seeds := rolls(dir)
+	if len(seeds) != 2 || seeds[0] == seeds[1] {
+		t.Errorf("a restart's seeds %v, want two different", seeds)
+	}
+}
