@@ -1,12 +1,9 @@
 package display
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -81,11 +78,12 @@ type Server struct {
 	// daemon stores it beside the journal) so that a power cut does not sign
 	// everyone out; empty means a fresh random key for this process.
 	SessionKey []byte
+	// Clock tells the time (session expiry, sign-in backoff, rate limits);
+	// nil is time.Now.
+	Clock func() time.Time
 
 	key []byte
 }
-
-const cookieName = "sztab_session"
 
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler {
@@ -122,68 +120,6 @@ func (s *Server) Handler() http.Handler {
 		s.errorPage(w, http.StatusNotFound, "Nie ma takiej strony", "There is no such page", r.URL.Path)
 	})
 	return mux
-}
-
-// session is what the cookie proves: a role and, for players, the seat.
-type session struct {
-	Audience Audience
-	Expires  int64
-}
-
-// credentialTag binds a session to the credential it was signed in with, so
-// that a changed password or a seat given to someone else signs the old
-// holder out, although the signing key survives restarts.
-func (s *Server) credentialTag(a Audience) string {
-	var c Credential
-	if a == Referee {
-		c = s.Referee
-	} else {
-		for _, p := range s.Players {
-			if PlayerAudience(p.Seat) == a {
-				c = p.Credential
-			}
-		}
-	}
-	sum := sha256.Sum256([]byte(c.User + "\x00" + c.Password))
-	return base64.RawURLEncoding.EncodeToString(sum[:12])
-}
-
-func (s *Server) sign(a Audience) string {
-	body := string(a) + "|" + strconv.FormatInt(time.Now().Add(12*time.Hour).Unix(), 10) + "|" + s.credentialTag(a)
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(body))
-	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
-}
-
-func (s *Server) sessionOf(r *http.Request) (Audience, bool) {
-	c, err := r.Cookie(cookieName)
-	if err != nil {
-		return "", false
-	}
-	b64, sig, ok := strings.Cut(c.Value, ".")
-	if !ok {
-		return "", false
-	}
-	body, err1 := base64.RawURLEncoding.DecodeString(b64)
-	got, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil {
-		return "", false
-	}
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write(body)
-	if !hmac.Equal(got, mac.Sum(nil)) {
-		return "", false
-	}
-	parts := strings.Split(string(body), "|")
-	if len(parts) != 3 {
-		return "", false
-	}
-	aud := Audience(parts[0])
-	n, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || time.Now().Unix() > n || !hmac.Equal([]byte(parts[2]), []byte(s.credentialTag(aud))) {
-		return "", false
-	}
-	return aud, true
 }
 
 // allowed: the referee may see every page; a player only their own.
@@ -379,7 +315,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			}
 			fl.Flush()
 		case <-tick.C:
-			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))}) {
+			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.now().UnixMilli(), 10))}) {
 				return
 			}
 			fl.Flush()
