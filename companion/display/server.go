@@ -162,7 +162,7 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 				s.forbiddenPage(w, got, r.URL.Path)
 				return
 			}
-			http.Redirect(w, r, "/login?next="+r.URL.Path, http.StatusSeeOther)
+			http.Redirect(w, r, loginURL(r.URL.Path, false), http.StatusSeeOther)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -226,14 +226,6 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 	loginTmpl.Execute(w, map[string]any{"Next": safeNext(r.URL.Query().Get("next")), "Failed": r.URL.Query().Has("failed")})
 }
 
-// safeNext keeps redirects on this server.
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/"
-	}
-	return next
-}
-
 func credentialMatches(c Credential, user, password string) bool {
 	if c.User == "" || c.Password == "" {
 		return false
@@ -258,7 +250,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	if a == "" {
 		s.Log.Warn("display: failed sign-in", "user", user, "remote", r.RemoteAddr)
-		http.Redirect(w, r, "/login?failed&next="+next, http.StatusSeeOther)
+		http.Redirect(w, r, loginURL(next, true), http.StatusSeeOther)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
