@@ -81,6 +81,9 @@ type Server struct {
 	// Clock tells the time (session expiry, sign-in backoff, rate limits);
 	// nil is time.Now.
 	Clock func() time.Time
+	// Backoff brakes password guessing on /login; nil is a Backoff with the
+	// defaults on Clock.
+	Backoff *Backoff
 
 	key []byte
 }
@@ -92,6 +95,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Heartbeat == 0 {
 		s.Heartbeat = 2 * time.Second
+	}
+	if s.Backoff == nil {
+		s.Backoff = &Backoff{Clock: s.now}
 	}
 	s.key = s.SessionKey
 	if len(s.key) == 0 {
@@ -237,6 +243,16 @@ func credentialMatches(c Credential, user, password string) bool {
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	user, pass, next := r.FormValue("user"), r.FormValue("password"), safeNext(r.FormValue("next"))
+	addr := clientAddr(r)
+	if ok, wait := s.Backoff.Allow(user, addr); !ok {
+		// Locked out: the password is not even looked at.
+		s.Log.Warn("display: sign-in refused while locked out", "user", logText(user, 64), "remote", addr, "wait", wait.Round(time.Second).String())
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		s.errorPage(w, http.StatusTooManyRequests,
+			"Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za "+waitText(wait)+".",
+			"Too many failed sign-ins. Try again in "+waitText(wait)+".", r.URL.Path)
+		return
+	}
 	var a Audience
 	switch {
 	case credentialMatches(s.Referee, user, pass):
@@ -249,12 +265,23 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if a == "" {
-		s.Log.Warn("display: failed sign-in", "user", user, "remote", r.RemoteAddr)
+		lock := s.Backoff.Fail(user, addr)
+		s.Log.Warn("display: failed sign-in", "user", logText(user, 64), "remote", addr, "locked_out_for", lock.String())
 		http.Redirect(w, r, loginURL(next, true), http.StatusSeeOther)
 		return
 	}
+	s.Backoff.Succeed(user, addr)
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// waitText says how long a lock-out lasts, rounded up ("12 s", "4 min":
+// the same in Polish and English).
+func waitText(d time.Duration) string {
+	if d <= 2*time.Minute {
+		return strconv.Itoa(int((d+time.Second-1)/time.Second)) + " s"
+	}
+	return strconv.Itoa(int((d+time.Minute-1)/time.Minute)) + " min"
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
