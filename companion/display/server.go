@@ -85,8 +85,21 @@ type Server struct {
 	// defaults on Clock.
 	Backoff *Backoff
 
-	key []byte
+	key          []byte
+	clientErrors rateLimit
 }
+
+// The pages' error reports (POST /client-error) logged at most: a burst of
+// 5 per address then one every 12 s, and a burst of 20 from all addresses
+// together then one every 2 s; of each, the first 300 bytes on one line.
+const (
+	clientErrorBurst        = 5
+	clientErrorEvery        = 12 * time.Second
+	clientErrorGlobalBurst  = 20
+	clientErrorGlobalEvery  = 2 * time.Second
+	clientErrorAddresses    = 1024
+	clientErrorLoggedPrefix = 300
+)
 
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler {
@@ -99,6 +112,8 @@ func (s *Server) Handler() http.Handler {
 	if s.Backoff == nil {
 		s.Backoff = &Backoff{Clock: s.now}
 	}
+	s.clientErrors = rateLimit{every: clientErrorEvery, burst: clientErrorBurst,
+		globalEvery: clientErrorGlobalEvery, globalBurst: clientErrorGlobalBurst, maxKeys: clientErrorAddresses}
 	s.key = s.SessionKey
 	if len(s.key) == 0 {
 		s.key = make([]byte, 32)
@@ -109,7 +124,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.HandleFunc("GET /stream", s.stream)
-	mux.HandleFunc("POST /client-error", s.clientError)
+	mux.HandleFunc("POST /client-error", s.sameOrigin(s.clientError))
 	if s.Kind == "hub" {
 		mux.HandleFunc("GET /{$}", s.page("hub", Public))
 	} else {
@@ -117,9 +132,9 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("GET /referee", s.page("referee", Referee))
 		mux.HandleFunc("GET /player/{seat}", s.playerPage)
 		mux.HandleFunc("GET /login", s.loginForm)
-		mux.HandleFunc("POST /login", s.login)
-		mux.HandleFunc("POST /logout", s.logout)
-		mux.HandleFunc("POST /referee/command", s.command)
+		mux.HandleFunc("POST /login", s.sameOrigin(s.login))
+		mux.HandleFunc("POST /logout", s.sameOrigin(s.logout))
+		mux.HandleFunc("POST /referee/command", s.sameOrigin(s.command))
 		mux.HandleFunc("GET /table.jpg", s.image)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -351,6 +366,10 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "display: this table takes no commands", http.StatusNotImplemented)
 		return
 	}
+	if !isJSON(r) {
+		http.Error(w, "display: a command is JSON (Content-Type: application/json)", http.StatusUnsupportedMediaType)
+		return
+	}
 	c, err := ParseCommand(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -379,9 +398,28 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request) {
 }
 
 // clientError logs a page's rendering failure; the page keeps its last
-// good state and shows a warning.
+// good state and shows a warning. Anyone may report, so the reports are
+// rate-limited and what is logged is bounded.
 func (s *Server) clientError(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
-	s.Log.Error("display: a page failed to render the state", "page", r.Header.Get("Referer"), "error", string(body))
+	if !isJSON(r) {
+		http.Error(w, "display: an error report is JSON (Content-Type: application/json)", http.StatusUnsupportedMediaType)
+		return
+	}
+	addr := clientAddr(r)
+	if !s.clientErrors.allow(addr, s.now()) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(clientErrorEvery/time.Second)))
+		http.Error(w, "display: too many error reports", http.StatusTooManyRequests)
+		return
+	}
+	var report struct {
+		Page  string `json:"page"`
+		Error string `json:"error"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&report); err != nil {
+		http.Error(w, "display: unreadable error report", http.StatusBadRequest)
+		return
+	}
+	s.Log.Error("display: a page failed to render the state", "page", logText(report.Page, 100),
+		"error", logText(report.Error, clientErrorLoggedPrefix), "remote", addr, "reports_dropped", s.clientErrors.takeDropped())
 	w.WriteHeader(http.StatusNoContent)
 }
