@@ -286,7 +286,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Backoff.Succeed(user, addr)
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
@@ -300,7 +300,7 @@ func waitText(d time.Duration) string {
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1})
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -323,10 +323,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Accel-Buffering", "no")
 	first, live, cancel := s.Feed.Subscribe(a)
 	defer cancel()
+	// The stream lasts as long as the page stays: the server's WriteTimeout
+	// would end it, so each write gets its own deadline instead (wall-clock
+	// time, as the connection's are; a test's recorder does not support it).
+	// The server's ReadTimeout does not apply: net/http clears the read
+	// deadline once the request is read.
+	rc := http.NewResponseController(w)
 	write := func(m Message) bool {
+		rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
 		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.Kind, m.Data)
 		return err == nil
 	}
+	rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
 	fmt.Fprintf(w, "retry: 1000\n\n")
 	for _, m := range first {
 		if !write(m) {
