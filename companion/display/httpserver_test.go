@@ -94,6 +94,9 @@ func TestScreensOverTLS(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.TLS == nil || resp.TLS.Version < tls.VersionTLS12 {
 		t.Fatalf("GET /healthz over TLS: got %d, TLS %+v, want 200 over TLS 1.2+", resp.StatusCode, resp.TLS)
 	}
+	if resp.ProtoMajor != 2 {
+		t.Errorf("GET /healthz over TLS: got %s, want HTTP/2", resp.Proto)
+	}
 
 	login := func(origin string) *http.Response {
 		t.Helper()
@@ -209,31 +212,42 @@ func TestSlowHeadersAreCutOff(t *testing.T) {
 	}
 }
 
-// A live stream outlasts the server's read and write timeouts: its writes
-// have their own deadline.
+// A live stream outlasts the server's read and write timeouts, over
+// HTTP/1.1 and over HTTP/2 with TLS: its writes have their own deadline.
 func TestStreamOutlivesServerTimeouts(t *testing.T) {
-	s, h, _ := testServer(t, newClock())
-	s.Heartbeat = 20 * time.Millisecond
-	srv := serve(t, HTTPOptions{ReadTimeout: 100 * time.Millisecond, WriteTimeout: 100 * time.Millisecond}, h)
-	resp, err := http.Get("http://" + srv.Addr() + "/stream")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	start := time.Now()
-	r := bufio.NewReader(resp.Body)
-	pings := 0
-	for pings < 25 {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the stream ended after %v and %d pings: %v; want it to outlast the 100 ms timeouts", time.Since(start), pings, err)
-		}
-		if line == "event: ping\n" {
-			pings++
-		}
-	}
-	if d := time.Since(start); d < 300*time.Millisecond {
-		t.Errorf("25 pings in %v, want them to span well past the timeouts", d)
+	for _, withTLS := range []bool{false, true} {
+		t.Run(map[bool]string{false: "http", true: "https"}[withTLS], func(t *testing.T) {
+			s, h, _ := testServer(t, newClock())
+			s.Heartbeat = 20 * time.Millisecond
+			o := HTTPOptions{ReadTimeout: 100 * time.Millisecond, WriteTimeout: 100 * time.Millisecond}
+			client := http.DefaultClient
+			if withTLS {
+				files, pool := selfSigned(t, t.TempDir())
+				o.TLS = files
+				client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
+			}
+			srv := serve(t, o, h)
+			resp, err := client.Get(srv.Scheme() + "://" + srv.Addr() + "/stream")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			start := time.Now()
+			r := bufio.NewReader(resp.Body)
+			pings := 0
+			for pings < 25 {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					t.Fatalf("the %s stream ended after %v and %d pings: %v; want it to outlast the 100 ms timeouts", resp.Proto, time.Since(start), pings, err)
+				}
+				if line == "event: ping\n" {
+					pings++
+				}
+			}
+			if d := time.Since(start); d < 300*time.Millisecond {
+				t.Errorf("25 pings in %v, want them to span well past the timeouts", d)
+			}
+		})
 	}
 }
 
