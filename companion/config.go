@@ -104,6 +104,10 @@ type DisplayConfig struct {
 	PublicURL string                     `yaml:"public_url"`
 	Referee   display.Credential         `yaml:"referee"`
 	Players   []display.PlayerCredential `yaml:"players"`
+	// TLS serves the screens over HTTPS: cert_file and key_file (PEM).
+	TLS display.TLSFiles `yaml:"tls"`
+	// MaxConnections caps the screens' connections (0: 256).
+	MaxConnections int `yaml:"max_connections"`
 }
 
 // ConfigError is a bad configuration: which file, which line, what.
@@ -317,6 +321,12 @@ func (c *Config) check() error {
 		if _, _, err := net.SplitHostPort(c.Display.Listen); err != nil {
 			return c.errAt("display.listen", "%q is not an address like :8080", c.Display.Listen)
 		}
+	}
+	if err := c.checkDisplayTLS(); err != nil {
+		return err
+	}
+	if c.Display.MaxConnections < 0 {
+		return c.errAt("display.max_connections", "%d, want a positive count (0 for the default %d)", c.Display.MaxConnections, display.DefaultMaxConns)
 	}
 	if (c.Display.Referee.User == "") != (c.Display.Referee.Password == "") {
 		return c.errAt("display.referee", "user and password go together")

@@ -110,7 +110,7 @@ func TestAGameAddedThroughTheRegistryRunsEndToEnd(t *testing.T) {
 	send("bartek", "b2", topics.PlayerCommand(1), `{"name":"6","id":"b-1"}`)
 	// A garbled command is answered, refused, with what to send.
 	send("sedzia", "tajne", topics.RefereeCommand, `{"name":"shuffle","id":"r-2"}`)
-	if res := referee.result(t, topics.RefereeEvents, "r-2"); res.OK || res.Code != "garbled" || !strings.Contains(res.Text.EN, "want next, 1, 2") {
+	if res := referee.result(t, topics.RefereeEvents, "r-2"); res.OK || res.Code != "garbled" || !strings.Contains(res.Text.EN, "want next, roll, 1, 2") {
 		t.Errorf("answer to a garbled command: %+v", res)
 	}
 	// The table's own key: answered publicly.

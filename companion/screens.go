@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -47,11 +46,12 @@ func (d *Daemon) startScreens() error {
 	}
 	srv.Image = d.latestImage
 	h := srv.Handler()
-	l, err := net.Listen("tcp", d.cfg.Display.Listen)
+	tlsFiles := display.TLSFiles{CertFile: d.cfg.Resolve(d.cfg.Display.TLS.CertFile), KeyFile: d.cfg.Resolve(d.cfg.Display.TLS.KeyFile)}
+	web, err := display.Listen(display.HTTPOptions{Addr: d.cfg.Display.Listen, TLS: tlsFiles, MaxConns: d.cfg.Display.MaxConnections, Log: d.log}, h)
 	if err != nil {
-		return fmt.Errorf("companion: display: listen on %s: %w", d.cfg.Display.Listen, err)
+		return fmt.Errorf("companion: %w", err)
 	}
-	webAddr := l.Addr().String()
+	webAddr := web.Addr()
 	d.screens.addr.Store(webAddr)
 	hb := d.opts.Heartbeat
 	if hb == 0 {
@@ -60,13 +60,13 @@ func (d *Daemon) startScreens() error {
 	meta, _ := json.Marshal(wire.Meta{Venue: d.cfg.Venue, Table: d.cfg.Table, Game: spec.ID, Title: spec.Title, Language: d.cfg.Language,
 		Seats: d.table.seats(), HeartbeatMS: hb.Milliseconds(), Commands: spec.Commands})
 	d.feed.SetMeta(meta)
-	d.screens.web = &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	d.screens.web = web.Server
 	go func() {
-		if err := d.screens.web.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := web.Serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.log.Error("display server stopped", "err", err)
 		}
 	}()
-	d.log.Info("table screens", "url", "http://"+loopbackFor(webAddr)+"/")
+	d.log.Info("table screens", "url", web.Scheme()+"://"+loopbackFor(webAddr)+"/")
 	return nil
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,14 +15,59 @@ import (
 
 func init() { register(newHubCmd); register(newWatchCmd) }
 
+// passwordEnv is the environment variable a broker password may come from.
+const passwordEnv = "SZTAB_PASSWORD"
+
+// password is a broker password's sources: --password (seen by anyone who
+// can list processes), --password-file or $SZTAB_PASSWORD.
+type password struct{ flag, file string }
+
+func (p *password) addFlags(cmd *cobra.Command, what string) {
+	f := cmd.Flags()
+	f.StringVar(&p.flag, "password", "", what+" (shows in the process list: prefer --password-file or $"+passwordEnv+")")
+	f.StringVar(&p.file, "password-file", "", "file whose first line is the "+what+" (not with --password); with neither flag, $"+passwordEnv+" is used")
+}
+
+// resolve returns --password, else the first line of --password-file,
+// else $SZTAB_PASSWORD (read with getenv), else "".
+func (p password) resolve(getenv func(string) string) (string, error) {
+	switch {
+	case p.flag != "" && p.file != "":
+		return "", fmt.Errorf("--password and --password-file: give one, not both")
+	case p.flag != "":
+		return p.flag, nil
+	case p.file != "":
+		f, err := os.Open(p.file)
+		if err != nil {
+			return "", fmt.Errorf("--password-file: %w", err)
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, 4096))
+		if err != nil {
+			return "", fmt.Errorf("--password-file: %w", err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		if line = strings.TrimSuffix(line, "\r"); line == "" {
+			return "", fmt.Errorf("--password-file %s: the first line is empty", p.file)
+		}
+		return line, nil
+	}
+	return getenv(passwordEnv), nil
+}
+
 func newHubCmd() *cobra.Command {
 	var o hub.Options
+	var pw password
 	cmd := &cobra.Command{
 		Use:     "hub",
 		Short:   "Serve the venue wall: every table of a venue, live, from any MQTT broker",
 		Example: `  sztab hub --broker tcp://broker.venue:1883 --venue klub-pod-wieza --listen :8090`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.Password, err = pw.resolve(os.Getenv); err != nil {
+				return err
+			}
 			o.Log = slog.Default()
 			h, err := hub.New(o)
 			if err != nil {
@@ -34,25 +82,30 @@ func newHubCmd() *cobra.Command {
 	f.StringVar(&o.Venue, "venue", "", "venue id (as in the tables' configs)")
 	f.StringVar(&o.Listen, "listen", ":8090", "address of the wall page")
 	f.StringVar(&o.Username, "username", "", "broker user name")
-	f.StringVar(&o.Password, "password", "", "broker password")
+	pw.addFlags(cmd, "broker password")
 	cmd.MarkFlagRequired("venue")
 	return cmd
 }
 
 func newWatchCmd() *cobra.Command {
 	o := watch.Options{Out: os.Stdout}
+	var pw password
 	cmd := &cobra.Command{
 		Use:   "watch",
 		Short: "Follow one table's live state in the terminal",
 		Long: `Shows a table's live state in the terminal: units, the shot in progress, rulings
-waiting, the last events. With the referee's credentials (--username/--password)
-it shows the referee's view, dice fairness included, and takes the referee's
-rulings from the keyboard: n next phase, c confirm, x cancel, u undo, 1–6 a die,
-each followed by Enter (sent to the table's referee/command topic once the
+waiting, the last events. With the referee's credentials (--username and
+--password, --password-file or $SZTAB_PASSWORD) it shows the referee's view,
+dice fairness included, and takes the referee's rulings from the keyboard:
+n next phase, c confirm, x cancel, u undo, 1–6 a die, each followed by Enter (sent to the table's referee/command topic once the
 referee's view has arrived; the watch says whether the table took each).`,
 		Example: `  sztab watch --broker tcp://127.0.0.1:1884 --table stol-1`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.Password, err = pw.resolve(os.Getenv); err != nil {
+				return err
+			}
 			if o.Username != "" {
 				o.Commands = cmd.InOrStdin()
 			}
@@ -65,7 +118,7 @@ referee's view has arrived; the watch says whether the table took each).`,
 	f.StringVar(&o.Table, "table", "", "table id")
 	f.StringVar(&o.Lang, "lang", "pl", "pl or en")
 	f.StringVar(&o.Username, "username", "", "broker user name (the referee's for the referee view)")
-	f.StringVar(&o.Password, "password", "", "broker password")
+	pw.addFlags(cmd, "broker password")
 	f.BoolVar(&o.Clear, "clear", true, "redraw in place (false: print each frame)")
 	cmd.MarkFlagRequired("table")
 	return cmd

@@ -1,12 +1,10 @@
 package display
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
-	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -51,8 +49,6 @@ type Server struct {
 	// /static/games/<Game>.js (nil: the generic panel).
 	Game  string
 	Panel []byte
-	// Clock gives the time for sessions and pings; nil is time.Now.
-	Clock func() time.Time
 	// Image returns the latest annotated table image (JPEG), if any.
 	Image func() ([]byte, bool)
 	Log   *slog.Logger
@@ -63,11 +59,28 @@ type Server struct {
 	// daemon stores it beside the journal) so that a power cut does not sign
 	// everyone out; empty means a fresh random key for this process.
 	SessionKey []byte
+	// Clock tells the time (session expiry, sign-in backoff, rate limits);
+	// nil is time.Now.
+	Clock func() time.Time
+	// Backoff brakes password guessing on /login; nil is a Backoff with the
+	// defaults on Clock.
+	Backoff *Backoff
 
-	key []byte
+	key          []byte
+	clientErrors rateLimit
 }
 
-const cookieName = "sztab_session"
+// The pages' error reports (POST /client-error) logged at most: a burst of
+// 5 per address then one every 12 s, and a burst of 20 from all addresses
+// together then one every 2 s; of each, the first 300 bytes on one line.
+const (
+	clientErrorBurst        = 5
+	clientErrorEvery        = 12 * time.Second
+	clientErrorGlobalBurst  = 20
+	clientErrorGlobalEvery  = 2 * time.Second
+	clientErrorAddresses    = 1024
+	clientErrorLoggedPrefix = 300
+)
 
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler {
@@ -77,9 +90,11 @@ func (s *Server) Handler() http.Handler {
 	if s.Heartbeat == 0 {
 		s.Heartbeat = 2 * time.Second
 	}
-	if s.Clock == nil {
-		s.Clock = time.Now
+	if s.Backoff == nil {
+		s.Backoff = &Backoff{Clock: s.now}
 	}
+	s.clientErrors = rateLimit{every: clientErrorEvery, burst: clientErrorBurst,
+		globalEvery: clientErrorGlobalEvery, globalBurst: clientErrorGlobalBurst, maxKeys: clientErrorAddresses}
 	s.key = s.SessionKey
 	if len(s.key) == 0 {
 		s.key = make([]byte, 32)
@@ -90,7 +105,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.HandleFunc("GET /stream", s.stream)
-	mux.HandleFunc("POST /client-error", s.clientError)
+	mux.HandleFunc("POST /client-error", s.sameOrigin(s.clientError))
 	if s.Kind == "hub" {
 		mux.HandleFunc("GET /{$}", s.page("hub", Public))
 	} else {
@@ -98,10 +113,10 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("GET /referee", s.page("referee", Referee))
 		mux.HandleFunc("GET /player/{seat}", s.playerPage)
 		mux.HandleFunc("GET /login", s.loginForm)
-		mux.HandleFunc("POST /login", s.login)
-		mux.HandleFunc("POST /logout", s.logout)
-		mux.HandleFunc("POST /referee/command", s.command)
-		mux.HandleFunc("POST /command", s.command)
+		mux.HandleFunc("POST /login", s.sameOrigin(s.login))
+		mux.HandleFunc("POST /logout", s.sameOrigin(s.logout))
+		mux.HandleFunc("POST /referee/command", s.sameOrigin(s.command))
+		mux.HandleFunc("POST /command", s.sameOrigin(s.command))
 		mux.HandleFunc("GET /static/games/{file}", s.panel)
 		mux.HandleFunc("GET /table.jpg", s.image)
 	}
@@ -109,68 +124,6 @@ func (s *Server) Handler() http.Handler {
 		s.errorPage(w, http.StatusNotFound, "Nie ma takiej strony", "There is no such page", r.URL.Path)
 	})
 	return mux
-}
-
-// session is what the cookie proves: a role and, for players, the seat.
-type session struct {
-	Audience Audience
-	Expires  int64
-}
-
-// credentialTag binds a session to the credential it was signed in with, so
-// that a changed password or a seat given to someone else signs the old
-// holder out, although the signing key survives restarts.
-func (s *Server) credentialTag(a Audience) string {
-	var c Credential
-	if a == Referee {
-		c = s.Referee
-	} else {
-		for _, p := range s.Players {
-			if PlayerAudience(p.Seat) == a {
-				c = p.Credential
-			}
-		}
-	}
-	sum := sha256.Sum256([]byte(c.User + "\x00" + c.Password))
-	return base64.RawURLEncoding.EncodeToString(sum[:12])
-}
-
-func (s *Server) sign(a Audience) string {
-	body := string(a) + "|" + strconv.FormatInt(s.Clock().Add(12*time.Hour).Unix(), 10) + "|" + s.credentialTag(a)
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(body))
-	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
-}
-
-func (s *Server) sessionOf(r *http.Request) (Audience, bool) {
-	c, err := r.Cookie(cookieName)
-	if err != nil {
-		return "", false
-	}
-	b64, sig, ok := strings.Cut(c.Value, ".")
-	if !ok {
-		return "", false
-	}
-	body, err1 := base64.RawURLEncoding.DecodeString(b64)
-	got, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil {
-		return "", false
-	}
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write(body)
-	if !hmac.Equal(got, mac.Sum(nil)) {
-		return "", false
-	}
-	parts := strings.Split(string(body), "|")
-	if len(parts) != 3 {
-		return "", false
-	}
-	aud := Audience(parts[0])
-	n, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || s.Clock().Unix() > n || !hmac.Equal([]byte(parts[2]), []byte(s.credentialTag(aud))) {
-		return "", false
-	}
-	return aud, true
 }
 
 // allowed: the referee may see every page; a player only their own.
@@ -214,7 +167,7 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 				s.forbiddenPage(w, got, r.URL.Path)
 				return
 			}
-			http.Redirect(w, r, "/login?next="+r.URL.Path, http.StatusSeeOther)
+			http.Redirect(w, r, loginURL(r.URL.Path, false), http.StatusSeeOther)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -282,14 +235,6 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) {
 	loginTmpl.Execute(w, map[string]any{"Next": safeNext(r.URL.Query().Get("next")), "Failed": r.URL.Query().Has("failed")})
 }
 
-// safeNext keeps redirects on this server.
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		return "/"
-	}
-	return next
-}
-
 func credentialMatches(c Credential, user, password string) bool {
 	if c.User == "" || c.Password == "" {
 		return false
@@ -301,6 +246,16 @@ func credentialMatches(c Credential, user, password string) bool {
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	user, pass, next := r.FormValue("user"), r.FormValue("password"), safeNext(r.FormValue("next"))
+	addr := clientAddr(r)
+	if ok, wait := s.Backoff.Allow(user, addr); !ok {
+		// Locked out: the password is not even looked at.
+		s.Log.Warn("display: sign-in refused while locked out", "user", logText(user, 64), "remote", addr, "wait", wait.Round(time.Second).String())
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		s.errorPage(w, http.StatusTooManyRequests,
+			"Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za "+waitText(wait)+".",
+			"Too many failed sign-ins. Try again in "+waitText(wait)+".", r.URL.Path)
+		return
+	}
 	var a Audience
 	switch {
 	case credentialMatches(s.Referee, user, pass):
@@ -313,16 +268,27 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if a == "" {
-		s.Log.Warn("display: failed sign-in", "user", user, "remote", r.RemoteAddr)
-		http.Redirect(w, r, "/login?failed&next="+next, http.StatusSeeOther)
+		lock := s.Backoff.Fail(user, addr)
+		s.Log.Warn("display: failed sign-in", "user", logText(user, 64), "remote", addr, "locked_out_for", lock.String())
+		http.Redirect(w, r, loginURL(next, true), http.StatusSeeOther)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	s.Backoff.Succeed(user, addr)
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
+// waitText says how long a lock-out lasts, rounded up ("12 s", "4 min":
+// the same in Polish and English).
+func waitText(d time.Duration) string {
+	if d <= 2*time.Minute {
+		return strconv.Itoa(int((d+time.Second-1)/time.Second)) + " s"
+	}
+	return strconv.Itoa(int((d+time.Minute-1)/time.Minute)) + " min"
+}
+
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1})
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -345,10 +311,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Accel-Buffering", "no")
 	first, live, cancel := s.Feed.Subscribe(a)
 	defer cancel()
+	// The stream lasts as long as the page stays: the server's WriteTimeout
+	// would end it, so each write gets its own deadline instead (wall-clock
+	// time, as the connection's are; a test's recorder does not support it).
+	// The server's ReadTimeout does not apply: net/http clears the read
+	// deadline once the request is read.
+	rc := http.NewResponseController(w)
 	write := func(m Message) bool {
+		rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
 		_, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", m.Kind, m.Data)
 		return err == nil
 	}
+	rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
 	fmt.Fprintf(w, "retry: 1000\n\n")
 	for _, m := range first {
 		if !write(m) {
@@ -371,7 +345,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			}
 			fl.Flush()
 		case <-tick.C:
-			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.Clock().UnixMilli(), 10))}) {
+			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.now().UnixMilli(), 10))}) {
 				return
 			}
 			fl.Flush()
@@ -389,6 +363,10 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.Command == nil {
 		http.Error(w, "display: this table takes no commands", http.StatusNotImplemented)
+		return
+	}
+	if !isJSON(r) {
+		http.Error(w, "display: a command is JSON (Content-Type: application/json)", http.StatusUnsupportedMediaType)
 		return
 	}
 	from := wire.Seat
@@ -438,9 +416,28 @@ func (s *Server) image(w http.ResponseWriter, r *http.Request) {
 }
 
 // clientError logs a page's rendering failure; the page keeps its last
-// good state and shows a warning.
+// good state and shows a warning. Anyone may report, so the reports are
+// rate-limited and what is logged is bounded.
 func (s *Server) clientError(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
-	s.Log.Error("display: a page failed to render the state", "page", r.Header.Get("Referer"), "error", string(body))
+	if !isJSON(r) {
+		http.Error(w, "display: an error report is JSON (Content-Type: application/json)", http.StatusUnsupportedMediaType)
+		return
+	}
+	addr := clientAddr(r)
+	if !s.clientErrors.allow(addr, s.now()) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(clientErrorEvery/time.Second)))
+		http.Error(w, "display: too many error reports", http.StatusTooManyRequests)
+		return
+	}
+	var report struct {
+		Page  string `json:"page"`
+		Error string `json:"error"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&report); err != nil {
+		http.Error(w, "display: unreadable error report", http.StatusBadRequest)
+		return
+	}
+	s.Log.Error("display: a page failed to render the state", "page", logText(report.Page, 100),
+		"error", logText(report.Error, clientErrorLoggedPrefix), "remote", addr, "reports_dropped", s.clientErrors.takeDropped())
 	w.WriteHeader(http.StatusNoContent)
 }

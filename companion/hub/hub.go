@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"sort"
 	"strings"
@@ -104,19 +103,21 @@ func (h *Hub) Addr() string {
 
 // Run serves the wall and follows the broker until ctx ends.
 func (h *Hub) Run(ctx context.Context) error {
-	l, err := net.Listen("tcp", h.opts.Listen)
+	// The wall is served with the screens' settings: timeouts, the
+	// connection cap, the same cross-origin and rate-limit rules.
+	page := (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler()
+	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log}, page)
 	if err != nil {
-		return fmt.Errorf("hub: listen on %s: %w", h.opts.Listen, err)
+		return fmt.Errorf("hub: %w", err)
 	}
-	h.addr = l.Addr().String()
+	h.addr = srv.Addr()
 	close(h.ready)
-	srv := &http.Server{Handler: (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
-		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			h.opts.Log.Error("hub: wall page stopped", "err", err)
 		}
 	}()
-	defer srv.Close()
+	defer srv.Server.Close()
 
 	opts := paho.NewClientOptions().AddBroker(h.opts.Broker).
 		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).

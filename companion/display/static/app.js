@@ -84,7 +84,8 @@
     } catch (err) {
       warnBanner.hidden = false;
       warnBanner.textContent = say("Nie udało się narysować nowego stanu; pokazuję ostatni dobry. ", "Could not draw the new state; showing the last good one. ") + err;
-      fetch("/client-error", { method: "POST", body: String(err && err.stack || err) }).catch(function () {});
+      fetch("/client-error", { method: "POST", headers: {"Content-Type": "application/json"},
+                               body: JSON.stringify({ page: location.pathname, error: String(err && err.stack || err).slice(0, 2000) }) }).catch(function () {});
     }
   }
 
