@@ -187,7 +187,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 		URL: url, ClientID: clientID, Username: user, Password: pass,
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
 		Subscriptions: subs,
-		OnConnect: d.mqtt.reconnected,
+		OnConnect:     d.mqtt.reconnected,
 	})
 	if err != nil {
 		d.closeBroker()

@@ -142,8 +142,8 @@ type mqttSink struct {
 	// through was read from the journal (the sink's goroutine only).
 	through, saved int64
 	markRead       bool
-	behind   bool // the journal has entries not yet published
-	wake     chan struct{}
+	behind         bool // the journal has entries not yet published
+	wake           chan struct{}
 }
 
 type result struct {

@@ -167,7 +167,7 @@ func TestDrillPowerLoss(t *testing.T) {
 
 func drillClient(t *testing.T, addr string, on func(topic string, payload []byte)) paho.Client {
 	t.Helper()
-	o := paho.NewClientOptions().AddBroker("tcp://"+addr).SetClientID(fmt.Sprintf("drill-%d", time.Now().UnixNano())).
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("drill-%d", time.Now().UnixNano())).
 		SetUsername("sedzia").SetPassword("tajne").SetConnectRetry(true).SetConnectRetryInterval(50 * time.Millisecond)
 	c := paho.NewClient(o)
 	tok := c.Connect()
@@ -180,4 +180,3 @@ func drillClient(t *testing.T, addr string, on func(topic string, payload []byte
 	}
 	return c
 }
-
