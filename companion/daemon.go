@@ -177,7 +177,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if d.game, err = opts.NewGame(cfg); err != nil {
 		return nil, err
 	}
-	if d.journal, err = OpenJournal(cfg.Resolve(cfg.Journal)); err != nil {
+	if d.journal, err = OpenJournal(cfg.Resolve(cfg.Journal), JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, d.log); err != nil {
 		return nil, err
 	}
 	if err := d.replay(ctx); err != nil {

@@ -250,7 +250,7 @@ func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
 	dir := t.TempDir()
 	_, stop := tallyDaemon(t, dir)
 	stop()
-	j, err := OpenJournal(filepath.Join(dir, "j.db"))
+	j, err := OpenJournal(filepath.Join(dir, "j.db"), testJournal, quietLog)
 	if err != nil {
 		t.Fatal(err)
 	}
