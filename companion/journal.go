@@ -39,9 +39,10 @@ type Entry struct {
 // an entry is on disk when Append returns. One process holds it at a time,
 // and it belongs to one table (see JournalIdentity).
 type Journal struct {
-	db   *sql.DB
-	path string
-	lock *os.File
+	db       *sql.DB
+	path     string
+	lock     *os.File
+	recovery JournalRecovery
 }
 
 // JournalIdentity is the table a journal belongs to. It is written into the
@@ -95,7 +96,9 @@ func (e *JournalError) Unwrap() error { return e.Err }
 // whole and that it is that table's, and holds it exclusively until Close.
 // A second open of the same journal, in this process or another, fails at
 // once with ErrJournalInUse. A journal made before journals carried their
-// identity adopts id, and says so on log (nil: slog.Default()).
+// identity adopts id. If the last run did not close the journal (a crash, a
+// power cut), SQLite recovers it from its write-ahead log to the last whole
+// entry; OpenJournal says so on log (nil: slog.Default()) and in Recovery.
 func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, error) {
 	fail := func(err error) (*Journal, error) { return nil, &JournalError{Path: path, Err: err} }
 	if log == nil {
@@ -117,6 +120,12 @@ func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, e
 	if !journalLockHeld {
 		log.Warn("journal: this system cannot lock the journal; make sure no other daemon uses it", "journal", path)
 	}
+	// Read the write-ahead log before SQLite does: its recovery is silent.
+	wal, err := scanWAL(path + "-wal")
+	if err != nil {
+		lock.Close()
+		return fail(err)
+	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -126,12 +135,24 @@ func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, e
 	db.SetMaxOpenConns(1)
 	j := &Journal{db: db, path: path, lock: lock}
 	adopted, err := j.check(id)
+	if err == nil {
+		err = j.db.QueryRow(`SELECT count(*), coalesce(max(seq), 0) FROM journal`).Scan(&wal.Entries, &wal.LastSeq)
+	}
 	if err != nil {
 		j.Close()
 		return fail(err)
 	}
+	j.recovery = wal
 	if adopted {
 		log.Info("journal: made before journals named their table; it now belongs to this one", "journal", path, "venue", id.Venue, "table", id.Table, "game", id.Game)
+	}
+	switch {
+	case wal.Torn:
+		log.Warn("journal: the last run stopped in the middle of a write; that unfinished write was dropped and the journal recovered to its last whole entry",
+			"journal", path, "entries", wal.Entries, "last_seq", wal.LastSeq, "wal_bytes", wal.WALBytes, "wal_frames", wal.Frames, "dropped_bytes", wal.Ignored)
+	case wal.WALBytes > 0:
+		log.Info("journal: the last run did not close the journal; recovered from its write-ahead log",
+			"journal", path, "entries", wal.Entries, "last_seq", wal.LastSeq, "wal_bytes", wal.WALBytes, "wal_frames", wal.Frames)
 	}
 	return j, nil
 }
@@ -262,6 +283,10 @@ func checkIdentity(tx *sql.Tx, path string, id JournalIdentity, created bool) (a
 	}
 	return adopted, nil
 }
+
+// Recovery is what OpenJournal found of the last run: its write-ahead log,
+// and the entries the journal holds now.
+func (j *Journal) Recovery() JournalRecovery { return j.recovery }
 
 // Path is the journal's file.
 func (j *Journal) Path() string { return j.path }

@@ -100,6 +100,9 @@ func TestJournalHeldByAnotherProcess(t *testing.T) {
 	if n := countEntries(t, j); n != 1 {
 		t.Errorf("after the holder died: got %d entries, want the 1 it acknowledged", n)
 	}
+	if r := j.Recovery(); r.WALBytes == 0 || r.Entries != 1 || r.Torn {
+		t.Errorf("after the holder died: got %+v, want its entry recovered from a whole write-ahead log", r)
+	}
 }
 
 // What the findings were, end to end: a second daemon on a running table's
