@@ -779,7 +779,7 @@ func (d *Daemon) startDisplay() error {
 	if d.cfg.Display.Listen == "" {
 		return nil
 	}
-	key, err := loadSessionKey(d.journal.Path() + ".session-key")
+	key, err := loadSessionKey(d.journal.Path()+".session-key", d.log)
 	if err != nil {
 		return err
 	}
