@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -66,26 +68,14 @@ func TestJournalHeldByAnotherProcess(t *testing.T) {
 		os.Exit(0)
 	}
 	path := filepath.Join(t.TempDir(), "t1.journal.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestJournalHeldByAnotherProcess$")
-	cmd.Env = append(os.Environ(), holderEnv+"="+path)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, out := startSelf(t, holderEnv+"="+path, "-test.run=^TestJournalHeldByAnotherProcess$")
 	defer stdin.Close()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	defer cmd.Process.Kill()
 	if line, err := bufio.NewReader(out).ReadString('\n'); line != "held\n" {
 		t.Fatalf("holder said %q (%v), want held", line, err)
 	}
 
-	_, err = OpenJournal(path, testJournal, quietLog)
+	_, err := OpenJournal(path, testJournal, quietLog)
 	if want := "process " + strconv.Itoa(cmd.Process.Pid) + " holds"; !errors.Is(err, ErrJournalInUse) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("while another process holds it: got %v, want ErrJournalInUse saying %q", err, want)
 	}
@@ -103,6 +93,39 @@ func TestJournalHeldByAnotherProcess(t *testing.T) {
 	if r := j.Recovery(); r.WALBytes == 0 || r.Entries != 1 || r.Torn {
 		t.Errorf("after the holder died: got %+v, want its entry recovered from a whole write-ahead log", r)
 	}
+}
+
+// startSelf starts this test binary again with env added and args, its
+// stdin and stdout piped. The arm64 suite (scripts/test-arm64.sh) runs the
+// binary under qemu-user, where the kernel may not run it directly (no
+// binfmt_misc): then the child goes through the same emulator.
+func startSelf(t *testing.T, env string, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
+	t.Helper()
+	start := func(argv []string) (*exec.Cmd, io.WriteCloser, io.Reader, error) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), env)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return cmd, stdin, out, cmd.Start()
+	}
+	argv := append([]string{os.Args[0]}, args...)
+	cmd, stdin, out, err := start(argv)
+	if errors.Is(err, syscall.ENOEXEC) {
+		qemu := map[string]string{"arm64": "qemu-aarch64", "arm": "qemu-arm", "riscv64": "qemu-riscv64"}[runtime.GOARCH]
+		if emu, lerr := exec.LookPath(qemu); qemu != "" && lerr == nil {
+			cmd, stdin, out, err = start(append([]string{emu}, argv...))
+		}
+	}
+	if err != nil {
+		t.Fatalf("starting %s again: %v", os.Args[0], err)
+	}
+	return cmd, stdin, out
 }
 
 // What the findings were, end to end: a second daemon on a running table's
