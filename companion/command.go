@@ -2,6 +2,8 @@ package companion
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -74,14 +76,30 @@ func (d *Daemon) handleCommand(ctx context.Context, m Message) {
 	d.table.handle(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(to), Key: c.Name}, From: from})
 }
 
-// refusedMessage is what the journal keeps of a refused command: the topic
-// and the payload byte for byte (as text when it is text).
+// refusedPrefix is how much of a refused command's payload the journal keeps.
+const refusedPrefix = 256
+
+// refusedMessage is what the journal keeps of a refused command: the topic,
+// the payload's length and SHA-256, and its first refusedPrefix bytes at
+// most, cut on a UTF-8 boundary (as text when they are text, else base64).
+// A garbled command of any size adds a record of bounded size: a broker
+// that delivers megabytes must not fill the table's disk through it.
 func refusedMessage(m Message) []byte {
-	rec := map[string]any{"topic": m.Topic}
-	if utf8.Valid(m.Payload) {
-		rec["payload"] = string(m.Payload)
+	sum := sha256.Sum256(m.Payload)
+	rec := map[string]any{"topic": m.Topic, "payload_length": len(m.Payload), "payload_sha256": hex.EncodeToString(sum[:])}
+	p := m.Payload
+	if len(p) > refusedPrefix {
+		n := refusedPrefix
+		for i := 1; i < utf8.UTFMax && !utf8.RuneStart(p[n]); i++ {
+			n-- // not in the middle of a character
+		}
+		p = p[:n]
+		rec["truncated"] = true
+	}
+	if utf8.Valid(p) {
+		rec["payload"] = string(p)
 	} else {
-		rec["payload_base64"] = m.Payload
+		rec["payload_base64"] = p
 	}
 	b, _ := json.Marshal(rec)
 	return b

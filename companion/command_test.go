@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,7 +128,8 @@ func TestRefereeCommandsOverMQTT(t *testing.T) {
 	r.stop(t)
 
 	// The journal keeps each refused command as it was sent.
-	j, err := companion.OpenJournal(filepath.Join(dir, "demo.journal.db"))
+	j, err := companion.OpenJournal(filepath.Join(dir, "demo.journal.db"),
+		companion.JournalIdentity{Venue: "demo", Table: "stol-1", Game: "skirmish"}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

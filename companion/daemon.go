@@ -123,7 +123,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.game, err = spec.New(cfg); err != nil {
 		return nil, err
 	}
-	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal)); err != nil {
+	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal), JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, d.log); err != nil {
 		return nil, err
 	}
 	if !fixedSeed {

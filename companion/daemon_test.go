@@ -268,7 +268,7 @@ func TestRestartRebuildsStateAndRefusesAnotherGame(t *testing.T) {
 		Games: tallyGames,
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	if err == nil || !strings.Contains(err.Error(), "j.db") || !strings.Contains(err.Error(), "belongs to a tally game and the config plays other") {
+	if !errors.Is(err, ErrJournalIdentity) || !strings.Contains(err.Error(), "j.db") || !strings.Contains(err.Error(), `game "tally" and the config says venue "v", table "t1", game "other"`) {
 		t.Errorf("opening a tally journal for another game: %v", err)
 	}
 }
@@ -277,7 +277,7 @@ func TestJournalEntryThatNoLongerAppliesRefusesStart(t *testing.T) {
 	dir := t.TempDir()
 	_, stop := tallyDaemon(t, dir)
 	stop()
-	j, err := OpenJournal(filepath.Join(dir, "j.db"))
+	j, err := OpenJournal(filepath.Join(dir, "j.db"), JournalIdentity{Venue: "v", Table: "t1", Game: "tally"}, quietLog)
 	if err != nil {
 		t.Fatal(err)
 	}

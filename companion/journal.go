@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -34,11 +36,36 @@ type Entry struct {
 }
 
 // Journal is the session's durable log in SQLite (WAL, synchronous=FULL):
-// an entry is on disk when Append returns.
+// an entry is on disk when Append returns. One process holds it at a time,
+// and it belongs to one table (see JournalIdentity).
 type Journal struct {
-	db   *sql.DB
-	path string
+	db       *sql.DB
+	path     string
+	lock     *os.File
+	recovery JournalRecovery
 }
+
+// JournalIdentity is the table a journal belongs to. It is written into the
+// journal when the journal is made and checked at every open, so that a
+// daemon for one table cannot play on another table's journal.
+type JournalIdentity struct {
+	Venue, Table, Game string
+}
+
+func (id JournalIdentity) String() string {
+	return fmt.Sprintf("venue %q, table %q, game %q", id.Venue, id.Table, id.Game)
+}
+
+// Errors a JournalError may wrap, for errors.Is.
+var (
+	// ErrJournalInUse: another open journal (another daemon) holds the lock.
+	ErrJournalInUse = errors.New("in use by another Sztab daemon")
+	// ErrJournalIdentity: the journal was made for another venue, table or game.
+	ErrJournalIdentity = errors.New("made for another venue, table or game")
+)
+
+// errLocked is lockFile's answer when the lock is held elsewhere.
+var errLocked = errors.New("locked")
 
 const journalSchema = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -65,64 +92,201 @@ type JournalError struct {
 func (e *JournalError) Error() string { return fmt.Sprintf("companion: journal %s: %v", e.Path, e.Err) }
 func (e *JournalError) Unwrap() error { return e.Err }
 
-// OpenJournal opens (or creates) a journal and checks it is whole.
-func OpenJournal(path string) (*Journal, error) {
+// OpenJournal opens (or creates) the journal of the table id, checks it is
+// whole and that it is that table's, and holds it exclusively until Close.
+// A second open of the same journal, in this process or another, fails at
+// once with ErrJournalInUse. A journal made before journals carried their
+// identity adopts id. If the last run did not close the journal (a crash, a
+// power cut), SQLite recovers it from its write-ahead log to the last whole
+// entry; OpenJournal says so on log (nil: slog.Default()) and in Recovery.
+func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, error) {
 	fail := func(err error) (*Journal, error) { return nil, &JournalError{Path: path, Err: err} }
+	if log == nil {
+		log = slog.Default()
+	}
+	if id.Venue == "" || id.Table == "" || id.Game == "" {
+		return fail(fmt.Errorf("incomplete identity (%s): a journal belongs to one venue, table and game", id))
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fail(err)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fail(errors.New("is a directory"))
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
-	db, err := sql.Open("sqlite", dsn)
+	lock, err := lockJournal(path)
 	if err != nil {
 		return fail(err)
 	}
-	db.SetMaxOpenConns(1)
-	j := &Journal{db: db, path: path}
-	if err := j.check(); err != nil {
-		db.Close()
+	if !journalLockHeld {
+		log.Warn("journal: this system cannot lock the journal; make sure no other daemon uses it", "journal", path)
+	}
+	// Read the write-ahead log before SQLite does: its recovery is silent.
+	wal, err := scanWAL(path + "-wal")
+	if err != nil {
+		lock.Close()
 		return fail(err)
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		lock.Close()
+		return fail(err)
+	}
+	db.SetMaxOpenConns(1)
+	j := &Journal{db: db, path: path, lock: lock}
+	adopted, err := j.check(id)
+	if err == nil {
+		err = j.db.QueryRow(`SELECT count(*), coalesce(max(seq), 0) FROM journal`).Scan(&wal.Entries, &wal.LastSeq)
+	}
+	if err != nil {
+		j.Close()
+		return fail(err)
+	}
+	j.recovery = wal
+	if adopted {
+		log.Info("journal: made before journals named their table; it now belongs to this one", "journal", path, "venue", id.Venue, "table", id.Table, "game", id.Game)
+	}
+	switch {
+	case wal.Torn:
+		log.Warn("journal: the last run stopped in the middle of a write; that unfinished write was dropped and the journal recovered to its last whole entry",
+			"journal", path, "entries", wal.Entries, "last_seq", wal.LastSeq, "wal_bytes", wal.WALBytes, "wal_frames", wal.Frames, "dropped_bytes", wal.Ignored)
+	case wal.WALBytes > 0:
+		log.Info("journal: the last run did not close the journal; recovered from its write-ahead log",
+			"journal", path, "entries", wal.Entries, "last_seq", wal.LastSeq, "wal_bytes", wal.WALBytes, "wal_frames", wal.Frames)
 	}
 	return j, nil
 }
 
-func (j *Journal) check() error {
+// lockJournal holds path+".lock" exclusively and writes this process's id
+// into it, so that a refused second daemon can say who holds the journal.
+// The file stays when the lock goes: the lock is the kernel's, not the file's.
+func lockJournal(path string) (*os.File, error) {
+	name := path + ".lock"
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if !errors.Is(err, errLocked) {
+			return nil, fmt.Errorf("lock %s: %w", name, err)
+		}
+		holder := "another process"
+		if b, _ := os.ReadFile(name); len(b) > 0 {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				holder = "process " + strconv.Itoa(pid)
+			}
+		}
+		return nil, fmt.Errorf("%w: %s holds %s; stop that daemon, or give this table its own journal file", ErrJournalInUse, holder, name)
+	}
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f, nil
+}
+
+// check makes sure the database is a whole journal of the table id (making
+// it if the file is new); adopted says an older journal took on id.
+func (j *Journal) check(id JournalIdentity) (adopted bool, err error) {
 	var res string
 	if err := j.db.QueryRow("PRAGMA quick_check").Scan(&res); err != nil {
-		return fmt.Errorf("not a readable SQLite database: %w", err)
+		return false, fmt.Errorf("not a readable SQLite database: %w", err)
 	}
 	if res != "ok" {
-		return fmt.Errorf("damaged: %s", res)
+		return false, fmt.Errorf("damaged: %s", res)
 	}
 	var tables int
 	if err := j.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&tables); err != nil {
-		return err
+		return false, err
 	}
 	var ours int
 	if err := j.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('journal', 'meta')`).Scan(&ours); err != nil {
-		return err
+		return false, err
 	}
 	if tables > 0 && ours != 2 {
-		return errors.New("a SQLite database, but not a Sztab journal")
+		return false, errors.New("a SQLite database, but not a Sztab journal")
 	}
-	if _, err := j.db.Exec(journalSchema); err != nil {
-		return err
+	tx, err := j.db.Begin()
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(journalSchema); err != nil {
+		return false, err
 	}
 	var schema string
-	if err := j.db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&schema); err != nil {
-		return err
+	if err := tx.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&schema); err != nil {
+		return false, err
 	}
 	if schema != "1" {
-		return fmt.Errorf("schema version %s, this Sztab reads version 1", schema)
+		return false, fmt.Errorf("schema version %s, this Sztab reads version 1", schema)
+	}
+	if adopted, err = checkIdentity(tx, j.path, id, tables == 0); err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, err
 	}
 	var mode string
 	if err := j.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		return fmt.Errorf("journal_mode %q, want wal (%v)", mode, err)
+		return false, fmt.Errorf("journal_mode %q, want wal (%v)", mode, err)
 	}
-	return nil
+	return adopted, nil
 }
+
+// checkIdentity compares the venue, table and game in meta with id, writing
+// those missing: all of them in a new journal; in an older one (made before
+// journals carried them) only if its entries are of id's game.
+func checkIdentity(tx *sql.Tx, path string, id JournalIdentity, created bool) (adopted bool, err error) {
+	rows, err := tx.Query(`SELECT key, value FROM meta WHERE key IN ('venue', 'table', 'game')`)
+	if err != nil {
+		return false, err
+	}
+	stored := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			rows.Close()
+			return false, err
+		}
+		stored[k] = v
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if len(stored) < 3 && !created {
+		var other string
+		switch err := tx.QueryRow(`SELECT game FROM journal WHERE game != ? LIMIT 1`, id.Game).Scan(&other); {
+		case err == nil:
+			return false, fmt.Errorf("%w: its entries are of a %s game and the config plays %s; use another journal file", ErrJournalIdentity, other, id.Game)
+		case !errors.Is(err, sql.ErrNoRows):
+			return false, err
+		}
+		adopted = true
+	}
+	want := map[string]string{"venue": id.Venue, "table": id.Table, "game": id.Game}
+	for _, k := range []string{"venue", "table", "game"} {
+		if _, ok := stored[k]; !ok {
+			if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, want[k]); err != nil {
+				return false, err
+			}
+			stored[k] = want[k]
+		}
+	}
+	if have := (JournalIdentity{Venue: stored["venue"], Table: stored["table"], Game: stored["game"]}); have != id {
+		hint := "another journal file"
+		if own := filepath.Join(filepath.Dir(path), id.Table+".journal.db"); own != path {
+			hint = fmt.Sprintf("another journal file (journal: %s.journal.db in its config)", id.Table)
+		}
+		return false, fmt.Errorf("%w: it belongs to %s and the config says %s; give this table %s", ErrJournalIdentity, have, id, hint)
+	}
+	return adopted, nil
+}
+
+// Recovery is what OpenJournal found of the last run: its write-ahead log,
+// and the entries the journal holds now.
+func (j *Journal) Recovery() JournalRecovery { return j.recovery }
 
 // Path is the journal's file.
 func (j *Journal) Path() string { return j.path }
@@ -191,8 +355,14 @@ func (j *Journal) MarkPublished(ctx context.Context, seq int64) error {
 	return nil
 }
 
-// Close closes the database.
-func (j *Journal) Close() error { return j.db.Close() }
+// Close closes the database and lets the journal go.
+func (j *Journal) Close() error {
+	err := j.db.Close()
+	if j.lock != nil {
+		j.lock.Close()
+	}
+	return err
+}
 
 // RecordSeed keeps the virtual dice's seed of one start in the journal's
 // meta table, for the referee: it is never published.

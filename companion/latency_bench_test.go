@@ -127,7 +127,7 @@ func BenchmarkInputToSubscriber(b *testing.B) {
 func BenchmarkReplay10k(b *testing.B) {
 	dir := b.TempDir()
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	j, err := OpenJournal(filepath.Join(dir, "j.db"))
+	j, err := OpenJournal(filepath.Join(dir, "j.db"), JournalIdentity{Venue: "v", Table: "t1", Game: "tally"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

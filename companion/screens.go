@@ -25,7 +25,7 @@ func (d *Daemon) startScreens() error {
 	if d.feed == nil {
 		return nil
 	}
-	key, err := loadSessionKey(d.table.journal.Path() + ".session-key")
+	key, err := loadSessionKey(d.table.journal.Path()+".session-key", d.log)
 	if err != nil {
 		return err
 	}

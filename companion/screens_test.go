@@ -18,8 +18,8 @@ import (
 )
 
 // A referee signed in on a screen stays signed in when the daemon restarts
-// (a power cut must not lock the referee out mid-ruling); a damaged key file
-// is refused by name.
+// (a power cut must not lock the referee out mid-ruling); a key file that
+// cannot be read is refused by name.
 func TestScreensSessionSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
 	r := startServing(t, screenTable(t, dir, "127.0.0.1:0"), skirmishgame.Spec)
@@ -67,7 +67,12 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 	r.stop(t)
 
 	keyFile := filepath.Join(dir, "demo.journal.db.session-key")
-	if err := os.WriteFile(keyFile, []byte("short"), 0o600); err != nil {
+	// A key file cut short is replaced (sessionkey_test.go); one that cannot
+	// be read, here a directory, is refused.
+	if err := os.Remove(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(keyFile, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	d, err := companion.Open(context.Background(), screenTable(t, dir, "127.0.0.1:0"), companion.Options{
@@ -80,7 +85,7 @@ func TestScreensSessionSurvivesRestart(t *testing.T) {
 	err = d.Serve(ctx)
 	d.Close()
 	if err == nil || ctx.Err() != nil {
-		t.Fatalf("a damaged session key was accepted: %v", err)
+		t.Fatalf("an unreadable session key was accepted: %v", err)
 	}
 	if !strings.Contains(err.Error(), keyFile) {
 		t.Errorf("error does not name the key file: %v", err)
