@@ -19,6 +19,9 @@ import (
 // the daemon may publish, except that the referee may send commands on
 // referee/command. A spectator subscribing to sztab/# sees the public topics
 // only.
+//
+// It also guards client ids: an id belongs to the user holding it (see
+// OnConnect), and only named users keep sessions.
 type brokerAccess struct {
 	mochi.HookBase
 	srv     *mochi.Server
@@ -33,7 +36,7 @@ type brokerAccess struct {
 func (h *brokerAccess) ID() string { return "sztab-access" }
 
 func (h *brokerAccess) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
+	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
 }
 
 func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
@@ -54,6 +57,38 @@ func (h *brokerAccess) role(user, pass string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// OnConnect refuses, before any password is checked, a CONNECT that would
+// take a session from another user: mochi hands a client id's connection
+// and stored session (its subscriptions, its queued messages, hidden ones
+// included) to whoever connects next with that id, and would publish the
+// holder's will. An id belongs to the user holding it (connected, or in a
+// stored session) until the session ends; only the same user may take it
+// over, or a named user the id of an anonymous spectator (who has nothing
+// to lose: no session, no will), so an anonymous squatter cannot keep the
+// referee off an id. Anonymous clients get no persistent session at all.
+//
+// The check and mochi's registration of the client are not one atomic
+// step: two CONNECTs racing for an id that nobody holds may still displace
+// one another, but then there is no session yet to inherit.
+func (h *brokerAccess) OnConnect(cl *mochi.Client, pk packets.Packet) error {
+	user := string(pk.Connect.Username)
+	refuse := func(code packets.Code, why string, args ...any) error {
+		h.log.Warn("embedded broker: "+why, append([]any{"user", user, "client", cl.ID, "remote", cl.Net.Remote}, args...)...)
+		h.srv.SendConnack(cl, code, false, nil)
+		return code
+	}
+	if user == "" && (!pk.Connect.Clean || pk.Properties.SessionExpiryInterval > 0) {
+		return refuse(packets.ErrBadUsernameOrPassword, "refused a persistent session to an anonymous client")
+	}
+	if held, ok := h.srv.Clients.Get(cl.ID); ok {
+		holder := string(held.Properties.Username)
+		if holder != user && holder != "" {
+			return refuse(packets.ErrClientIdentifierNotValid, "refused a client id another user holds", "holder", holder)
+		}
+	}
+	return nil
 }
 
 // OnConnectAuthenticate checks the password and the client's will: mochi
