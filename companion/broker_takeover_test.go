@@ -3,6 +3,7 @@ package companion
 import (
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +133,31 @@ func TestEmbeddedBrokerRefusesSessionTakeover(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("the referee's queued message was lost")
+	}
+}
+
+// A stranger connecting with the id the daemon used to have (sztab-{venue}-
+// {table}) does not kick the table off: its will would announce "offline".
+func TestDaemonClientIDCannotBeTakenOver(t *testing.T) {
+	d, stop := tallyDaemon(t, t.TempDir())
+	defer stop()
+	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
+	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
+	opts := d.pub.client.OptionsReader()
+	if id := opts.ClientID(); !regexp.MustCompile(`^sztab-v-t1-[0-9a-f]{12}$`).MatchString(id) {
+		t.Errorf("the daemon's client id is %q, want sztab-v-t1- and 12 random hex digits", id)
+	}
+	for _, id := range []string{"sztab-v-t1", opts.ClientID()} {
+		if c, err := session(t, d.BrokerAddr(), id, "", "", true, nil); err == nil {
+			c.Disconnect(10)
+		}
+	}
+	key(d, "kp", "4")
+	rec.wait(t, "sztab/v1/v/t1/state", `"total":4`)
+	if s := rec.all("sztab/v1/v/t1/status"); strings.Contains(s, "offline") {
+		t.Errorf("a stranger kicked the table off; status:\n%s", s)
+	}
+	if !d.pub.client.IsConnectionOpen() {
+		t.Error("the daemon lost its connection")
 	}
 }

@@ -248,7 +248,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	will, _ := json.Marshal(StatusMessage{Status: "offline", Venue: d.cfg.Venue, Table: d.cfg.Table})
 	clientID := d.cfg.MQTT.ClientID
 	if clientID == "" {
-		clientID = "sztab-" + d.cfg.Venue + "-" + d.cfg.Table
+		clientID = "sztab-" + d.cfg.Venue + "-" + d.cfg.Table + "-" + randomHex(6)
 	}
 	d.pub, err = Connect(ctx, PublisherOptions{
 		URL: url, ClientID: clientID, Username: user, Password: pass,

@@ -75,3 +75,48 @@ func TestMosquittoVenueACL(t *testing.T) {
 	default:
 	}
 }
+
+// stranger connects with a login and a client id of its choosing, once
+// (no reconnecting): false if the broker refuses it.
+func stranger(t *testing.T, addr, id, user, pass string) bool {
+	t.Helper()
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(id).SetAutoReconnect(false).SetConnectRetry(false)
+	if user != "" {
+		o.SetUsername(user).SetPassword(pass)
+	}
+	c := paho.NewClient(o)
+	tok := c.Connect()
+	if !tok.WaitTimeout(10 * time.Second) {
+		t.Fatalf("%q with client id %q: no answer", user, id)
+	}
+	if tok.Error() != nil {
+		return false
+	}
+	c.Disconnect(10)
+	return true
+}
+
+// On a broker that lets anyone in with any client id (Mosquitto with
+// anonymous access, no use_username_as_clientid), the table's own client id
+// is what keeps it on: sztab-{venue}-{table} and random digits, so the id
+// anyone could guess takes nothing from it.
+func TestMosquittoDaemonClientIDIsNotGuessable(t *testing.T) {
+	addr := startMosquitto(t)
+	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n", addr), false)
+	r := serve(open(t, cfg))
+	defer r.stop(t)
+	spectator := subscribe(t, addr)
+	spectator.waitFor(t, "the table online", func() bool { return len(spectator.status) > 0 })
+	if !stranger(t, addr, "sztab-demo-stol-1", "", "") {
+		t.Fatal("the stranger was refused")
+	}
+	deploy(t, r.d, 30)
+	spectator.waitFor(t, "the movement phase", spectator.inPhase("movement phase"))
+	spectator.mu.Lock()
+	defer spectator.mu.Unlock()
+	for _, st := range spectator.status {
+		if st.Status != "online" {
+			t.Errorf("the table's status went %q: a stranger kicked it off", st.Status)
+		}
+	}
+}
