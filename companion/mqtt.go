@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -128,7 +129,13 @@ type PublisherOptions struct {
 	// again after every reconnect. Handlers run on the client's goroutine
 	// and must not block.
 	Subscriptions map[string]func(Message)
-	Log           *slog.Logger
+	// OnConnect, if set, runs after every successful connect and
+	// reconnect, once the broker has answered the subscriptions (or 10 s
+	// went by): the place to publish again what a broker may have lost.
+	// It runs on a goroutine of its own, never on paho's, one call at a
+	// time.
+	OnConnect func()
+	Log       *slog.Logger
 }
 
 // Message is one message received on a subscription.
@@ -164,22 +171,32 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		log.Warn("lost the MQTT broker; reconnecting", "broker", o.URL, "err", err)
 	})
+	var onConnect sync.Mutex // one OnConnect at a time
 	opts.SetOnConnectHandler(func(c paho.Client) {
 		log.Info("connected to the MQTT broker", "broker", o.URL)
+		toks := map[string]paho.Token{}
 		for topic, handle := range o.Subscriptions {
-			tok := c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
+			toks[topic] = c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
 				handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
 			})
-			go func() {
+		}
+		// Waiting for the broker's answers here would block paho.
+		go func() {
+			for topic, tok := range toks {
 				if !tok.WaitTimeout(10 * time.Second) {
 					log.Warn("the broker did not confirm the table's subscription within 10 s", "topic", topic)
-					return
+					continue
 				}
 				if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
 					log.Error("the broker refused the table's subscription; check its ACL", "topic", topic, "err", tok.Error())
 				}
-			}()
-		}
+			}
+			if o.OnConnect != nil {
+				onConnect.Lock()
+				defer onConnect.Unlock()
+				o.OnConnect()
+			}
+		}()
 	})
 	c := paho.NewClient(opts)
 	tok := c.Connect()
