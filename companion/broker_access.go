@@ -30,6 +30,7 @@ type brokerAccess struct {
 	players []display.PlayerCredential
 	// commands is the topic the referee may publish to.
 	commands string
+	limits   brokerLimits
 	log      *slog.Logger
 }
 
@@ -104,6 +105,9 @@ func (h *brokerAccess) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet
 	if pk.Connect.WillFlag && !h.mayWrite(role, pk.Connect.WillTopic) {
 		h.log.Warn("embedded broker: refused a will on a topic the client may not publish to", "user", user, "topic", pk.Connect.WillTopic, "remote", cl.Net.Remote)
 		return false
+	}
+	if c, isLimited := cl.Net.Conn.(*limitConn); isLimited && role == "daemon" {
+		c.allow(h.limits.daemonPacket)
 	}
 	return true
 }

@@ -23,8 +23,8 @@ import (
 // Broker is the embedded MQTT broker (mochi-mqtt), used when the config
 // names no outside broker.
 type Broker struct {
-	srv *mochi.Server
-	tcp *listeners.TCP
+	srv    *mochi.Server
+	listen *limitListener
 }
 
 // BrokerUsers are the embedded broker's credentials: the daemon's own (the
@@ -38,16 +38,40 @@ type BrokerUsers struct {
 	Commands string
 }
 
-// StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
+// StartBroker listens on addr (":1883", "127.0.0.1:0") and serves, within
+// the limits of defaultBrokerLimits.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
+	return startBroker(addr, users, brokerConfig{limits: defaultBrokerLimits}, log)
+}
+
+// brokerConfig is what tests change: the limits.
+type brokerConfig struct {
+	limits brokerLimits
+}
+
+func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Logger) (*Broker, error) {
 	quiet := slog.New(brokerLog{log.Handler()}).With("component", "broker")
-	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
-	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, commands: users.Commands, log: quiet}
+	lim := cfg.limits
+	caps := mochi.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = uint32(lim.daemonPacket)
+	caps.MaximumClients = int64(lim.connections + lim.reserve)
+	caps.MaximumSessionExpiryInterval = lim.sessionExpiry
+	caps.MaximumClientWritesPending = lim.pending
+	caps.MaximumInflight = lim.inflight
+	caps.ReceiveMaximum = lim.receive
+	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet, Capabilities: caps})
+	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, commands: users.Commands,
+		limits: lim, log: quiet}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
-	tcp := listeners.NewTCP(listeners.Config{ID: "sztab", Address: addr})
-	if err := srv.AddListener(tcp); err != nil {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("companion: broker: listen on %s: %w", addr, err)
+	}
+	ll := newLimitListener(l, lim, quiet)
+	if err := srv.AddListener(listeners.NewNet("sztab", ll)); err != nil {
+		l.Close()
 		return nil, fmt.Errorf("companion: broker: listen on %s: %w", addr, err)
 	}
 	go func() {
@@ -55,13 +79,17 @@ func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, err
 			log.Error("embedded broker stopped", "err", err)
 		}
 	}()
-	return &Broker{srv: srv, tcp: tcp}, nil
+	return &Broker{srv: srv, listen: ll}, nil
 }
 
 // brokerLog passes the embedded broker's warnings and errors on, but not its
 // chatter (connects, subscriptions) nor the warning mochi logs, with an empty
-// message, each time a client's connection simply ends.
+// message, each time a client's connection simply ends (closed, or silent
+// past its deadline).
 type brokerLog struct{ slog.Handler }
+
+// brokerQuiet are the errors a connection that simply ended ends with.
+var brokerQuiet = []error{net.ErrClosed, io.EOF, os.ErrDeadlineExceeded}
 
 func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
@@ -70,8 +98,11 @@ func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
 func (h brokerLog) Handle(ctx context.Context, r slog.Record) error {
 	ended := false
 	r.Attrs(func(a slog.Attr) bool {
-		err, ok := a.Value.Any().(error)
-		ended = ok && (errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF))
+		if err, ok := a.Value.Any().(error); ok {
+			for _, q := range brokerQuiet {
+				ended = ended || errors.Is(err, q)
+			}
+		}
 		return !ended
 	})
 	if ended {
@@ -87,7 +118,7 @@ func (h brokerLog) WithAttrs(as []slog.Attr) slog.Handler { return brokerLog{h.H
 func (h brokerLog) WithGroup(name string) slog.Handler    { return brokerLog{h.Handler.WithGroup(name)} }
 
 // Addr is the address the broker listens on, with the real port.
-func (b *Broker) Addr() string { return b.tcp.Address() }
+func (b *Broker) Addr() string { return b.listen.Addr().String() }
 
 // Close stops the broker once the messages already sent at QoS 1 (the
 // "offline" status among them) are acknowledged by their subscribers, or
@@ -221,6 +252,9 @@ var ErrPublishTimeout = errors.New("companion: mqtt: publish not acknowledged in
 // Publish sends one message at QoS 1 and waits for the broker's
 // acknowledgement.
 func (p *Publisher) Publish(topic string, payload []byte, retained bool) error {
+	if n := publishSize(topic, payload); n > MaxPacketSize {
+		return fmt.Errorf("companion: mqtt: publish %s: %d bytes, over the limit of %d", topic, n, MaxPacketSize)
+	}
 	tok := p.client.Publish(topic, 1, retained, payload)
 	if !tok.WaitTimeout(p.timeout) {
 		return fmt.Errorf("%w: %s", ErrPublishTimeout, topic)
@@ -229,6 +263,19 @@ func (p *Publisher) Publish(topic string, payload []byte, retained bool) error {
 		return fmt.Errorf("companion: mqtt: publish %s: %w", topic, err)
 	}
 	return nil
+}
+
+// publishSize is the size of the MQTT 3.1.1 PUBLISH packet (QoS 1) that
+// carries payload on topic: the fixed header, the topic, a packet id.
+func publishSize(topic string, payload []byte) int {
+	rest := 2 + len(topic) + 2 + len(payload)
+	n := 1 + rest
+	for l := rest; ; l >>= 7 {
+		n++
+		if l < 128 {
+			return n
+		}
+	}
 }
 
 // Close disconnects cleanly (the broker then does not send the will).
