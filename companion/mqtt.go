@@ -16,6 +16,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
+	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/sztab/sztab/companion/display"
 )
@@ -44,9 +45,10 @@ func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, err
 	return startBroker(addr, users, brokerConfig{limits: defaultBrokerLimits}, log)
 }
 
-// brokerConfig is what tests change: the limits.
+// brokerConfig is what tests change: the limits and the brake's clock.
 type brokerConfig struct {
 	limits brokerLimits
+	clock  func() time.Time // nil: time.Now
 }
 
 func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Logger) (*Broker, error) {
@@ -61,7 +63,7 @@ func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Log
 	caps.ReceiveMaximum = lim.receive
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet, Capabilities: caps})
 	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, commands: users.Commands,
-		limits: lim, log: quiet}
+		limits: lim, Clock: cfg.clock, log: quiet}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
@@ -85,11 +87,14 @@ func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Log
 // brokerLog passes the embedded broker's warnings and errors on, but not its
 // chatter (connects, subscriptions) nor the warning mochi logs, with an empty
 // message, each time a client's connection simply ends (closed, or silent
-// past its deadline).
+// past its deadline) or is refused at connect: brokerAccess logs a refusal
+// itself, once per lock when someone keeps trying.
 type brokerLog struct{ slog.Handler }
 
-// brokerQuiet are the errors a connection that simply ended ends with.
-var brokerQuiet = []error{net.ErrClosed, io.EOF, os.ErrDeadlineExceeded}
+// brokerQuiet are the errors a client's connection ends with that say
+// nothing more than brokerAccess logs already.
+var brokerQuiet = []error{net.ErrClosed, io.EOF, os.ErrDeadlineExceeded,
+	packets.ErrBadUsernameOrPassword, packets.ErrClientIdentifierNotValid}
 
 func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
