@@ -208,15 +208,21 @@ func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bo
 	return need == "" || role == "daemon" || role == "referee" || role == need
 }
 
-// hiddenFor says who may read topic (or a filter): "" for everyone.
+// hiddenFor says who may read topic (or a filter): "" for everyone. A
+// referee level hides everything under it, and the level itself; a player
+// level without a seat after it is the referee's alone ("player/" matches
+// no player's role).
 func hiddenFor(topic string) string {
 	parts := strings.Split(topic, "/")
 	// sztab/v1/{venue}/{table}/referee/... or .../player/{seat}/...
-	if len(parts) >= 6 && parts[0] == "sztab" {
+	if len(parts) >= 5 && parts[0] == "sztab" {
 		switch parts[4] {
 		case "referee":
 			return "referee"
 		case "player":
+			if len(parts) == 5 {
+				return "player/"
+			}
 			return "player/" + parts[5]
 		}
 	}
