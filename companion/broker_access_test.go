@@ -6,11 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/wire"
@@ -93,17 +95,22 @@ func TestEmbeddedBrokerRoles(t *testing.T) {
 }
 
 // The broker's log keeps its warnings but not the one mochi writes, with no
-// message, every time a client's connection ends.
+// message, every time a client's connection ends or is refused at connect
+// (brokerAccess logs its refusals itself, and not each one of a guesser's).
 func TestBrokerLogDropsEndedConnections(t *testing.T) {
 	var out strings.Builder
 	log := slog.New(brokerLog{slog.NewTextHandler(&out, nil)}).With("component", "broker")
 	ended := &net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}
 	log.Warn("", "error", ended)
 	log.Warn("", "error", fmt.Errorf("read: %w", io.EOF))
+	log.Warn("", "error", fmt.Errorf("read connection: %w", &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}))
+	log.Warn("", "error", packets.ErrBadUsernameOrPassword)
+	log.Warn("", "error", packets.ErrClientIdentifierNotValid)
 	log.Info("client connected", "client", "x")
 	log.Warn("", "error", errors.New("packet too large"))
 	got := out.String()
-	if strings.Contains(got, "closed") || strings.Contains(got, "EOF") || strings.Contains(got, "client connected") {
+	if strings.Contains(got, "closed") || strings.Contains(got, "EOF") || strings.Contains(got, "client connected") ||
+		strings.Contains(got, "timeout") || strings.Contains(got, "bad username") || strings.Contains(got, "identifier") {
 		t.Errorf("the broker's chatter was logged:\n%s", got)
 	}
 	if !strings.Contains(got, "packet too large") || !strings.Contains(got, "component=broker") {

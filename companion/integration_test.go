@@ -78,10 +78,15 @@ type subscriber struct {
 	status []wire.StatusMessage
 }
 
-func subscribe(t *testing.T, addr string) *subscriber {
+// subscribe records the table's messages, anonymously or with a user and
+// password.
+func subscribe(t *testing.T, addr string, userPass ...string) *subscriber {
 	t.Helper()
 	s := &subscriber{}
 	opts := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("test-%d", time.Now().UnixNano())).SetCleanSession(true)
+	if len(userPass) == 2 {
+		opts.SetUsername(userPass[0]).SetPassword(userPass[1])
+	}
 	s.client = paho.NewClient(opts)
 	if tok := s.client.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("subscriber: connect %s: %v", addr, tok.Error())

@@ -10,11 +10,13 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 	mochi "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
+	"github.com/mochi-mqtt/server/v2/packets"
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/wire"
@@ -23,8 +25,8 @@ import (
 // Broker is the embedded MQTT broker (mochi-mqtt), used when the config
 // names no outside broker.
 type Broker struct {
-	srv *mochi.Server
-	tcp *listeners.TCP
+	srv    *mochi.Server
+	listen *limitListener
 }
 
 // BrokerUsers are the embedded broker's credentials: the daemon's own (the
@@ -38,16 +40,41 @@ type BrokerUsers struct {
 	Topics wire.Topics
 }
 
-// StartBroker listens on addr (":1883", "127.0.0.1:0") and serves.
+// StartBroker listens on addr (":1883", "127.0.0.1:0") and serves, within
+// the limits of defaultBrokerLimits.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
+	return startBroker(addr, users, brokerConfig{limits: defaultBrokerLimits}, log)
+}
+
+// brokerConfig is what tests change: the limits and the brake's clock.
+type brokerConfig struct {
+	limits brokerLimits
+	clock  func() time.Time // nil: time.Now
+}
+
+func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Logger) (*Broker, error) {
 	quiet := slog.New(brokerLog{log.Handler()}).With("component", "broker")
-	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet})
-	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, topics: users.Topics, log: quiet}
+	lim := cfg.limits
+	caps := mochi.NewDefaultServerCapabilities()
+	caps.MaximumPacketSize = uint32(lim.daemonPacket)
+	caps.MaximumClients = int64(lim.connections + lim.reserve)
+	caps.MaximumSessionExpiryInterval = lim.sessionExpiry
+	caps.MaximumClientWritesPending = lim.pending
+	caps.MaximumInflight = lim.inflight
+	caps.ReceiveMaximum = lim.receive
+	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet, Capabilities: caps})
+	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, topics: users.Topics,
+		limits: lim, Clock: cfg.clock, log: quiet}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
-	tcp := listeners.NewTCP(listeners.Config{ID: "sztab", Address: addr})
-	if err := srv.AddListener(tcp); err != nil {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("companion: broker: listen on %s: %w", addr, err)
+	}
+	ll := newLimitListener(l, lim, quiet)
+	if err := srv.AddListener(listeners.NewNet("sztab", ll)); err != nil {
+		l.Close()
 		return nil, fmt.Errorf("companion: broker: listen on %s: %w", addr, err)
 	}
 	go func() {
@@ -55,13 +82,20 @@ func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, err
 			log.Error("embedded broker stopped", "err", err)
 		}
 	}()
-	return &Broker{srv: srv, tcp: tcp}, nil
+	return &Broker{srv: srv, listen: ll}, nil
 }
 
 // brokerLog passes the embedded broker's warnings and errors on, but not its
 // chatter (connects, subscriptions) nor the warning mochi logs, with an empty
-// message, each time a client's connection simply ends.
+// message, each time a client's connection simply ends (closed, or silent
+// past its deadline) or is refused at connect: brokerAccess logs a refusal
+// itself, once per lock when someone keeps trying.
 type brokerLog struct{ slog.Handler }
+
+// brokerQuiet are the errors a client's connection ends with that say
+// nothing more than brokerAccess logs already.
+var brokerQuiet = []error{net.ErrClosed, io.EOF, os.ErrDeadlineExceeded,
+	packets.ErrBadUsernameOrPassword, packets.ErrClientIdentifierNotValid}
 
 func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
@@ -70,8 +104,11 @@ func (h brokerLog) Enabled(ctx context.Context, l slog.Level) bool {
 func (h brokerLog) Handle(ctx context.Context, r slog.Record) error {
 	ended := false
 	r.Attrs(func(a slog.Attr) bool {
-		err, ok := a.Value.Any().(error)
-		ended = ok && (errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF))
+		if err, ok := a.Value.Any().(error); ok {
+			for _, q := range brokerQuiet {
+				ended = ended || errors.Is(err, q)
+			}
+		}
 		return !ended
 	})
 	if ended {
@@ -87,7 +124,7 @@ func (h brokerLog) WithAttrs(as []slog.Attr) slog.Handler { return brokerLog{h.H
 func (h brokerLog) WithGroup(name string) slog.Handler    { return brokerLog{h.Handler.WithGroup(name)} }
 
 // Addr is the address the broker listens on, with the real port.
-func (b *Broker) Addr() string { return b.tcp.Address() }
+func (b *Broker) Addr() string { return b.listen.Addr().String() }
 
 // Close stops the broker once the messages already sent at QoS 1 (the
 // "offline" status among them) are acknowledged by their subscribers, or
@@ -129,8 +166,11 @@ type PublisherOptions struct {
 	// again after every reconnect. Handlers run on the client's goroutine
 	// and must not block.
 	Subscriptions map[string]func(Message)
-	// OnConnect runs, in a goroutine of its own, after every (re)connect
-	// once the subscriptions are sent.
+	// OnConnect, if set, runs after every successful connect and
+	// reconnect, once the broker has answered the subscriptions (or 10 s
+	// went by): the place to publish again what a broker may have lost.
+	// It runs on a goroutine of its own, never on paho's, one call at a
+	// time.
 	OnConnect func()
 	Log       *slog.Logger
 }
@@ -169,25 +209,32 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		log.Warn("lost the MQTT broker; reconnecting", "broker", o.URL, "err", err)
 	})
+	var onConnect sync.Mutex // one OnConnect at a time
 	opts.SetOnConnectHandler(func(c paho.Client) {
 		log.Info("connected to the MQTT broker", "broker", o.URL)
+		toks := map[string]paho.Token{}
 		for topic, handle := range o.Subscriptions {
-			tok := c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
+			toks[topic] = c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
 				handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
 			})
-			go func() {
+		}
+		// Waiting for the broker's answers here would block paho.
+		go func() {
+			for topic, tok := range toks {
 				if !tok.WaitTimeout(10 * time.Second) {
 					log.Warn("the broker did not confirm the table's subscription within 10 s", "topic", topic)
-					return
+					continue
 				}
 				if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
 					log.Error("the broker refused the table's subscription; check its ACL", "topic", topic, "err", tok.Error())
 				}
-			}()
-		}
-		if o.OnConnect != nil {
-			go o.OnConnect()
-		}
+			}
+			if o.OnConnect != nil {
+				onConnect.Lock()
+				defer onConnect.Unlock()
+				o.OnConnect()
+			}
+		}()
 	})
 	c := paho.NewClient(opts)
 	tok := c.Connect()
@@ -220,16 +267,25 @@ type Pending struct {
 	topic   string
 	tok     paho.Token
 	timeout time.Duration
+	err     error
 }
 
 // Start sends one message at QoS 1 without waiting: several in flight at
-// once take one round trip to the broker, not one each.
+// once take one round trip to the broker, not one each. A message over
+// the broker's packet limit is refused here: the broker would cut the
+// connection and paho would send it again after every reconnect.
 func (p *Publisher) Start(topic string, payload []byte, retained bool) Pending {
+	if n := publishSize(topic, payload); n > MaxPacketSize {
+		return Pending{topic: topic, err: fmt.Errorf("companion: mqtt: publish %s: %d bytes, over the limit of %d", topic, n, MaxPacketSize)}
+	}
 	return Pending{topic: topic, tok: p.client.Publish(topic, 1, retained, payload), timeout: p.timeout}
 }
 
 // Wait waits for the broker's acknowledgement.
 func (x Pending) Wait() error {
+	if x.err != nil {
+		return x.err
+	}
 	if !x.tok.WaitTimeout(x.timeout) {
 		return fmt.Errorf("%w: %s", ErrPublishTimeout, x.topic)
 	}
@@ -241,6 +297,19 @@ func (x Pending) Wait() error {
 
 // Connected reports whether the connection to the broker is up now.
 func (p *Publisher) Connected() bool { return p.client.IsConnectionOpen() }
+
+// publishSize is the size of the MQTT 3.1.1 PUBLISH packet (QoS 1) that
+// carries payload on topic: the fixed header, the topic, a packet id.
+func publishSize(topic string, payload []byte) int {
+	rest := 2 + len(topic) + 2 + len(payload)
+	n := 1 + rest
+	for l := rest; ; l >>= 7 {
+		n++
+		if l < 128 {
+			return n
+		}
+	}
+}
 
 // Close disconnects cleanly (the broker then does not send the will).
 func (p *Publisher) Close() { p.client.Disconnect(500) }

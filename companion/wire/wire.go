@@ -153,15 +153,21 @@ func (t Topic) CommandAudience() (Audience, bool) {
 // HiddenFor says who may read a topic or a subscription filter: "" for
 // everyone, else the one audience besides the referee (and the table
 // itself). A filter whose table part is a wildcard is judged by the parts
-// it names, so sztab/# reaches only public topics message by message.
+// it names, so sztab/# reaches only public topics message by message. A
+// referee level hides everything under it and the level itself; a player
+// level without a seat after it is the referee's alone ("player/" is no
+// player's audience).
 func HiddenFor(topic string) Audience {
 	parts := strings.Split(topic, "/")
 	// sztab/v1/{venue}/{table}/referee/... or .../player/{seat}/...
-	if len(parts) >= 6 && parts[0] == "sztab" {
+	if len(parts) >= 5 && parts[0] == "sztab" {
 		switch parts[4] {
 		case "referee":
 			return Referee
 		case "player":
+			if len(parts) == 5 {
+				return "player/"
+			}
 			return Audience("player/" + parts[5])
 		}
 	}
