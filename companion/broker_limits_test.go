@@ -305,3 +305,16 @@ func TestEmbeddedBrokerLimitsAreSet(t *testing.T) {
 		}
 	}
 }
+
+// A table left idle overnight keeps its retained state: mochi's default
+// deletes retained messages a day after they were published.
+func TestEmbeddedBrokerKeepsRetainedMessagesOvernight(t *testing.T) {
+	b, err := StartBroker("127.0.0.1:0", BrokerUsers{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := b.srv.Options.Capabilities.MaximumMessageExpiryInterval; got != 0 {
+		t.Errorf("retained messages expire after %d s", got)
+	}
+}

@@ -62,6 +62,10 @@ func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Log
 	caps.MaximumClientWritesPending = lim.pending
 	caps.MaximumInflight = lim.inflight
 	caps.ReceiveMaximum = lim.receive
+	// mochi deletes a retained message a day after it was published by
+	// default: a table left idle overnight would have no retained state in
+	// the morning. Ours are replaced by the daemon, never left to expire.
+	caps.MaximumMessageExpiryInterval = 0
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet, Capabilities: caps})
 	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, topics: users.Topics,
 		limits: lim, Clock: cfg.clock, log: quiet}
