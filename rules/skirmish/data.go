@@ -80,6 +80,11 @@ type Swap struct {
 	Cost   int    `yaml:"cost" json:"cost"`
 }
 
+// MaxUnitModels bounds a unit card's max_models: far above any table's
+// miniatures, and low enough that checking an army list, which reports
+// every model, stays small.
+const MaxUnitModels = 1000
+
 // UnitCard is a unit's printed (or assumed) statistics.
 type UnitCard struct {
 	ID        string `yaml:"id" json:"id"`
@@ -351,6 +356,8 @@ func (u UnitCard) check(c *Catalogue) error {
 		return fmt.Errorf("min_models %d, want at least 1", u.MinModels)
 	case u.MaxModels < u.MinModels:
 		return fmt.Errorf("max_models %d is below min_models %d", u.MaxModels, u.MinModels)
+	case u.MaxModels > MaxUnitModels:
+		return fmt.Errorf("max_models %d, want at most %d", u.MaxModels, MaxUnitModels)
 	case u.MaxUnits < 0:
 		return fmt.Errorf("max_units %d", u.MaxUnits)
 	case u.Commander != nil && u.Commander.Cost < 0:
