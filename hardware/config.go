@@ -286,12 +286,16 @@ func merge(l, c Config) Config {
 	return out
 }
 
+// mergeByName replaces each device of base by the first device of over
+// of the same name and appends the rest of over, so that two devices of
+// one name in either list stay two, for check to refuse.
 func mergeByName[T any](base, over []T, name func(T) string) []T {
 	out := slices.Clone(base)
+	replaced := make([]bool, len(base))
 	for _, o := range over {
-		i := slices.IndexFunc(out, func(b T) bool { return name(b) == name(o) })
-		if i >= 0 {
-			out[i] = o
+		i := slices.IndexFunc(base, func(b T) bool { return name(b) == name(o) })
+		if i >= 0 && !replaced[i] {
+			out[i], replaced[i] = o, true
 		} else {
 			out = append(out, o)
 		}
