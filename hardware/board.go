@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Board is a board profile: which GPIO lines the header has, which SPI and
@@ -86,7 +88,7 @@ func ParseBoard(name string, data []byte) (*Board, error) {
 	var b Board
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&b); err != nil {
+	if err := yamlsafe.Decode(dec, &b); err != nil {
 		return nil, fmt.Errorf("hardware: board profile %s: %w", name, err)
 	}
 	if b.Name == "" || len(b.Header) == 0 {

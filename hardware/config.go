@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Config is the hardware section of a table's configuration (the
@@ -259,7 +261,7 @@ func ParseLayout(path string, data []byte) (Config, error) {
 	var l Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&l); err != nil {
+	if err := yamlsafe.Decode(dec, &l); err != nil {
 		return l, cfgErr("layout "+path, "%v", err)
 	}
 	if l.Layout != "" || l.Simulated != "" {

@@ -21,6 +21,7 @@ import (
 	"periph.io/x/devices/v3/mfrc522/commands"
 
 	"github.com/sztab/sztab/internal/fuzzseed"
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // The fuzz targets of what the hardware layer reads from outside: board
@@ -152,7 +153,8 @@ func hostileHardware() [][]byte {
 }
 
 // FuzzHardwareConfig: the hardware section of a table config, decoded
-// strictly as the table config decodes it, expands (layout file merged,
+// strictly as the table config decodes it (through internal/yamlsafe,
+// which companion.ParseConfig does not use yet), expands (layout file merged,
 // board profile loaded, defaults, checks) or is refused; one accepted has
 // no two devices of a kind of one name and expands again to itself.
 // Relative paths are read from firmware-config.
@@ -170,7 +172,7 @@ func FuzzHardwareConfig(f *testing.F) {
 		var c Config
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil {
+		if err := yamlsafe.Decode(dec, &c); err != nil {
 			return
 		}
 		c.BaseDir = firmwareConfig

@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision/geom"
 )
 
@@ -394,7 +395,7 @@ func ParseCalibration(name string, data []byte) (*Calibration, error) {
 	var c Calibration
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	if err := yamlsafe.Decode(dec, &c); err != nil {
 		return nil, fmt.Errorf("vision: calibration %s does not parse: %w", name, err)
 	}
 	if c.Version != CalibrationVersion {
@@ -511,7 +512,7 @@ func LoadLens(path string) (*LensCalibration, error) {
 	var l LensCalibration
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&l); err != nil {
+	if err := yamlsafe.Decode(dec, &l); err != nil {
 		return nil, fmt.Errorf("vision: lens calibration %s does not parse: %w", path, err)
 	}
 	if l.Width <= 0 || l.Height <= 0 || !(l.Lens.FX > 0) || !(l.Lens.FY > 0) {

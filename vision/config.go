@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Config is the camera section of a table's configuration (camera: …).
@@ -284,7 +286,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	}
 	dec := yaml.NewDecoder(&buf)
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+	if err := yamlsafe.Decode(dec, &c); err != nil && !errors.Is(err, io.EOF) {
 		return Config{}, fmt.Errorf("vision: %s (camera section): %w", name, err)
 	}
 	c.Defaults()

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision/aruco"
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -93,7 +94,7 @@ func ParseRegistry(name string, data []byte) (*Registry, error) {
 	var r Registry
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&r); err != nil {
+	if err := yamlsafe.Decode(dec, &r); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("vision: markers %s: the file is empty", name)
 		}

@@ -73,6 +73,7 @@ func YAML(key string) [][]byte {
 		key + ": &x [*x]\n",
 		"base: &b {" + key + ": 1}\nother:\n  <<: *b\n",
 		"<<: {" + key + ": 1}\n",
+		MergeKeyPanic(key),
 		key + ": !!binary gIGC\n",
 		key + ": !!timestamp 2026-13-45\n",
 		key + ": !!float x\n",
@@ -95,6 +96,11 @@ func YAML(key string) [][]byte {
 	}
 	return append(out, AliasBomb(key))
 }
+
+// MergeKeyPanic is a merge key beside a mapping used as a key, which
+// makes yaml.v3 v3.0.1 panic (go-yaml/yaml#895) unless the decoding goes
+// through internal/yamlsafe.
+func MergeKeyPanic(key string) string { return "<<: " + key + "\n{" + key + "}: 1\n" }
 
 // nested is a block mapping depth levels deep under key.
 func nested(key string, depth int) string {

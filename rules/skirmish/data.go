@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -303,7 +304,7 @@ func (c *Catalogue) Deck(faction string) []OrderCard {
 func strictYAML(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	return dec.Decode(v)
+	return yamlsafe.Decode(dec, v)
 }
 
 var weaponClasses = []string{"pistol", "smg", "rifle", "assault_rifle", "hmg", "antitank", "heavy", "grenade"}
