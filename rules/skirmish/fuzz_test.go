@@ -69,12 +69,41 @@ func FuzzParseScript(f *testing.F) {
 			last = l.Line
 			checkActionCodec(t, l.Action)
 		}
-		_, steps1 := Play(lines, true)
+		s1, steps1 := Play(lines, true)
 		_, steps2 := Play(lines, true)
 		if !reflect.DeepEqual(steps1, steps2) {
 			t.Fatalf("two plays of the same script differ")
 		}
+		// The journal keeps each action as EncodeAction wrote it: a game
+		// replayed from it is the game played, byte for byte.
+		replayed := make([]ScriptLine, len(lines))
+		for i, l := range lines {
+			enc, _ := EncodeAction(l.Action)
+			a, err := DecodeAction(enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replayed[i] = ScriptLine{Line: l.Line, Action: a}
+		}
+		s3, steps3 := Play(replayed, true)
+		if a, b := mustJSON(t, s1), mustJSON(t, s3); !bytes.Equal(a, b) {
+			t.Fatalf("the game replayed from the journal's form differs:\n played   %s\n replayed %s", a, b)
+		}
+		for i := range steps1 {
+			if a, b := mustJSON(t, steps1[i].Events), mustJSON(t, steps3[i].Events); !bytes.Equal(a, b) || (steps1[i].Err == nil) != (steps3[i].Err == nil) {
+				t.Fatalf("line %d replayed from the journal's form gives other events:\n played   %s (%v)\n replayed %s (%v)", steps1[i].Line, a, steps1[i].Err, b, steps3[i].Err)
+			}
+		}
 	})
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // checkActionCodec: a decoded action re-encodes to something that decodes
