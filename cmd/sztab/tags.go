@@ -19,6 +19,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/hardware/sim"
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -57,7 +58,7 @@ func loadCards(path string) ([]card, error) {
 			} `yaml:"units"`
 		} `yaml:"skirmish"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cards := f.Cards
@@ -105,13 +106,13 @@ func readRegistry(path string) ([]regEntry, error) {
 	var f struct {
 		Tags []yaml.Node `yaml:"tags"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var out []regEntry
 	for _, n := range f.Tags {
 		var t companion.Tag
-		if err := n.Decode(&t); err != nil {
+		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n.Line, err)
 		}
 		out = append(out, regEntry{Tag: t, line: n.Line})
@@ -269,12 +270,12 @@ func openEnrolReader(config, name string) (hardware.TagReader, string, func(), e
 	var f struct {
 		Hardware yaml.Node `yaml:"hardware"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, "", nil, fmt.Errorf("%s: %w", config, err)
 	}
 	var hw hardware.Config
 	if f.Hardware.Kind != 0 {
-		if err := f.Hardware.Decode(&hw); err != nil {
+		if err := yamlsafe.DecodeNode(&f.Hardware, &hw); err != nil {
 			return nil, "", nil, fmt.Errorf("%s: hardware: %w", config, err)
 		}
 	}
