@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: drills demo test test-amd64 test-race test-arm64 test-matleak bench build pi deps-demo deps-test vet fmt-check
+.PHONY: drills demo test test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
@@ -49,6 +49,12 @@ bench: deps-test
 # 10 actions a second (make test runs them short).
 drills: deps-test
 	SZTAB_DRILLS=full $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/
+
+# Every fuzz target, FUZZTIME each, one after another (scripts/fuzz.sh;
+# their seeds run in `make test` already): make fuzz FUZZTIME=5m
+FUZZTIME ?= 30s
+fuzz: deps-test
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 build:
 	$(GO) build -o bin/sztab ./cmd/sztab

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Board is a board profile: which GPIO lines the header has, which SPI and
@@ -27,6 +29,9 @@ type Board struct {
 	I2C map[string]BusLines `yaml:"i2c"`
 	// Reserved lines must not be used, with the reason.
 	Reserved map[string]string `yaml:"reserved"`
+
+	// pins maps a line to its header pin.
+	pins map[string]int
 }
 
 // BusLines are the GPIO lines a bus or port takes.
@@ -83,7 +88,7 @@ func ParseBoard(name string, data []byte) (*Board, error) {
 	var b Board
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&b); err != nil {
+	if err := yamlsafe.Decode(dec, &b); err != nil {
 		return nil, fmt.Errorf("hardware: board profile %s: %w", name, err)
 	}
 	if b.Name == "" || len(b.Header) == 0 {
@@ -99,6 +104,7 @@ func ParseBoard(name string, data []byte) (*Board, error) {
 		}
 		lines[line] = pin
 	}
+	b.pins = lines
 	check := func(what, line string) error {
 		if _, ok := lines[line]; !ok {
 			return fmt.Errorf("hardware: board profile %s: %s uses %s, which is not on the header", name, what, line)
@@ -140,23 +146,14 @@ func (b *Board) Line(pin string) (string, error) {
 		}
 		return line, nil
 	}
-	for _, line := range b.Header {
-		if line == p {
-			return line, nil
-		}
+	if _, ok := b.pins[p]; ok {
+		return p, nil
 	}
 	return "", fmt.Errorf("%q is not a GPIO line on the header of %s (GPIO2–GPIO27 or P1_3–P1_40)", pin, b.Name)
 }
 
 // HeaderPin is the physical pin of a GPIO line, or 0.
-func (b *Board) HeaderPin(line string) int {
-	for pin, l := range b.Header {
-		if l == line {
-			return pin
-		}
-	}
-	return 0
-}
+func (b *Board) HeaderPin(line string) int { return b.pins[line] }
 
 func (b *Board) spiPorts() string {
 	var names []string

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Config is the hardware section of a table's configuration (the
@@ -259,7 +261,7 @@ func ParseLayout(path string, data []byte) (Config, error) {
 	var l Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&l); err != nil {
+	if err := yamlsafe.Decode(dec, &l); err != nil {
 		return l, cfgErr("layout "+path, "%v", err)
 	}
 	if l.Layout != "" || l.Simulated != "" {
@@ -286,12 +288,16 @@ func merge(l, c Config) Config {
 	return out
 }
 
+// mergeByName replaces each device of base by the first device of over
+// of the same name and appends the rest of over, so that two devices of
+// one name in either list stay two, for check to refuse.
 func mergeByName[T any](base, over []T, name func(T) string) []T {
 	out := slices.Clone(base)
+	replaced := make([]bool, len(base))
 	for _, o := range over {
-		i := slices.IndexFunc(out, func(b T) bool { return name(b) == name(o) })
-		if i >= 0 {
-			out[i] = o
+		i := slices.IndexFunc(base, func(b T) bool { return name(b) == name(o) })
+		if i >= 0 && !replaced[i] {
+			out[i], replaced[i] = o, true
 		} else {
 			out = append(out, o)
 		}

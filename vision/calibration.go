@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision/geom"
 )
 
@@ -394,7 +395,7 @@ func ParseCalibration(name string, data []byte) (*Calibration, error) {
 	var c Calibration
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	if err := yamlsafe.Decode(dec, &c); err != nil {
 		return nil, fmt.Errorf("vision: calibration %s does not parse: %w", name, err)
 	}
 	if c.Version != CalibrationVersion {
@@ -402,6 +403,9 @@ func ParseCalibration(name string, data []byte) (*Calibration, error) {
 	}
 	if c.Width <= 0 || c.Height <= 0 {
 		return nil, fmt.Errorf("vision: calibration %s: frame size %d×%d", name, c.Width, c.Height)
+	}
+	if key := c.notFinite(); key != "" {
+		return nil, fmt.Errorf("vision: calibration %s: %s is not a finite number: recalibrate", name, key)
 	}
 	if !(c.Lens.FX > 0) || !(c.Lens.FY > 0) {
 		return nil, fmt.Errorf("vision: calibration %s: no camera matrix", name)
@@ -418,6 +422,49 @@ func ParseCalibration(name string, data []byte) (*Calibration, error) {
 		return nil, fmt.Errorf("vision: calibration %s: the camera is not above the table", name)
 	}
 	return &c, nil
+}
+
+// notFinite names the first number of the calibration that is NaN or
+// infinite (a damaged or hand-edited file), or "".
+func (c *Calibration) notFinite() string {
+	nums := lensNumbers(c.Lens)
+	for i, v := range c.Homography {
+		nums = append(nums, namedNumber{fmt.Sprintf("homography[%d]", i), v})
+	}
+	for i, v := range c.Vertical {
+		nums = append(nums, namedNumber{fmt.Sprintf("vertical[%d]", i), v})
+	}
+	for i, v := range c.CameraMM {
+		nums = append(nums, namedNumber{fmt.Sprintf("camera_mm[%d]", i), v})
+	}
+	e := c.Error
+	nums = append(nums, namedNumber{"fiducial_height_mm", c.FiducialHeightMM}, namedNumber{"tilt_deg", c.TiltDeg},
+		namedNumber{"mm_per_px", c.MMPerPx}, namedNumber{"error.rms_px", e.RMSPx}, namedNumber{"error.max_px", e.MaxPx},
+		namedNumber{"error.rms_mm", e.RMSMM}, namedNumber{"error.max_mm", e.MaxMM}, namedNumber{"error.holdout_mm", e.HoldoutMM})
+	for i, f := range c.Fiducials {
+		nums = append(nums, namedNumber{fmt.Sprintf("fiducials[%d].rms_px", i), f.RMSPx},
+			namedNumber{fmt.Sprintf("fiducials[%d].rms_mm", i), f.RMSMM}, namedNumber{fmt.Sprintf("fiducials[%d].holdout_mm", i), f.HoldoutMM})
+	}
+	return firstNotFinite(nums)
+}
+
+type namedNumber struct {
+	key string
+	v   float64
+}
+
+func lensNumbers(l geom.Lens) []namedNumber {
+	return []namedNumber{{"lens.fx", l.FX}, {"lens.fy", l.FY}, {"lens.cx", l.CX}, {"lens.cy", l.CY},
+		{"lens.k1", l.K1}, {"lens.k2", l.K2}, {"lens.p1", l.P1}, {"lens.p2", l.P2}, {"lens.k3", l.K3}}
+}
+
+func firstNotFinite(nums []namedNumber) string {
+	for _, n := range nums {
+		if math.IsNaN(n.v) || math.IsInf(n.v, 0) {
+			return n.key
+		}
+	}
+	return ""
 }
 
 // Outdated says why the calibration should be made again, or "": one
@@ -465,11 +512,14 @@ func LoadLens(path string) (*LensCalibration, error) {
 	var l LensCalibration
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&l); err != nil {
+	if err := yamlsafe.Decode(dec, &l); err != nil {
 		return nil, fmt.Errorf("vision: lens calibration %s does not parse: %w", path, err)
 	}
 	if l.Width <= 0 || l.Height <= 0 || !(l.Lens.FX > 0) || !(l.Lens.FY > 0) {
 		return nil, fmt.Errorf("vision: lens calibration %s: no frame size or camera matrix", path)
+	}
+	if key := firstNotFinite(append(lensNumbers(l.Lens), namedNumber{"rms_px", l.RMSPx})); key != "" {
+		return nil, fmt.Errorf("vision: lens calibration %s: %s is not a finite number: recalibrate", path, key)
 	}
 	return &l, nil
 }

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Config is the camera section of a table's configuration (camera: …).
@@ -138,6 +141,15 @@ func (c Config) Validate() error {
 	var errs []string
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Sprintf("camera.%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	for _, n := range []struct {
+		key string
+		v   float64
+	}{{"fps", c.FPS}, {"camera_height_mm", c.CameraHeightMM}, {"krok_mm", c.KrokMM}, {"still_mm", c.StillMM},
+		{"still_diff", c.StillDiff}, {"max_error_px", c.MaxErrorPx}, {"max_error_mm", c.MaxErrorMM}} {
+		if math.IsNaN(n.v) || math.IsInf(n.v, 0) {
+			bad(n.key, "%g is not a finite number", n.v)
+		}
 	}
 	if strings.TrimSpace(c.Source) == "" {
 		bad("source", "is empty; want a device (/dev/video0), a GStreamer pipeline, a video file or a directory of images")
@@ -274,7 +286,7 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	}
 	dec := yaml.NewDecoder(&buf)
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+	if err := yamlsafe.Decode(dec, &c); err != nil && !errors.Is(err, io.EOF) {
 		return Config{}, fmt.Errorf("vision: %s (camera section): %w", name, err)
 	}
 	c.Defaults()

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision/aruco"
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -93,7 +94,7 @@ func ParseRegistry(name string, data []byte) (*Registry, error) {
 	var r Registry
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&r); err != nil {
+	if err := yamlsafe.Decode(dec, &r); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("vision: markers %s: the file is empty", name)
 		}
@@ -138,6 +139,18 @@ func (r *Registry) init() error {
 	}
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	finite := func(key string, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			bad("%s: %g is not a finite number", key, v)
+		}
+	}
+	finite("table.width_mm", r.Table.WidthMM)
+	finite("table.depth_mm", r.Table.DepthMM)
+	finite("fiducials.side_mm", r.Fiducials.SideMM)
+	finite("fiducials.height_mm", r.Fiducials.HeightMM)
+	finite("defaults.height_mm", r.Defaults.HeightMM)
+	finite("defaults.marker_ratio", r.Defaults.MarkerRatio)
+	finite("defaults.height_tolerance_mm", r.Defaults.HeightToleranceMM)
 	if !(r.Table.WidthMM > 0) || !(r.Table.DepthMM > 0) {
 		bad("table: width_mm and depth_mm must be positive (got %g × %g)", r.Table.WidthMM, r.Table.DepthMM)
 	}
@@ -167,6 +180,10 @@ func (r *Registry) init() error {
 		}
 		what := fmt.Sprintf("fiducial %d", f.Marker)
 		use(f.Marker, what)
+		finite(what+": x_mm", f.X)
+		finite(what+": y_mm", f.Y)
+		finite(what+": side_mm", f.SideMM)
+		finite(what+": rot_deg", f.Rot)
 		if f.SideMM <= 0 {
 			bad("%s: side_mm must be positive", what)
 		}
@@ -190,6 +207,9 @@ func (r *Registry) init() error {
 		if m.Unit == "" {
 			bad("%s: unit is empty", what)
 		}
+		finite(what+": base_mm", m.BaseMM)
+		finite(what+": marker_mm", m.MarkerMM)
+		finite(what+": height_mm", m.HeightMM)
 		if !(m.BaseMM > 0) {
 			bad("%s: base_mm must be positive", what)
 			continue

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules/skirmish"
 )
 
@@ -109,7 +110,7 @@ func readArmy(path string) (skirmish.ArmyList, error) {
 	var list skirmish.ArmyList
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&list); err != nil {
+	if err := yamlsafe.Decode(dec, &list); err != nil {
 		return skirmish.ArmyList{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return list, nil

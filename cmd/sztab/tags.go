@@ -19,6 +19,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/hardware/sim"
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -50,7 +51,7 @@ func loadCards(path string) ([]card, error) {
 		Game     string               `yaml:"game"`
 		Sections map[string]yaml.Node `yaml:",inline"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cards := f.Cards
@@ -112,13 +113,13 @@ func readRegistry(path string) ([]regEntry, error) {
 	var f struct {
 		Tags []yaml.Node `yaml:"tags"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var out []regEntry
 	for _, n := range f.Tags {
 		var t companion.Tag
-		if err := n.Decode(&t); err != nil {
+		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n.Line, err)
 		}
 		out = append(out, regEntry{Tag: t, line: n.Line})
@@ -276,12 +277,12 @@ func openEnrolReader(config, name string) (hardware.TagReader, string, func(), e
 	var f struct {
 		Hardware yaml.Node `yaml:"hardware"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	if err := yamlsafe.Unmarshal(data, &f); err != nil {
 		return nil, "", nil, fmt.Errorf("%s: %w", config, err)
 	}
 	var hw hardware.Config
 	if f.Hardware.Kind != 0 {
-		if err := f.Hardware.Decode(&hw); err != nil {
+		if err := yamlsafe.DecodeNode(&f.Hardware, &hw); err != nil {
 			return nil, "", nil, fmt.Errorf("%s: hardware: %w", config, err)
 		}
 	}

@@ -119,6 +119,9 @@ func (st *Step) check() error {
 	if st.Tag != nil {
 		st.Tag.Present = true
 	}
+	if st.Untag != nil {
+		st.Untag.Present = false // "present": true in an untag step places no card
+	}
 	if len(st.Key) > 0 {
 		set++
 		var k string

@@ -2,6 +2,7 @@ package skirmish
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -140,6 +141,11 @@ func (c *Catalogue) CheckArmy(a ArmyList, limit int) ArmyReport {
 		if spec.Commander && card.Commander == nil {
 			add(violation("no_commander", name, "%s: %s nie ma dowódcy", "%s: %s has no commander", name, card.Name))
 		}
+		if spec.Models > MaxUnitModels {
+			// Over any card's maximum (reported above): a report of each
+			// of its models would be as long as the number is large.
+			continue
+		}
 		models, weaponVs := c.armUnit(card, spec, faction, name)
 		r.Violations = append(r.Violations, weaponVs...)
 		ur := UnitReport{ID: spec.ID, Card: card.ID, Name: card.Name, Models: models}
@@ -197,9 +203,9 @@ func (c *Catalogue) armUnit(card UnitCard, spec UnitSpec, faction Faction, name 
 			vs = append(vs, violation("too_many_swaps", name, "%s: zamiana na %s dla %d modeli", "%s: swap to %s for %d models", name, sw.Weapon, sw.Models))
 			continue
 		}
-		if next+sw.Models > total {
+		if sw.Models > total-next {
 			vs = append(vs, violation("too_many_swaps", name, "%s: zamian broni na %d modeli, a oddział ma %d", "%s: weapon swaps for %d models but the unit has %d",
-				name, next+sw.Models, total))
+				name, addCapped(next, sw.Models), total))
 			break
 		}
 		for i := 0; i < sw.Models; i++ {
@@ -234,6 +240,15 @@ func (c *Catalogue) armUnit(card UnitCard, spec UnitSpec, faction Faction, name 
 		out[i] = m
 	}
 	return out, vs
+}
+
+// addCapped is a+b for non-negative a and b, or math.MaxInt when the sum
+// would overflow.
+func addCapped(a, b int) int {
+	if b > math.MaxInt-a {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // buildUnits turns a checked list into the seat's units.

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -79,6 +80,11 @@ type Swap struct {
 	Weapon string `yaml:"weapon" json:"weapon"`
 	Cost   int    `yaml:"cost" json:"cost"`
 }
+
+// MaxUnitModels bounds a unit card's max_models: far above any table's
+// miniatures, and low enough that checking an army list, which reports
+// every model, stays small.
+const MaxUnitModels = 1000
 
 // UnitCard is a unit's printed (or assumed) statistics.
 type UnitCard struct {
@@ -298,7 +304,7 @@ func (c *Catalogue) Deck(faction string) []OrderCard {
 func strictYAML(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	return dec.Decode(v)
+	return yamlsafe.Decode(dec, v)
 }
 
 var weaponClasses = []string{"pistol", "smg", "rifle", "assault_rifle", "hmg", "antitank", "heavy", "grenade"}
@@ -351,6 +357,8 @@ func (u UnitCard) check(c *Catalogue) error {
 		return fmt.Errorf("min_models %d, want at least 1", u.MinModels)
 	case u.MaxModels < u.MinModels:
 		return fmt.Errorf("max_models %d is below min_models %d", u.MaxModels, u.MinModels)
+	case u.MaxModels > MaxUnitModels:
+		return fmt.Errorf("max_models %d, want at most %d", u.MaxModels, MaxUnitModels)
 	case u.MaxUnits < 0:
 		return fmt.Errorf("max_units %d", u.MaxUnits)
 	case u.Commander != nil && u.Commander.Cost < 0:
