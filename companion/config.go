@@ -20,6 +20,7 @@ import (
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -144,7 +145,7 @@ func LoadConfig(path string) (*Config, error) {
 func ParseConfig(path string, data []byte) (*Config, error) {
 	cfg := &Config{path: path, data: data}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
 		return nil, yamlError(path, err)
 	}
 	if len(doc.Content) == 0 {
@@ -153,7 +154,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	cfg.doc = &doc
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(cfg); err != nil {
+	if err := yamlsafe.Decode(dec, cfg); err != nil {
 		return nil, yamlErrorIn(path, &doc, err)
 	}
 	cfg.defaults()
@@ -285,13 +286,13 @@ func (c *Config) check() error {
 	if c.Language != "pl" && c.Language != "en" {
 		return c.errAt("language", "%q, want pl or en", c.Language)
 	}
-	if f := c.Dice.Fairness.Significance; f < 0 || f >= 0.5 {
+	if f := c.Dice.Fairness.Significance; !(f >= 0 && f < 0.5) {
 		return c.errAt("dice.fairness.significance", "%v, want a p-value threshold such as 0.01 (0 for the default)", f)
 	}
 	if c.Dice.Fairness.MinRolls < 0 {
 		return c.errAt("dice.fairness.min_rolls", "%d, want a positive count (0 for the default)", c.Dice.Fairness.MinRolls)
 	}
-	if c.Measure.KrokMM <= 0 || c.Measure.KrokMM > 100 {
+	if !(c.Measure.KrokMM > 0 && c.Measure.KrokMM <= 100) {
 		return c.errAt("measure.krok_mm", "%v mm is not a plausible krok", c.Measure.KrokMM)
 	}
 	if c.MQTT.Broker != "" {
@@ -398,7 +399,7 @@ func (c *Config) DecodeSection(key string, v any) error {
 	holder := reflect.New(holderType)
 	dec := yaml.NewDecoder(bytes.NewReader(c.data))
 	dec.KnownFields(true)
-	if err := dec.Decode(holder.Interface()); err != nil {
+	if err := yamlsafe.Decode(dec, holder.Interface()); err != nil {
 		return yamlErrorIn(c.path, c.doc, err)
 	}
 	reflect.ValueOf(v).Elem().Set(holder.Elem().Field(0))

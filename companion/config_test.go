@@ -146,3 +146,19 @@ func TestCheckGameAgainstTheRegistry(t *testing.T) {
 		t.Errorf("got %v, want the game line and the games played", err)
 	}
 }
+
+// NaN slips through range checks written with < and >: a NaN significance
+// would never flag a loaded die. The fuzzer found both.
+func TestConfigRefusesNaN(t *testing.T) {
+	for _, tc := range []struct{ yaml, key string }{
+		{"measure: {krok_mm: .nan}\n", "measure.krok_mm"},
+		{"dice: {fairness: {significance: .nan}}\n", "dice.fairness.significance"},
+		{"dice: {fairness: {significance: .inf}}\n", "dice.fairness.significance"},
+	} {
+		_, err := ParseConfig("table.yaml", []byte(goodConfig+tc.yaml))
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s: got %v, want an error at %s", strings.TrimSpace(tc.yaml), err, tc.key)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
 // Tag is what a tag UID stands for.
@@ -49,13 +50,13 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&file); err != nil {
+	if err := yamlsafe.Decode(dec, &file); err != nil {
 		return nil, yamlError(path, err)
 	}
 	r := &TagRegistry{byUID: map[string]Tag{}}
 	for _, n := range file.Tags {
 		var t Tag
-		if err := n.Decode(&t); err != nil {
+		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
 			return nil, &ConfigError{File: path, Line: n.Line, Msg: err.Error()}
 		}
 		t.line = n.Line
