@@ -145,20 +145,37 @@ func (r *recorder) all(topic string) string {
 func tallyDaemon(t *testing.T, dir string) (*Daemon, func()) {
 	t.Helper()
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags:\n  - {uid: 04A1B2C3, kind: unit, id: ak}\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\ndisplay:\n  referee: {user: sedzia, password: tajne}\n"))
+	return serveTally(t, dir, "mqtt:\n  listen: 127.0.0.1:0\ndice:\n  fairness: {significance: 0.01, min_rolls: 60}\ndisplay:\n  referee: {user: sedzia, password: tajne}\n", Options{})
+}
+
+// serveTally serves a table of venue v, table t1 playing the test game,
+// its journal j.db and tag registry tags.yaml (empty unless written
+// before) in dir, with the rest of its config from more. It waits for the
+// screens when the config has them; stop ends the daemon.
+func serveTally(t testing.TB, dir, more string, opts Options) (*Daemon, func()) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "tags.yaml")); err != nil {
+		os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	}
+	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\n"+more))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(context.Background(), cfg, Options{
-		Games: tallyGames,
-		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	opts.Games = tallyGames
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	d, err := Open(context.Background(), cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Serve(ctx) }()
+	if cfg.Display.Listen != "" {
+		for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		}
+	}
 	return d, func() { cancel(); <-done; d.Close() }
 }
 

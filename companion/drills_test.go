@@ -1,11 +1,8 @@
 package companion
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -161,31 +158,8 @@ func (f *venueFollower) waitFor(t *testing.T, what string, cond func() bool) {
 // second, and the daemon's heap stays bounded.
 func TestDrillBrokerOutage(t *testing.T) {
 	broker := newMosquittoBroker(t)
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(`venue: v
-table: t1
-game: tally
-tags: tags.yaml
-journal: j.db
-mqtt:
-  broker: tcp://%s
-display:
-  listen: 127.0.0.1:0
-`, broker.addr)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Serve(ctx) }()
-	defer func() { cancel(); <-done; d.Close() }()
-	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-	}
+	d, stop := serveTally(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: tcp://%s\ndisplay:\n  listen: 127.0.0.1:0\n", broker.addr), Options{})
+	defer stop()
 	screen := openStream(t, &http.Client{}, d.DisplayAddr(), "public")
 	venue := followVenue(t, broker.addr)
 	press := func(k string) {

@@ -39,12 +39,6 @@ func percentileMS(d []time.Duration, p float64) float64 {
 // adds beyond the journal commit and the bare round trip (goal ≤ 1 ms);
 // the goal for p99-ms is < 50 ms.
 func BenchmarkInputToSubscriber(b *testing.B) {
-	dir := b.TempDir()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\n"))
-	if err != nil {
-		b.Fatal(err)
-	}
 	var mu sync.Mutex
 	stages := map[string][]time.Duration{}
 	trace := func(stage string, took time.Duration) {
@@ -52,14 +46,8 @@ func BenchmarkInputToSubscriber(b *testing.B) {
 		stages[stage] = append(stages[stage], took)
 		mu.Unlock()
 	}
-	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Trace: trace, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Serve(ctx) }()
-	defer func() { cancel(); <-done; d.Close() }()
+	d, stop := serveTally(b, b.TempDir(), "mqtt:\n  listen: 127.0.0.1:0\n", Options{Trace: trace})
+	defer stop()
 
 	topics := wire.TopicsFor("v", "t1")
 	seqs := make(chan int64, 1024)

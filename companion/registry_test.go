@@ -5,13 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,13 +22,7 @@ import (
 // referee and two players.
 func tallyTable(t *testing.T, dir string) (*Daemon, func()) {
 	t.Helper()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte(`venue: v
-table: t1
-game: tally
-tags: tags.yaml
-journal: j.db
-mqtt:
+	return serveTally(t, dir, `mqtt:
   listen: 127.0.0.1:0
 display:
   listen: 127.0.0.1:0
@@ -40,20 +30,7 @@ display:
   players:
     - {seat: 1, user: ania, password: a1}
     - {seat: 2, user: bartek, password: b2}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Serve(ctx) }()
-	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-	}
-	return d, func() { cancel(); <-done; d.Close() }
+`, Options{})
 }
 
 // result finds the answer to the command with id among a topic's messages.

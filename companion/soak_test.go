@@ -1,13 +1,9 @@
 package companion
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -52,22 +48,8 @@ func TestDrillSoak(t *testing.T) {
 	case os.Getenv("CI") == "true":
 		length = 5 * time.Minute
 	}
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfg, err := ParseConfig(filepath.Join(dir, "t.yaml"), []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: 127.0.0.1:0\ndisplay:\n  listen: 127.0.0.1:0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Heartbeat: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Serve(ctx) }()
-	defer func() { cancel(); <-done; d.Close() }()
-	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-	}
+	d, stop := serveTally(t, t.TempDir(), "mqtt:\n  listen: 127.0.0.1:0\ndisplay:\n  listen: 127.0.0.1:0\n", Options{Heartbeat: 200 * time.Millisecond})
+	defer stop()
 	screen := openStream(t, &http.Client{}, d.DisplayAddr(), "public")
 	go func() {
 		for range screen.lines {
