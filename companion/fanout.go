@@ -24,9 +24,11 @@ type Publication struct {
 	Fairness []byte
 	// Events are the entry's events (wire.EventMessage), in order.
 	Events []Outgoing
-	// Results are messages in no journal entry: answers to commands and
-	// warnings, each to its audience.
+	// Results are the answers to commands, each to its sender's audience.
 	Results []Outgoing
+	// Loose are events in no journal entry (a fairness warning, a journal
+	// that failed), each to its audience.
+	Loose []Outgoing
 	// Image is a new annotated table image (JPEG).
 	Image []byte
 	// Refused: the table refused something (the illegal-action lights).
@@ -84,8 +86,11 @@ func (s feedSink) Send(p Publication) {
 	for _, e := range p.Events {
 		s.feed.AddEvent(e.Audience, e.Data)
 	}
-	for _, e := range p.Results {
+	for _, e := range p.Loose {
 		s.feed.AddEvent(e.Audience, e.Data)
+	}
+	for _, e := range p.Results {
+		s.feed.Notify(e.Audience, e.Data)
 	}
 }
 
@@ -200,7 +205,7 @@ func (m *mqttSink) Send(p Publication) {
 	if !p.Committed.IsZero() && m.committed.IsZero() {
 		m.committed = p.Committed
 	}
-	for _, r := range p.Results {
+	for _, r := range append(p.Loose, p.Results...) {
 		if len(m.results) == maxResults {
 			m.results = m.results[1:]
 			m.dropped++

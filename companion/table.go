@@ -190,7 +190,7 @@ func (t *table) answer(res wire.CommandResult, to wire.Audience) {
 		to = wire.Public
 	}
 	msg, _ := json.Marshal(wire.EventMessage{ID: fmt.Sprintf("r%d.%d", res.Seq, resultCount.Add(1)), Seq: res.Seq, At: t.clock().UTC(), Event: res})
-	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}, Refused: !res.OK})
+	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}})
 }
 
 // accept applies, journals, then hands one action to the fan-out. A
@@ -276,7 +276,7 @@ func (t *table) publishLoose(to wire.Audience, ev Notice) {
 	if t.onEvent != nil {
 		t.onEvent(t.seq.Load(), ev.Text)
 	}
-	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}})
+	t.out.Send(Publication{Loose: []Outgoing{{Audience: to, Data: msg}}})
 }
 
 // eventMessages encodes a journal entry's events as they are published,

@@ -86,6 +86,19 @@ func (f *Feed) AddEvent(a Audience, data []byte) {
 	}
 }
 
+// Notify sends an event to the live pages of audience a (every page for a
+// public one) without keeping it for pages that connect later: an answer
+// to a command matters to the page that sent it, now.
+func (f *Feed) Notify(a Audience, data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for ch, sub := range f.subs {
+		if a == Public || sub == a {
+			send(ch, Message{Kind: "event", Data: data})
+		}
+	}
+}
+
 // send never blocks the daemon: a page too slow to keep up loses messages
 // and is closed by its handler, and the browser reconnects for a fresh view.
 func send(ch chan Message, m Message) {

@@ -113,13 +113,13 @@
       var ev = m.event || {};
       if (ev.type === "command_result") {
         // The answer to a command: shown beside the buttons of the page
-        // that sent it (the table's keys' answers are in the log).
+        // that sent it.
         if (ev.id && sent[ev.id]) {
           ctx.answer = (ev.ok ? "✓ " : "✗ ") + (t(ev.text) || ev.code || "");
           delete sent[ev.id];
           render();
         }
-        if (!ev.id || audience === "public") { events.push(m); renderLog(); }
+        // Not in the log: a refusal is there already, as its notice.
         return;
       }
       events.push(m); if (events.length > 80) events.shift(); renderLog();
