@@ -11,10 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -101,30 +99,15 @@ func TestJournalHeldByAnotherProcess(t *testing.T) {
 // binfmt_misc): then the child goes through the same emulator.
 func startSelf(t *testing.T, env string, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
 	t.Helper()
-	start := func(argv []string) (*exec.Cmd, io.WriteCloser, io.Reader, error) {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = append(os.Environ(), env)
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, nil, nil, err
+	var stdin io.WriteCloser
+	var out io.Reader
+	cmd := startTestBinary(t, []string{env}, args, func(cmd *exec.Cmd) (err error) {
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			return err
 		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return cmd, stdin, out, cmd.Start()
-	}
-	argv := append([]string{os.Args[0]}, args...)
-	cmd, stdin, out, err := start(argv)
-	if errors.Is(err, syscall.ENOEXEC) {
-		qemu := map[string]string{"arm64": "qemu-aarch64", "arm": "qemu-arm", "riscv64": "qemu-riscv64"}[runtime.GOARCH]
-		if emu, lerr := exec.LookPath(qemu); qemu != "" && lerr == nil {
-			cmd, stdin, out, err = start(append([]string{emu}, argv...))
-		}
-	}
-	if err != nil {
-		t.Fatalf("starting %s again: %v", os.Args[0], err)
-	}
+		out, err = cmd.StdoutPipe()
+		return err
+	})
 	return cmd, stdin, out
 }
 

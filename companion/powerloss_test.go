@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -58,10 +60,6 @@ func TestDrillPowerLoss(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("kill times from seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -76,12 +74,10 @@ func TestDrillPowerLoss(t *testing.T) {
 
 	acked, inFlight := 0, 0 // dice of 1 acknowledged; sent and not answered when the power went
 	for kill := 0; kill <= kills; kill++ {
-		cmd := exec.Command(self, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SZTAB_DRILL_DAEMON="+cfgPath)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := startTestBinary(t, []string{"SZTAB_DRILL_DAEMON=" + cfgPath}, []string{"-test.run=^$"}, func(cmd *exec.Cmd) error {
+			cmd.Stderr = os.Stderr
+			return nil
+		})
 		answers := make(chan wire.CommandResult, 16)
 		states := make(chan wire.StateMessage, 64)
 		c := drillClient(t, addr, func(topic string, payload []byte) {
@@ -163,6 +159,34 @@ func TestDrillPowerLoss(t *testing.T) {
 	if acked == 0 {
 		t.Fatal("no command was ever acknowledged")
 	}
+}
+
+// startTestBinary starts this test binary again with env added and args,
+// set up by setup (pipes) before it starts. Where the kernel cannot run it
+// (the arm64 run under qemu-user without binfmt), it starts it through
+// qemu.
+func startTestBinary(t *testing.T, env, args []string, setup func(*exec.Cmd) error) *exec.Cmd {
+	t.Helper()
+	start := func(argv []string) (*exec.Cmd, error) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), env...)
+		if err := setup(cmd); err != nil {
+			return nil, err
+		}
+		return cmd, cmd.Start()
+	}
+	argv := append([]string{os.Args[0]}, args...)
+	cmd, err := start(argv)
+	if errors.Is(err, syscall.ENOEXEC) {
+		qemu := map[string]string{"arm64": "qemu-aarch64", "arm": "qemu-arm", "riscv64": "qemu-riscv64"}[runtime.GOARCH]
+		if emu, lerr := exec.LookPath(qemu); qemu != "" && lerr == nil {
+			cmd, err = start(append([]string{emu}, argv...))
+		}
+	}
+	if err != nil {
+		t.Fatalf("starting %s again: %v", os.Args[0], err)
+	}
+	return cmd
 }
 
 func drillClient(t *testing.T, addr string, on func(topic string, payload []byte)) paho.Client {
