@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -76,7 +77,7 @@ func LoadBoard(nameOrPath, dir string) (*Board, error) {
 		if !filepath.IsAbs(p) && dir != "" {
 			p = filepath.Join(dir, p)
 		}
-		if data, err = os.ReadFile(p); err != nil {
+		if data, err = readSmallFile(p); err != nil {
 			return nil, fmt.Errorf("hardware: board profile: %w", err)
 		}
 	}
@@ -171,4 +172,24 @@ func (b *Board) i2cBuses() string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// maxConfigFile bounds a board profile or layout file: a config naming
+// /dev/zero (or a log file) is refused, not read forever.
+const maxConfigFile = 1 << 20
+
+func readSmallFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigFile {
+		return nil, fmt.Errorf("%s: more than %d bytes, not a board profile or layout", path, maxConfigFile)
+	}
+	return data, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -224,7 +223,7 @@ func (c Config) Expand() (Config, error) {
 		if !filepath.IsAbs(p) && c.BaseDir != "" {
 			p = filepath.Join(c.BaseDir, p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := readSmallFile(p)
 		if err != nil {
 			return c, cfgErr("layout", "%v", err)
 		}

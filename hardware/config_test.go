@@ -215,3 +215,14 @@ func TestCheckKeysAgainstTheGamesVocabulary(t *testing.T) {
 		t.Errorf("got %v, want the unknown key named with the game's keys", err)
 	}
 }
+
+// A layout or board profile that is not a small file (a device, a log) is
+// refused, not read forever.
+func TestHugeLayoutIsRefused(t *testing.T) {
+	for _, c := range []Config{{Board: "rpi4", Layout: "/dev/zero"}, {Board: "/dev/zero", Buzzer: &BuzzerConfig{Pin: "GPIO18"}}} {
+		_, err := c.Expand()
+		if err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+			t.Errorf("%+v: got %v, want the size refused", c, err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 )
@@ -34,4 +35,18 @@ func FuzzApply(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A hub that cannot listen says so, and Addr does not wait forever.
+func TestRunThatCannotListen(t *testing.T) {
+	h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "klub", Listen: "256.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Run(context.Background()); err == nil {
+		t.Fatal("Run listened on 256.0.0.1")
+	}
+	if addr := h.Addr(); addr != "" {
+		t.Errorf("Addr() = %q", addr)
+	}
 }

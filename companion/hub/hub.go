@@ -95,7 +95,8 @@ func New(o Options) (*Hub, error) {
 	return h, nil
 }
 
-// Addr is the wall page's address once Run listens.
+// Addr is the wall page's address once Run listens, or "" if Run could
+// not listen.
 func (h *Hub) Addr() string {
 	<-h.ready
 	return h.addr
@@ -108,6 +109,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	page := (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler()
 	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log}, page)
 	if err != nil {
+		close(h.ready) // Addr must not wait for a listener that never came
 		return fmt.Errorf("hub: %w", err)
 	}
 	h.addr = srv.Addr()
