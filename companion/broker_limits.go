@@ -40,6 +40,9 @@ type brokerLimits struct {
 	// pending is how many outgoing packets may wait for a slow client,
 	// inflight how many QoS 1/2 messages to it may wait for its
 	// acknowledgement, receive how many of its own may be unacknowledged.
+	// mochi drops a QoS 1 message to a client over its in-flight limit, so
+	// that limit is well above a burst the table sends (a catch-up after
+	// an outage goes out in windows of publishWindow messages).
 	pending  int32
 	inflight uint16
 	receive  uint16
@@ -52,8 +55,8 @@ var defaultBrokerLimits = brokerLimits{
 	reserve:       8,
 	connect:       10 * time.Second,
 	sessionExpiry: 5 * 60,
-	pending:       64,
-	inflight:      64,
+	pending:       512,
+	inflight:      512,
 	receive:       32,
 }
 

@@ -296,8 +296,8 @@ func TestEmbeddedBrokerLimitsAreSet(t *testing.T) {
 		{"maximum packet size", int64(caps.MaximumPacketSize), MaxPacketSize},
 		{"maximum clients", caps.MaximumClients, 512 + 8},
 		{"session expiry", int64(caps.MaximumSessionExpiryInterval), 300},
-		{"pending writes", int64(caps.MaximumClientWritesPending), 64},
-		{"inflight", int64(caps.MaximumInflight), 64},
+		{"pending writes", int64(caps.MaximumClientWritesPending), 512},
+		{"inflight", int64(caps.MaximumInflight), 512},
 		{"receive maximum", int64(caps.ReceiveMaximum), 32},
 	} {
 		if tc.got != tc.want || tc.got == math.MaxInt64 {

@@ -245,9 +245,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	d.mqtt.SetStatus(d.status("online"))
 	d.sinks.Send(Publication{Views: d.table.views(), Fairness: d.table.fairness()})
-	sensors, stopSensors := context.WithCancel(ctx)
-	defer stopSensors()
-	stop, err := d.startSensors(sensors)
+	stop, err := d.startSensors(ctx)
 	if err != nil {
 		return err
 	}

@@ -325,20 +325,26 @@ func (m *mqttSink) flush(ctx context.Context) error {
 		m.dropped = 0
 	}
 	m.mu.Unlock()
-	pending := make([]Pending, len(results))
-	for i, r := range results {
-		pending[i] = m.pub.Start(r.topic, r.data, false)
-	}
-	for i := range results {
-		if err := pending[i].Wait(); err != nil {
-			m.mu.Lock()
-			m.results = append(results[i:], m.results...)
-			m.mu.Unlock()
-			return err
+	for start := 0; start < len(results); start += publishWindow {
+		window := results[start:min(start+publishWindow, len(results))]
+		pending := make([]Pending, len(window))
+		for i, r := range window {
+			pending[i] = m.pub.Start(r.topic, r.data, false)
+		}
+		for i := range window {
+			if err := pending[i].Wait(); err != nil {
+				m.mu.Lock()
+				m.results = append(results[start+i:], m.results...)
+				m.mu.Unlock()
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// publishWindow is how many events are in flight to the broker at once.
+const publishWindow = 32
 
 // journalBatch is how many entries one read of the journal takes; the read
 // is done before publishing so the journal is never held while the broker
@@ -381,32 +387,39 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		type sentEntry struct {
-			seq     int64
-			pending []Pending
-		}
-		sent := make([]sentEntry, 0, len(batch))
-		for _, e := range batch {
-			msgs, err := journalEvents(e)
-			if err != nil {
-				m.log.Error("journal entry's events unreadable; skipped", "seq", e.Seq, "err", err)
+		// Sent in windows: a subscriber gets at most a window's worth at
+		// once, well under the broker's in-flight limit per client.
+		for start := 0; start < len(batch); {
+			type sentEntry struct {
+				seq     int64
+				pending []Pending
 			}
-			se := sentEntry{seq: e.Seq}
-			for _, msg := range msgs {
-				se.pending = append(se.pending, m.pub.Start(m.topics.Events, msg, false))
-			}
-			sent = append(sent, se)
-		}
-		for _, se := range sent {
-			for _, p := range se.pending {
-				if err := p.Wait(); err != nil {
-					m.mu.Lock()
-					m.behind = true
-					m.mu.Unlock()
-					return err
+			var sent []sentEntry
+			n := 0
+			for ; start < len(batch) && n < publishWindow; start++ {
+				e := batch[start]
+				msgs, err := journalEvents(e)
+				if err != nil {
+					m.log.Error("journal entry's events unreadable; skipped", "seq", e.Seq, "err", err)
 				}
+				se := sentEntry{seq: e.Seq}
+				for _, msg := range msgs {
+					se.pending = append(se.pending, m.pub.Start(m.topics.Events, msg, false))
+				}
+				n += len(msgs)
+				sent = append(sent, se)
 			}
-			m.through = se.seq
+			for _, se := range sent {
+				for _, p := range se.pending {
+					if err := p.Wait(); err != nil {
+						m.mu.Lock()
+						m.behind = true
+						m.mu.Unlock()
+						return err
+					}
+				}
+				m.through = se.seq
+			}
 		}
 		if len(batch) < journalBatch {
 			return nil

@@ -13,12 +13,15 @@ import (
 )
 
 // startSensors starts the table's devices (real, simulated and the camera),
-// each sending its events into the daemon's one input channel until ctx
-// ends. stop waits for them and closes them.
-func (d *Daemon) startSensors(ctx context.Context) (stop func(), err error) {
+// each sending its events into the daemon's one input channel until parent
+// ends or stop is called; stop waits for them and closes them. On an error
+// what was started is stopped.
+func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
+	ctx, cancel := context.WithCancel(parent)
 	var wg sync.WaitGroup
 	var closers []func() error
 	stop = func() {
+		cancel()
 		wg.Wait()
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
