@@ -264,6 +264,13 @@ func TestDrillFaults(t *testing.T) {
 	if !strings.Contains(refused, `"ok":false`) {
 		t.Errorf("the key's answer: %s", refused)
 	}
+	// Every one of the 40 keys is answered (taken or refused) before the
+	// disk gets space again, so none of them lands after it.
+	for end := time.Now().Add(30 * time.Second); strings.Count(rec.all(topics.Events), `"name":"3"`) < 40; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("only %d of the 40 keys were answered", strings.Count(rec.all(topics.Events), `"name":"3"`))
+		}
+	}
 	seq := d.Seq()
 	// Space again: the table goes on from where it was.
 	if _, err := db.Exec("PRAGMA max_page_count = 1073741823"); err != nil {
