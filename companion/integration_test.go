@@ -205,6 +205,8 @@ func playDemo(t *testing.T, cfg func(script bool) *companion.Config, brokerAddr 
 		return false
 	})
 
+	// The answers to the keys follow the journal's events on the topic.
+	sub.waitFor(t, "the answers to the demo's 16 keys", func() bool { return sub.count(wire.ResultType, "") >= 16 })
 	sub.mu.Lock()
 	msg, st := lastState(sub)
 	gren, _ := st.Unit("gren")
