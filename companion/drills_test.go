@@ -154,7 +154,7 @@ func (f *venueFollower) waitFor(t *testing.T, what string, cond func() bool) {
 // The broker goes away during play and comes back: the table takes every
 // key throughout and its screens follow; once the broker is back, a venue
 // screen has the current retained state and every event it missed, each
-// once. With SZTAB_DRILLS=full: 10 minutes of outage at 10 actions a
+// once (one in flight when the broker went may come twice, with its id). With SZTAB_DRILLS=full: 10 minutes of outage at 10 actions a
 // second, and the daemon's heap stays bounded.
 func TestDrillBrokerOutage(t *testing.T) {
 	broker := newMosquittoBroker(t)
@@ -213,11 +213,14 @@ func TestDrillBrokerOutage(t *testing.T) {
 		}
 		return true
 	})
+	// QoS 1 is at least once: an event whose acknowledgement the broker
+	// took down with it is sent again, with its id (a screen keeps one).
+	// The events of the outage itself were never sent before: each once.
 	venue.mu.Lock()
 	defer venue.mu.Unlock()
-	for id, n := range venue.ids {
-		if n > 1 && !strings.HasPrefix(id, "r") {
-			t.Errorf("event %s reached the venue's screen %d times", id, n)
+	for seq := int64(7); seq <= want; seq++ {
+		if n := venue.ids[wire.EventID(seq, 0)]; n != 1 {
+			t.Errorf("event %s of the outage reached the venue's screen %d times", wire.EventID(seq, 0), n)
 		}
 	}
 }
