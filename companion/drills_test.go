@@ -35,18 +35,29 @@ type mosquittoBroker struct {
 	out       strings.Builder
 }
 
-func newMosquittoBroker(t *testing.T) *mosquittoBroker {
+// MosquittoBinary finds Debian's mosquitto for the tests of this package
+// and of companion_test. Under CI a missing binary fails the test: `make
+// test` installs it.
+func MosquittoBinary(t testing.TB) string {
 	t.Helper()
-	bin, err := exec.LookPath("mosquitto")
-	if err != nil {
-		bin = "/usr/sbin/mosquitto"
-		if _, err := os.Stat(bin); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("mosquitto is not installed; `make test` installs it")
-			}
-			t.Skip("mosquitto is not installed; run `make test`, which installs it")
+	if bin, err := exec.LookPath("mosquitto"); err == nil {
+		return bin
+	}
+	for _, p := range []string{"/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
 		}
 	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("mosquitto is not installed; `make test` installs it (apt-get install mosquitto)")
+	}
+	t.Skip("mosquitto is not installed; run `make test`, which installs it")
+	return ""
+}
+
+func newMosquittoBroker(t *testing.T) *mosquittoBroker {
+	t.Helper()
+	bin := MosquittoBinary(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

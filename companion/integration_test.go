@@ -330,21 +330,7 @@ func startMosquitto(t *testing.T) string {
 // startMosquittoWith runs Mosquitto with extra listener settings.
 func startMosquittoWith(t *testing.T, settings string) string {
 	t.Helper()
-	bin, err := exec.LookPath("mosquitto")
-	if err != nil {
-		for _, p := range []string{"/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"} {
-			if _, e := os.Stat(p); e == nil {
-				bin, err = p, nil
-				break
-			}
-		}
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("mosquitto is not installed; `make test` installs it (apt-get install mosquitto)")
-		}
-		t.Skip("mosquitto is not installed; run `make test`, which installs it")
-	}
+	bin := companion.MosquittoBinary(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
