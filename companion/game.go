@@ -22,7 +22,10 @@ type Input struct {
 	TagInfo  *Tag
 	Key      *hardware.KeyEvent
 	Snapshot *vision.Snapshot
-	From     Sender
+	// Args are a command's arguments (a move's piece and field), checked
+	// against nothing but their size on the way in: the binder reads them.
+	Args []string
+	From Sender
 }
 
 // Sender is who sent a command, for the rules of who may do what and for

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sztab/sztab/rules"
@@ -71,6 +72,10 @@ type CommandSpec struct {
 	// Watch is what a referee types at the terminal watch for it ("n");
 	// empty: the name itself.
 	Watch string `json:"watch,omitempty"`
+	// Args name the command's arguments, for the pages and the docs (a
+	// move's courier and field). A command without Args takes none; the
+	// game checks the values it is given.
+	Args []string `json:"args,omitempty"`
 }
 
 // Vocabulary is a game's commands, in the order its buttons are shown.
@@ -136,10 +141,17 @@ type Command struct {
 	// ID, when given, makes a command sent twice (an MQTT redelivery) count
 	// once, and names the command in its answer.
 	ID string `json:"id,omitempty"`
+	// Args are the command's arguments, when its spec names some.
+	Args []string `json:"args,omitempty"`
 }
 
-// MaxCommandBytes bounds a command's JSON.
-const MaxCommandBytes = 4096
+// MaxCommandBytes bounds a command's JSON; MaxCommandArgs and MaxArgBytes
+// bound its arguments.
+const (
+	MaxCommandBytes = 4096
+	MaxCommandArgs  = 8
+	MaxArgBytes     = 64
+)
 
 // ParseCommand reads one command (JSON, at most MaxCommandBytes) and checks
 // that its name is in the vocabulary and that from may send it.
@@ -163,7 +175,28 @@ func ParseCommand(data []byte, v Vocabulary, from Sender) (Command, error) {
 	if !ok || spec.From&from == 0 {
 		return Command{}, fmt.Errorf("wire: unknown command %q (want %s)", c.Name, strings.Join(v.Names(from), ", "))
 	}
+	if err := checkArgs(c.Args, spec); err != nil {
+		return Command{}, err
+	}
+	if len(c.Args) == 0 {
+		c.Args = nil
+	}
 	return c, nil
+}
+
+func checkArgs(args []string, spec CommandSpec) error {
+	switch {
+	case len(args) > 0 && len(spec.Args) == 0:
+		return fmt.Errorf("wire: command %q takes no arguments", spec.Name)
+	case len(args) > MaxCommandArgs:
+		return fmt.Errorf("wire: command %q: %d arguments, at most %d", spec.Name, len(args), MaxCommandArgs)
+	}
+	for i, a := range args {
+		if len(a) > MaxArgBytes || !utf8.ValidString(a) || strings.ContainsFunc(a, unicode.IsControl) {
+			return fmt.Errorf("wire: command %q: argument %d is longer than %d bytes, not UTF-8 or holds control characters", spec.Name, i+1, MaxArgBytes)
+		}
+	}
+	return nil
 }
 
 // CommandResult answers one command, on the events topic of the sender's

@@ -2,8 +2,10 @@ package wire
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/sztab/sztab/rules"
 )
@@ -11,6 +13,7 @@ import (
 var fuzzVocabulary = append(Vocabulary{
 	{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: Anyone, Watch: "n"},
 	{Name: "confirm", Label: rules.Text{PL: "Uznaj", EN: "Accept"}, From: Keys | Ref, Watch: "c"},
+	{Name: "move", Label: rules.Text{PL: "Ruch", EN: "Move"}, From: Seat | Ref, Args: []string{"piece", "to"}},
 }, DiceKeys(Anyone)...)
 
 // A command from the network: whatever arrives, the parser answers with a
@@ -18,7 +21,8 @@ var fuzzVocabulary = append(Vocabulary{
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{`{"name":"next"}`, `{"name":"confirm","id":"r-17"}`, `{"name":"7"}`, `{"name":"next"}{"name":"next"}`,
 		`{"name":"next","extra":1}`, `[]`, `null`, ``, `{"name":"next","id":"` + strings.Repeat("x", 200) + `"}`, "{\"name\":\"\xff\"}",
-		`{"name":"next"} `, `{"name":"next"} x`} {
+		`{"name":"next"} `, `{"name":"next"} x`, `{"name":"move","args":["red-1","plac-wilsona"]}`, `{"name":"next","args":["x"]}`,
+		`{"name":"move","args":["a","b","c","d","e","f","g","h","i"]}`, "{\"name\":\"move\",\"args\":[\"a\\u0000\"]}", `{"name":"move","args":null}`} {
 		f.Add([]byte(s), uint8(Ref))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, from uint8) {
@@ -34,8 +38,16 @@ func FuzzParseCommand(f *testing.F) {
 		if len(c.ID) > 128 {
 			t.Fatalf("an id of %d bytes accepted", len(c.ID))
 		}
+		if len(c.Args) > 0 && len(spec.Args) == 0 || len(c.Args) > MaxCommandArgs {
+			t.Fatalf("%q accepted with %d arguments", c.Name, len(c.Args))
+		}
+		for _, a := range c.Args {
+			if len(a) > MaxArgBytes || strings.ContainsFunc(a, unicode.IsControl) {
+				t.Fatalf("argument %q accepted", a)
+			}
+		}
 		again, _ := json.Marshal(c)
-		if back, err := ParseCommand(again, fuzzVocabulary, sender); err != nil || back != c {
+		if back, err := ParseCommand(again, fuzzVocabulary, sender); err != nil || !reflect.DeepEqual(back, c) {
 			t.Fatalf("%s does not read back: %v %+v", again, err, back)
 		}
 	})

@@ -29,12 +29,12 @@
   function say(pl, en) { return lang === "en" ? en : pl; }
   var sent = {};
   var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "",
-              command: function (name) {
+              command: function (name, args) {
                 var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
                 sent[id] = name;
                 ctx.answer = say("wysłano " + name + "…", "sent " + name + "…");
                 render();
-                return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({ name: name, id: id }) })
+                return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args && args.length ? { name: name, id: id, args: args } : { name: name, id: id }) })
                   .then(function (r) { if (!r.ok) return r.text().then(function (x) { ctx.answer = x; render(); }); });
               } };
 

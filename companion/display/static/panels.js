@@ -37,7 +37,9 @@ window.SztabPanels = (function () {
 
   // controls are the buttons of the commands this page's sender may send.
   function controls(ctx, sender) {
-    var cmds = (ctx.meta.commands || []).filter(function (c) { return (c.from || []).indexOf(sender) >= 0; });
+    // A command with arguments (a move's piece and field) is sent from the
+    // game's own panel, which knows what to offer.
+    var cmds = (ctx.meta.commands || []).filter(function (c) { return (c.from || []).indexOf(sender) >= 0 && !(c.args && c.args.length); });
     if (!cmds.length) return null;
     var named = cmds.filter(function (c) { return !/^[1-6]$/.test(c.name); });
     var dieKeys = cmds.filter(function (c) { return /^[1-6]$/.test(c.name); });
