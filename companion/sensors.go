@@ -109,6 +109,6 @@ func (s inputSink) send(in Input) {
 }
 func (s inputSink) Tag(e hardware.TagEvent) { s.send(Input{Tag: &e}) }
 func (s inputSink) Key(e hardware.KeyEvent) {
-	s.send(Input{Key: &e, From: Sender{Kind: wire.Keys, Audience: wire.Public}})
+	s.send(Input{Key: &e, Args: e.Args, From: Sender{Kind: wire.Keys, Audience: wire.Public}})
 }
 func (s inputSink) Snapshot(sn vision.Snapshot) { s.send(Input{Snapshot: &sn}) }

@@ -43,6 +43,10 @@ type KeyEvent struct {
 	Key    string `json:"key"`
 	Long   bool   `json:"long,omitempty"`
 	Fault  *Fault `json:"fault,omitempty"`
+	// Args are a command's arguments (a courier and the field it moves
+	// to) from a simulated table's script, standing in for a player's
+	// page; a real keypad never sends any.
+	Args []string `json:"args,omitempty"`
 }
 
 // FaultKind says what went wrong with a device.

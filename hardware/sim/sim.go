@@ -31,6 +31,7 @@ type Sink interface {
 //	{"tag": {"reader": "r1", "uid": "04A1B2C3"}}  a card placed on a reader
 //	{"untag": {"reader": "r1", "uid": "04A1B2C3"}} the card taken off
 //	{"key": "3"}  or  {"key": {"keypad": "k1", "key": "undo"}}
+//	{"key": {"key": "step", "args": ["red-1", "past"]}}  a command with arguments
 //	{"snapshot": {"models": [...]}}               what the camera sees
 type Step struct {
 	Say      string             `json:"say,omitempty"`

@@ -28,7 +28,9 @@
   function t(text) { if (!text) return ""; if (typeof text === "string") return text; return (lang === "en" ? text.en : text.pl) || text.pl || text.en || ""; }
   function say(pl, en) { return lang === "en" ? en : pl; }
   var sent = {};
-  var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "",
+  // redraw lets a panel show a choice made on the page (a piece picked up
+  // before the field it goes to is clicked).
+  var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "", redraw: function () { render(); },
               command: function (name, args) {
                 var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
                 sent[id] = name;
