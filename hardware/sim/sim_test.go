@@ -14,7 +14,9 @@ type recorder struct{ got []string }
 func (r *recorder) Tag(e hardware.TagEvent) {
 	r.got = append(r.got, "tag "+e.Reader+" "+e.UID+map[bool]string{true: " on", false: " off"}[e.Present])
 }
-func (r *recorder) Key(e hardware.KeyEvent)    { r.got = append(r.got, "key "+e.Keypad+" "+e.Key) }
+func (r *recorder) Key(e hardware.KeyEvent) {
+	r.got = append(r.got, strings.TrimSpace("key "+e.Keypad+" "+e.Key+" "+strings.Join(e.Args, " ")))
+}
 func (r *recorder) Snapshot(s vision.Snapshot) { r.got = append(r.got, "snapshot") }
 
 func TestPlay(t *testing.T) {
@@ -25,6 +27,7 @@ func TestPlay(t *testing.T) {
 {"untag": {"reader": "r1", "uid": "04A1B2C3"}}
 {"key": "3"}
 {"key": {"keypad": "k2", "key": "undo"}}
+{"key": {"key": "step", "args": ["red-1", "past"]}}
 {"snapshot": {"models": []}}
 `
 	s, err := Parse("demo.jsonl", []byte(script))
@@ -37,7 +40,7 @@ func TestPlay(t *testing.T) {
 	if err := p.Play(context.Background(), s, rec); err != nil {
 		t.Fatal(err)
 	}
-	want := "tag r1 04A1B2C3 on|tag r1 04A1B2C3 off|key keypad 3|key k2 undo|snapshot"
+	want := "tag r1 04A1B2C3 on|tag r1 04A1B2C3 off|key keypad 3|key k2 undo|key keypad step red-1 past|snapshot"
 	if got := strings.Join(rec.got, "|"); got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
