@@ -154,7 +154,8 @@ func (s *State) start(a StartGame) ([]Event, error) {
 	s.First, s.Active = a.First, a.First
 	// Vehicles.
 	var deck []string
-	for _, v := range cat.Data.Vehicles {
+	for _, dv := range cat.Data.Vehicles {
+		v := cat.Vehicles[dv.ID]
 		s.Cards[v.ID] = Card{Kind: KindVehicle, Name: rules.Text{PL: v.Name, EN: v.Name}, Nation: v.Nation,
 			Class: v.Class, Icon: v.Icon, Cost: v.Cost, Pays: true, Resources: v.Resources,
 			Firepower: *v.Firepower, Armour: *v.Armour, Abilities: v.Abilities}
