@@ -1,6 +1,8 @@
 package wotrush
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"sort"
 	"testing"
@@ -123,4 +125,12 @@ func checkConservation(t testing.TB, s State) {
 	if len(bad) > 0 {
 		t.Fatalf("card conservation broken: %v", bad)
 	}
+}
+
+func jsonNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return bytes.TrimSpace(b.Bytes()), err
 }
