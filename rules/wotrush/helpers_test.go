@@ -134,3 +134,58 @@ func jsonNoEscape(v any) ([]byte, error) {
 	err := enc.Encode(v)
 	return bytes.TrimSpace(b.Bytes()), err
 }
+
+// take removes card id from wherever it lies (tests arrange tables with it,
+// keeping every card in exactly one place).
+func take(s *State, id string) {
+	rm := func(l *[]string) { *l = removeOne(*l, id) }
+	rm(&s.Deck)
+	rm(&s.Discard)
+	rm(&s.Reserve)
+	rm(&s.Scrapyard)
+	for i := range s.Medals {
+		rm(&s.Medals[i].Singles)
+		rm(&s.Medals[i].Doubles)
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		rm(&p.Hand)
+		rm(&p.Garage)
+		rm(&p.Magazine)
+		for j := range p.Bases {
+			if p.Bases[j].Defender == id {
+				p.Bases[j].Defender = ""
+			}
+		}
+	}
+}
+
+// hand sets seat's hand to ids (the old hand goes to the Garage's bottom).
+func hand(s *State, seat int, ids ...string) {
+	p := s.Player(seat)
+	p.Garage = append(p.Garage, p.Hand...)
+	p.Hand = nil
+	for _, id := range ids {
+		take(s, id)
+		p.Hand = append(p.Hand, id)
+	}
+	s.tally()
+}
+
+// reserve sets the Reserve row (index 0 next to the deck).
+func reserve(s *State, ids ...string) {
+	s.Deck = append(s.Deck, s.Reserve...)
+	s.Reserve = nil
+	for _, id := range ids {
+		take(s, id)
+		s.Reserve = append(s.Reserve, id)
+	}
+}
+
+// defend puts vehicle id on seat's base number i (0-based).
+func defendWith(s *State, seat, i int, id string) {
+	take(s, id)
+	s.Player(seat).Bases[i].Defender = id
+}
+
+func magazine(s State, seat int) []string { return s.Player(seat).Magazine }
