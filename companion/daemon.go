@@ -97,8 +97,8 @@ type Daemon struct {
 	sensorsUp   atomic.Bool
 	started     atomic.Int64 // unix nanos when the sensors started
 	imageMu     sync.Mutex
-	image   []byte
-	hasImg  atomic.Bool
+	image       []byte
+	hasImg      atomic.Bool
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.

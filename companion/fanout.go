@@ -145,7 +145,7 @@ type mqttSink struct {
 	journal *Journal
 	log     *slog.Logger
 	// retry is the pause after a failed publish.
-	retry time.Duration
+	retry   time.Duration
 	trace   func(stage string, took time.Duration)
 	metrics *metrics
 	// sentHigh is the last journal entry whose events were sent (the

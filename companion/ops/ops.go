@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -232,4 +233,24 @@ func (s *Server) Close() error {
 		return nil
 	}
 	return s.srv.Close()
+}
+
+// NewLogger is the processes' logger: text on a terminal, JSON for
+// journald and log collectors. format is "text", "json" or "auto" (JSON
+// when systemd connected stderr to the journal, which it says in
+// $JOURNAL_STREAM; text otherwise).
+func NewLogger(w io.Writer, format string, level slog.Level, getenv func(string) string) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "auto", "":
+		if getenv != nil && getenv("JOURNAL_STREAM") != "" {
+			return slog.New(slog.NewJSONHandler(w, opts)), nil
+		}
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want auto, text or json", format)
 }
