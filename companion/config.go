@@ -418,10 +418,11 @@ func (c *Config) checkMetrics() error {
 		if err != nil {
 			return c.errAt("metrics.listen", "%q is not an address like :9464 or 127.0.0.1:9464, nor screens or off", m.Listen)
 		}
-		if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		p, err := strconv.Atoi(port)
+		if err != nil || p < 0 || p > 65535 {
 			return c.errAt("metrics.listen", "port %q is not 0–65535", port)
 		}
-		if m.Listen == c.Display.Listen || m.Listen == c.MQTT.Listen {
+		if p != 0 && (m.Listen == c.Display.Listen || m.Listen == c.MQTT.Listen) {
 			return c.errAt("metrics.listen", "%q is already the screens' or the broker's address; use %q to share the screens' listener", m.Listen, MetricsOnScreens)
 		}
 	}

@@ -56,7 +56,7 @@ type Options struct {
 	// Test hooks: beforeJournal runs in Open just before the journal opens;
 	// beforeHandle runs in the loop that accepts inputs before each one
 	// (a test blocks it there to wedge the loop).
-	beforeJournal func()
+	beforeJournal func(*Daemon)
 	beforeHandle  func()
 }
 
@@ -163,7 +163,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	if opts.beforeJournal != nil {
-		opts.beforeJournal()
+		opts.beforeJournal(d)
 	}
 	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal), JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, d.log); err != nil {
 		return nil, err
