@@ -300,3 +300,6 @@ func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(tablesDesc, prometheus.GaugeValue, float64(n), s)
 	}
 }
+
+// Gatherer is the hub's metrics registry (served on /metrics).
+func (h *Hub) Gatherer() prometheus.Gatherer { return h.reg }
