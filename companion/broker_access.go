@@ -39,6 +39,8 @@ type brokerAccess struct {
 	// Clock is the brake's time; nil: time.Now.
 	Clock func() time.Time
 	log   *slog.Logger
+	// loginFailed is told of each wrong password (BrokerUsers.LoginFailed).
+	loginFailed func()
 
 	brakesOnce sync.Once
 	users      *brake // failed passwords of known users
@@ -158,6 +160,9 @@ func (h *brokerAccess) OnConnectAuthenticate(cl *mochi.Client, pk packets.Packet
 	role, ok, known := h.role(user, string(pk.Connect.Password))
 	if !ok {
 		h.log.Warn("embedded broker: wrong password", "user", user, "remote", cl.Net.Remote)
+		if h.loginFailed != nil {
+			h.loginFailed()
+		}
 		if known {
 			if until := users.Fail(user, now); !until.IsZero() {
 				h.log.Warn("embedded broker: too many wrong passwords for a user; refusing it unchecked for a while", "user", user, "remote", cl.Net.Remote, "for", until.Sub(now))

@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision"
@@ -41,6 +42,8 @@ type Config struct {
 	Display  DisplayConfig   `yaml:"display"`
 	// Camera is the camera pipeline (vision.Config); absent: no camera.
 	Camera *vision.Config `yaml:"camera"`
+	// Metrics serves /metrics, /healthz and /readyz (see MetricsConfig).
+	Metrics MetricsConfig `yaml:"metrics"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
@@ -110,6 +113,31 @@ type DisplayConfig struct {
 	// MaxConnections caps the screens' connections (0: 256).
 	MaxConnections int `yaml:"max_connections"`
 }
+
+// MetricsConfig says where /metrics, /healthz and /readyz are served and
+// who may scrape the metrics.
+type MetricsConfig struct {
+	// Listen is an address of their own (":9464"), "screens" to share the
+	// screens' listener (the default when display.listen is set) or "off".
+	// With neither a listener of their own nor screens, there are none.
+	Listen string `yaml:"listen"`
+	// Allow are the client addresses (CIDR prefixes or single addresses)
+	// that may read /metrics; default: loopback only, so the metrics are
+	// off on public addresses until the config says who may read them.
+	// /healthz and /readyz answer everyone.
+	Allow []string `yaml:"allow"`
+
+	allow ops.Allow
+}
+
+// OwnListener says whether the metrics have an address of their own.
+func (m MetricsConfig) OwnListener() bool {
+	return m.Listen != "" && m.Listen != MetricsOnScreens && m.Listen != "off"
+}
+
+// MetricsOnScreens is metrics.listen's value that shares the screens'
+// listener.
+const MetricsOnScreens = "screens"
 
 // ConfigError is a bad configuration: which file, which line, what.
 type ConfigError struct {
@@ -230,6 +258,9 @@ func (c *Config) defaults() {
 	if c.Journal == "" {
 		c.Journal = c.Table + ".journal.db"
 	}
+	if c.Metrics.Listen == "" && c.Display.Listen != "" {
+		c.Metrics.Listen = MetricsOnScreens
+	}
 }
 
 // errAt builds an error pointing at the line of a dotted key ("mqtt.listen").
@@ -347,6 +378,9 @@ func (c *Config) check() error {
 		}
 		seen[p.Seat] = true
 	}
+	if err := c.checkMetrics(); err != nil {
+		return err
+	}
 	if c.Tags == "" {
 		return c.errAt("tags", "no tag registry file named")
 	}
@@ -368,6 +402,37 @@ func (c *Config) check() error {
 		if _, err := os.Stat(c.Resolve(c.Hardware.Simulated)); err != nil {
 			return c.errAt("hardware.simulated", "%v", err)
 		}
+	}
+	return nil
+}
+
+func (c *Config) checkMetrics() error {
+	m := &c.Metrics
+	switch {
+	case m.Listen == MetricsOnScreens:
+		if c.Display.Listen == "" {
+			return c.errAt("metrics.listen", "%q shares the screens' listener, but display.listen is not set; give metrics an address of their own like 127.0.0.1:9464", m.Listen)
+		}
+	case m.OwnListener():
+		_, port, err := net.SplitHostPort(m.Listen)
+		if err != nil {
+			return c.errAt("metrics.listen", "%q is not an address like :9464 or 127.0.0.1:9464, nor screens or off", m.Listen)
+		}
+		p, err := strconv.Atoi(port)
+		if err != nil || p < 0 || p > 65535 {
+			return c.errAt("metrics.listen", "port %q is not 0–65535", port)
+		}
+		if p != 0 && (m.Listen == c.Display.Listen || m.Listen == c.MQTT.Listen) {
+			return c.errAt("metrics.listen", "%q is already the screens' or the broker's address; use %q to share the screens' listener", m.Listen, MetricsOnScreens)
+		}
+	}
+	allow, err := ops.ParseAllow(m.Allow)
+	if err != nil {
+		return &ConfigError{File: c.path, Line: c.Line("metrics.allow"), Msg: "metrics.allow" + err.Error()}
+	}
+	m.allow = allow
+	if m.allow == nil {
+		m.allow = ops.Loopback
 	}
 	return nil
 }

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -47,6 +49,15 @@ type Options struct {
 	// broker's acknowledgement of the new state). For benchmarks and
 	// metrics; it must not block.
 	Trace func(stage string, took time.Duration)
+	// Getenv reads the systemd notify variables (NOTIFY_SOCKET,
+	// WATCHDOG_USEC, WATCHDOG_PID); nil is os.Getenv.
+	Getenv func(string) string
+
+	// Test hooks: beforeJournal runs in Open just before the journal opens;
+	// beforeHandle runs in the loop that accepts inputs before each one
+	// (a test blocks it there to wedge the loop).
+	beforeJournal func(*Daemon)
+	beforeHandle  func()
 }
 
 // Daemon is one table's companion, in three parts: the table (game,
@@ -73,9 +84,21 @@ type Daemon struct {
 	self display.Credential
 
 	screens *screens
-	imageMu sync.Mutex
-	image   []byte
-	hasImg  atomic.Bool
+	// Operations: metrics (its own registry), readiness, the endpoints'
+	// own listener (nil when they share the screens' or there are none),
+	// systemd's notify socket.
+	metrics     *metrics
+	ready       *ops.Readiness
+	endpoints   *ops.Endpoints
+	opsSrv      *ops.Server
+	notify      *ops.Notifier
+	journalOpen atomic.Bool
+	gameLoaded  atomic.Bool // the state is rebuilt from the journal
+	sensorsUp   atomic.Bool
+	started     atomic.Int64 // unix nanos when the sensors started
+	imageMu     sync.Mutex
+	image       []byte
+	hasImg      atomic.Bool
 }
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
@@ -97,6 +120,12 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	// Every line of this table's log says whose it is: a venue's logs
+	// gathered in one place stay readable.
+	opts.Log = opts.Log.With("venue", cfg.Venue, "table", cfg.Table, "game", cfg.Game)
 	if err := opts.Games.Check(); err != nil {
 		return nil, err
 	}
@@ -105,10 +134,20 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
-		inputs: make(chan Input, 64), commands: make(chan Message, 64)}
+		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}}
 	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
-		watch: dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
+		metrics: d.metrics,
+		watch:   dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
 	d.table = t
+	d.notify = ops.NewNotifier(opts.Getenv, os.Getpid(), d.log)
+	d.startOps()
+	opened := false
+	defer func() {
+		if !opened {
+			d.opsSrv.Close()
+			d.notify.Close()
+		}
+	}()
 	if t.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
 		return nil, err
 	}
@@ -123,6 +162,9 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.game, err = spec.New(cfg); err != nil {
 		return nil, err
 	}
+	if opts.beforeJournal != nil {
+		opts.beforeJournal(d)
+	}
 	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal), JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, d.log); err != nil {
 		return nil, err
 	}
@@ -134,15 +176,18 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	// The sinks exist before the broker connection, whose callbacks use
 	// them; the MQTT sink starts publishing in Serve.
+	d.journalOpen.Store(true)
 	d.mqtt = newMQTTSink(d.topics, t.journal, d.log)
 	d.mqtt.trace = opts.Trace
-	d.sinks = &fanOut{}
-	d.sinks.add(d.mqtt)
+	d.mqtt.metrics = d.metrics
+	d.sinks = &fanOut{metrics: d.metrics}
+	d.sinks.add("mqtt", d.mqtt)
 	if cfg.Display.Listen != "" {
 		d.feed = display.NewFeed()
-		d.sinks.add(feedSink{d.feed})
+		d.sinks.add("screens", feedSink{d.feed})
 		d.screens = &screens{}
 	}
+	d.metrics.register(d)
 	t.out = d.sinks
 	if err := d.connect(ctx); err != nil {
 		t.journal.Close()
@@ -154,7 +199,48 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		t.journal.Close()
 		return nil, err
 	}
+	// Entries journaled before this start whose events go out now are
+	// published again (the last run may have sent them).
+	d.mqtt.sentHigh = t.opened
+	d.gameLoaded.Store(true)
+	opened = true
 	return d, nil
+}
+
+// startOps serves /healthz, /readyz and /metrics: on a listener of their
+// own, opened before the journal so that /readyz tells a table still
+// opening from one that is ready, or later on the screens' listener. A
+// listener that cannot be opened (the port is taken) is logged as an error
+// naming the address and the table runs without it: metrics are never a
+// reason to stop a game.
+func (d *Daemon) startOps() {
+	d.ready.Add("journal", true, d.journalOpen.Load)
+	d.ready.Add("game", true, d.gameLoaded.Load)
+	d.ready.Add("sensors", true, d.sensorsUp.Load)
+	d.ready.Add("broker", false, func() bool { p := d.pub; return p != nil && p.Connected() })
+	m := d.cfg.Metrics
+	if m.Listen == "" || m.Listen == "off" {
+		return
+	}
+	d.endpoints = ops.NewEndpoints(d.metrics.reg, d.ready, m.allow, d.log)
+	if !m.OwnListener() {
+		return // on the screens' listener, in startScreens
+	}
+	srv, err := ops.Listen(m.Listen, d.endpoints, d.log)
+	if err != nil {
+		d.log.Error("metrics: not served; the table runs without /metrics, /healthz and /readyz", "addr", m.Listen, "err", err)
+		return
+	}
+	d.opsSrv = srv
+	d.log.Info("metrics", "url", "http://"+loopbackFor(srv.Addr())+"/metrics")
+}
+
+// MetricsAddr is the address of the metrics' own listener, or "".
+func (d *Daemon) MetricsAddr() string {
+	if d.opsSrv == nil {
+		return ""
+	}
+	return d.opsSrv.Addr()
 }
 
 func (d *Daemon) connect(ctx context.Context) error {
@@ -162,7 +248,8 @@ func (d *Daemon) connect(ctx context.Context) error {
 	user, pass := d.cfg.MQTT.Username, d.cfg.MQTT.Password
 	if url == "" {
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
-		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Topics: d.topics}, d.log)
+		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Topics: d.topics,
+			LoginFailed: d.metrics.loginFailed("broker")}, d.log)
 		if err != nil {
 			return err
 		}
@@ -188,6 +275,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
 		Subscriptions: subs,
 		OnConnect:     d.mqtt.reconnected,
+		OnLost:        func(error) { d.metrics.lost.Inc() },
 	})
 	if err != nil {
 		d.closeBroker()
@@ -245,21 +333,43 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	d.mqtt.SetStatus(d.status("online"))
 	d.sinks.Send(Publication{Views: d.table.views(), Fairness: d.table.fairness()})
+	d.started.Store(time.Now().UnixNano())
 	stop, err := d.startSensors(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	d.sensorsUp.Store(true)
 	if d.opts.Ready != nil {
 		d.opts.Ready(d.BrokerAddr(), d.DisplayAddr())
 	}
+	// systemd's watchdog is pinged from this loop, the one that accepts
+	// actions, and nowhere else: when it wedges the pings stop and systemd
+	// restarts the daemon (WatchdogSec in the unit).
+	var ping <-chan time.Time
+	if iv := d.notify.WatchdogInterval(); iv > 0 {
+		tick := time.NewTicker(iv)
+		defer tick.Stop()
+		ping = tick.C
+		d.notify.Watchdog()
+	}
+	d.notify.Ready(fmt.Sprintf("table %s/%s playing %s, seq %d", d.cfg.Venue, d.cfg.Table, d.cfg.Game, d.table.Seq()))
+	defer d.notify.Stopping()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-ping:
+			d.notify.Watchdog()
 		case in := <-d.inputs:
+			if d.opts.beforeHandle != nil {
+				d.opts.beforeHandle()
+			}
 			d.table.handle(ctx, in)
 		case m := <-d.commands:
+			if d.opts.beforeHandle != nil {
+				d.opts.beforeHandle()
+			}
 			d.handleCommand(ctx, m)
 		}
 	}
@@ -268,6 +378,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 // Close publishes "offline", stops the screens, disconnects and closes the
 // journal.
 func (d *Daemon) Close() error {
+	d.sensorsUp.Store(false)
+	defer d.notify.Close()
+	defer d.opsSrv.Close()
 	d.stopScreens()
 	if d.pub.Connected() {
 		if err := d.pub.Publish(d.topics.Status, d.status("offline"), true); err != nil {
@@ -276,6 +389,7 @@ func (d *Daemon) Close() error {
 	}
 	d.pub.Close()
 	d.closeBroker()
+	d.journalOpen.Store(false)
 	return d.table.journal.Close()
 }
 

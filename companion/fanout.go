@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sztab/sztab/companion/display"
@@ -57,21 +58,35 @@ type Sink interface {
 // fanOut sends each publication to every sink; a sink may be added while
 // others send (the table's lights join when the hardware opens).
 type fanOut struct {
-	mu    sync.RWMutex
-	sinks []Sink
+	mu      sync.RWMutex
+	sinks   []namedSink
+	metrics *metrics
 }
 
-func (f *fanOut) add(s Sink) {
+type namedSink struct {
+	name string
+	Sink
+}
+
+// add adds a sink under a name (its label in the metrics).
+func (f *fanOut) add(name string, s Sink) {
 	f.mu.Lock()
-	f.sinks = append(f.sinks, s)
+	f.sinks = append(f.sinks, namedSink{name, s})
 	f.mu.Unlock()
 }
 
+// Send hands p to every sink. A sink that delivers as it takes p (the
+// screens' feed, the table's lights) has delivered when Send returns; the
+// MQTT sink, which queues, measures its own lag at the broker's
+// acknowledgement.
 func (f *fanOut) Send(p Publication) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	for _, s := range f.sinks {
 		s.Send(p)
+		if _, queues := s.Sink.(*mqttSink); !queues && p.Views != nil {
+			f.metrics.delivered(s.name, p.Committed)
+		}
 	}
 }
 
@@ -130,8 +145,17 @@ type mqttSink struct {
 	journal *Journal
 	log     *slog.Logger
 	// retry is the pause after a failed publish.
-	retry time.Duration
-	trace func(stage string, took time.Duration)
+	retry   time.Duration
+	trace   func(stage string, took time.Duration)
+	metrics *metrics
+	// sentHigh is the last journal entry whose events were sent (the
+	// sink's goroutine only): sending one at or below it again is a
+	// republication. It starts at the journal's last entry at start.
+	sentHigh int64
+	// acked mirrors through for the queue-depth gauge (-1: not read yet).
+	acked atomic.Int64
+	// connects counts the broker connections (reconnected runs on each).
+	connects atomic.Int64
 
 	mu       sync.Mutex
 	retained map[string][]byte
@@ -161,8 +185,10 @@ type result struct {
 const maxResults = 256
 
 func newMQTTSink(topics wire.Topics, j *Journal, log *slog.Logger) *mqttSink {
-	return &mqttSink{topics: topics, journal: j, log: log, retry: time.Second,
+	m := &mqttSink{topics: topics, journal: j, log: log, retry: time.Second,
 		retained: map[string][]byte{}, dirty: map[string]bool{}, behind: true, wake: make(chan struct{}, 1)}
+	m.acked.Store(-1) // the mark is not read yet
+	return m
 }
 
 func (m *mqttSink) poke() {
@@ -216,8 +242,23 @@ func (m *mqttSink) Send(p Publication) {
 	m.poke()
 }
 
+// depth is what waits for the broker: retained topics not yet published,
+// answers, and journal entries up to seq not yet acknowledged.
+func (m *mqttSink) depth(seq int64) int {
+	m.mu.Lock()
+	n := len(m.dirty) + len(m.results)
+	m.mu.Unlock()
+	if acked := m.acked.Load(); acked >= 0 && seq > acked {
+		n += int(seq - acked)
+	}
+	return n
+}
+
 // reconnected republishes everything retained and every unpublished event.
 func (m *mqttSink) reconnected() {
+	if m.metrics != nil && m.connects.Add(1) > 1 {
+		m.metrics.reconnects.Inc()
+	}
 	m.mu.Lock()
 	for t := range m.retained {
 		m.dirty[t] = true
@@ -310,8 +351,11 @@ func (m *mqttSink) flush(ctx context.Context) error {
 			m.mu.Unlock()
 			return err
 		}
-		if t == m.topics.State && m.trace != nil && !committed.IsZero() {
-			m.trace("publish", time.Since(committed))
+		if t == m.topics.State && !committed.IsZero() {
+			if m.trace != nil {
+				m.trace("publish", time.Since(committed))
+			}
+			m.metrics.delivered("mqtt", committed)
 		}
 	}
 	if err := m.publishJournal(ctx); err != nil {
@@ -371,6 +415,7 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 			return err
 		}
 		m.through, m.saved, m.markRead = through, through, true
+		m.acked.Store(through)
 	}
 	for {
 		var batch []Entry
@@ -392,6 +437,7 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 		for start := 0; start < len(batch); {
 			type sentEntry struct {
 				seq     int64
+				again   bool // sent before: a republication
 				pending []Pending
 			}
 			var sent []sentEntry
@@ -402,7 +448,8 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 				if err != nil {
 					m.log.Error("journal entry's events unreadable; skipped", "seq", e.Seq, "err", err)
 				}
-				se := sentEntry{seq: e.Seq}
+				se := sentEntry{seq: e.Seq, again: e.Seq <= m.sentHigh}
+				m.sentHigh = max(m.sentHigh, e.Seq)
 				for _, msg := range msgs {
 					se.pending = append(se.pending, m.pub.Start(m.topics.Events, msg, false))
 				}
@@ -419,6 +466,13 @@ func (m *mqttSink) publishJournal(ctx context.Context) error {
 					}
 				}
 				m.through = se.seq
+				m.acked.Store(se.seq)
+				if m.metrics != nil {
+					m.metrics.published.Add(float64(len(se.pending)))
+					if se.again {
+						m.metrics.republished.Add(float64(len(se.pending)))
+					}
+				}
 			}
 		}
 		if len(batch) < journalBatch {

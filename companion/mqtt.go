@@ -38,6 +38,9 @@ type BrokerUsers struct {
 	// Topics are the table's: the referee may publish to its
 	// referee/command, a player to its own seat's player/N/command.
 	Topics wire.Topics
+	// LoginFailed, if set, is told of each wrong password (for the
+	// metrics); it must not block.
+	LoginFailed func()
 }
 
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves, within
@@ -68,7 +71,7 @@ func startBroker(addr string, users BrokerUsers, cfg brokerConfig, log *slog.Log
 	caps.MaximumMessageExpiryInterval = 0
 	srv := mochi.New(&mochi.Options{InlineClient: false, Logger: quiet, Capabilities: caps})
 	access := &brokerAccess{srv: srv, daemon: users.Daemon, referee: users.Referee, players: users.Players, topics: users.Topics,
-		limits: lim, Clock: cfg.clock, log: quiet}
+		limits: lim, Clock: cfg.clock, log: quiet, loginFailed: users.LoginFailed}
 	if err := srv.AddHook(access, nil); err != nil {
 		return nil, fmt.Errorf("companion: broker: %w", err)
 	}
@@ -176,7 +179,10 @@ type PublisherOptions struct {
 	// It runs on a goroutine of its own, never on paho's, one call at a
 	// time.
 	OnConnect func()
-	Log       *slog.Logger
+	// OnLost, if set, is told when the connection drops (paho then
+	// reconnects by itself); it must not block.
+	OnLost func(error)
+	Log    *slog.Logger
 }
 
 // Message is one message received on a subscription.
@@ -212,6 +218,9 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 	log := o.Log
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		log.Warn("lost the MQTT broker; reconnecting", "broker", o.URL, "err", err)
+		if o.OnLost != nil {
+			o.OnLost(err)
+		}
 	})
 	var onConnect sync.Mutex // one OnConnect at a time
 	opts.SetOnConnectHandler(func(c paho.Client) {

@@ -45,7 +45,13 @@ func (d *Daemon) startScreens() error {
 		},
 	}
 	srv.Image = d.latestImage
+	srv.LoginFailed = d.metrics.loginFailed("screens")
 	h := srv.Handler()
+	if d.endpoints != nil && !d.cfg.Metrics.OwnListener() {
+		// metrics.listen: screens — /metrics (for metrics.allow only),
+		// /healthz and /readyz on the screens' listener.
+		h = d.endpoints.Wrap(h)
+	}
 	tlsFiles := display.TLSFiles{CertFile: d.cfg.Resolve(d.cfg.Display.TLS.CertFile), KeyFile: d.cfg.Resolve(d.cfg.Display.TLS.KeyFile)}
 	web, err := display.Listen(display.HTTPOptions{Addr: d.cfg.Display.Listen, TLS: tlsFiles, MaxConns: d.cfg.Display.MaxConnections, Log: d.log}, h)
 	if err != nil {

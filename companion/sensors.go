@@ -45,7 +45,7 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 				Text: rules.Textf("brak urządzenia %s %s: stół działa bez niego", "device %s %s is missing: the table runs without it", m.Kind, m.Name)}, nil)
 		}
 		outs := outputsSink{out: devs.Outputs(), log: d.log}
-		d.sinks.add(outs)
+		d.sinks.add("outputs", outs)
 		p := Publication{}
 		d.table.addOutputs(&p)
 		outs.Send(p)
@@ -65,6 +65,7 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 		}
 		closers = append(closers, cam.Close)
 		cam.OnImage(d.setImage)
+		d.metrics.camera(cam.Stats)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -34,6 +34,10 @@ type table struct {
 	hasImage func() bool
 	// trace times the stages of an action (Options.Trace); nil: none.
 	trace func(stage string, took time.Duration)
+	// metrics counts and times what the table does (nil: nothing).
+	metrics *metrics
+	// opened is the last seq the journal held when the daemon started.
+	opened int64
 
 	seq   atomic.Int64 // last journaled entry; read from any goroutine
 	watch *dice.Watch
@@ -73,6 +77,7 @@ func (t *table) replay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	t.opened = t.seq.Load()
 	if n > 0 {
 		t.log.Info("state rebuilt from the journal", "journal", t.journal.Path(), "actions", n, "seq", t.seq.Load())
 		return nil
@@ -91,7 +96,9 @@ func (t *table) replay(ctx context.Context) error {
 // handle runs one sensor event through the game's binder and the engine,
 // and answers it when it was a command.
 func (t *table) handle(ctx context.Context, in Input) {
+	t.metrics.input(in)
 	if f, device := faultOf(in); f != nil {
+		t.metrics.fault(device, string(f.Kind))
 		pl, en := f.Text(device)
 		t.notice(ctx, Notice{Type: "device_fault", Code: string(f.Kind), Device: device, UID: f.UID, Text: rules.Text{PL: pl, EN: en}}, nil)
 		return
@@ -120,6 +127,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 		t.notice(ctx, n, nil)
 		if n.Type == "rejected" && refused == nil {
 			refused = &rules.Rejection{Code: n.Code, Reason: n.Text}
+			t.metrics.refusedAction(n.Code)
 		}
 	}
 	if in.Snapshot != nil {
@@ -137,6 +145,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 		case err != nil:
 			t.log.Error("action not taken", "action", a.Type(), "err", err)
 			refused = &rules.Rejection{Code: "not_saved", Reason: rules.Textf("nie zapisano: %v", "not saved: %v", err)}
+			t.metrics.refusedAction("not_saved")
 		case rej != nil:
 			refused = rej
 		default:
@@ -199,11 +208,13 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	start := time.Now()
 	events, commit, err := t.game.Apply(a)
 	t.traced("rules", start)
+	t.metrics.applied(time.Since(start))
 	if err != nil {
 		rej, ok := rules.AsRejection(err)
 		if !ok {
 			return 0, nil, err
 		}
+		t.metrics.refusedAction(rej.Code)
 		// The refused action itself stays out of the notice: it may carry
 		// hidden information (an army list, the cards drawn).
 		body, _ := t.game.EncodeAction(a)
@@ -225,6 +236,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	start = time.Now()
 	seq, err := t.journal.Append(ctx, KindAction, t.game.Name(), at, body, evJSON)
 	t.traced("journal", start)
+	t.metrics.committed(time.Since(start))
 	if err != nil {
 		// Not durable, so not applied: the table is told and nothing changes.
 		t.publishLoose(wire.Public, Notice{Type: "journal_failed", Text: rules.Textf("nie zapisano akcji %s: %v", "action %s not saved: %v", a.Type(), err)})
@@ -232,6 +244,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	}
 	commit()
 	t.seq.Store(seq)
+	t.metrics.acceptedAction(a.Type())
 	start = time.Now()
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events), Committed: time.Now()}
 	t.traced("views", start)
@@ -258,7 +271,11 @@ func (t *table) notice(ctx context.Context, n Notice, refused []byte) {
 	}{n, refused})
 	evJSON, _ := json.Marshal([]any{n})
 	at := t.clock()
+	start := time.Now()
 	seq, err := t.journal.Append(ctx, KindNotice, t.game.Name(), at, body, evJSON)
+	if err == nil {
+		t.metrics.committed(time.Since(start))
+	}
 	if err != nil {
 		t.log.Error("notice not journaled", "type", n.Type, "err", err)
 		t.publishLoose(wire.Public, n)
@@ -320,6 +337,9 @@ func (t *table) observeDice(a Action, accepted bool) bool {
 		after, _ := t.watch.Report(key)
 		changed = true
 		if after.Loaded && !before.Loaded {
+			if t.metrics != nil {
+				t.metrics.suspect.Inc()
+			}
 			t.publishLoose(wire.Referee, Notice{Type: "die_suspect", Die: key,
 				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
 					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",

@@ -10,7 +10,9 @@ case "$what" in
   demo) ;;
   # gstreamer1.0-plugins-base: the camera tests read frames through a real
   # GStreamer pipeline, as the Pi camera (libcamerasrc) does.
-  test) pkgs+=(mosquitto chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user) ;;
+  # systemd: systemd-analyze verifies the unit in firmware-config/systemd/
+  # (offline: no running systemd is needed).
+  test) pkgs+=(mosquitto chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user systemd) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then

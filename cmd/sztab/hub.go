@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/companion/watch"
 )
 
@@ -58,6 +60,7 @@ func (p password) resolve(getenv func(string) string) (string, error) {
 func newHubCmd() *cobra.Command {
 	var o hub.Options
 	var pw password
+	var allow []string
 	cmd := &cobra.Command{
 		Use:     "hub",
 		Short:   "Serve the venue wall: every table of a venue, live, from any MQTT broker",
@@ -68,12 +71,16 @@ func newHubCmd() *cobra.Command {
 			if o.Password, err = pw.resolve(os.Getenv); err != nil {
 				return err
 			}
-			o.Log = slog.Default()
+			if o.MetricsAllow, err = ops.ParseAllow(allow); err != nil {
+				return fmt.Errorf("--metrics-allow%w", err)
+			}
+			o.Log = slog.Default().With("venue", o.Venue, "table", "hub", "game", "hub")
+			o.Version = companion.Version
 			h, err := hub.New(o)
 			if err != nil {
 				return err
 			}
-			go func() { slog.Info("venue wall", "url", "http://"+h.Addr()+"/") }()
+			go func() { o.Log.Info("venue wall", "url", "http://"+h.Addr()+"/") }()
 			return h.Run(cmd.Context())
 		},
 	}
@@ -83,6 +90,7 @@ func newHubCmd() *cobra.Command {
 	f.StringVar(&o.Listen, "listen", ":8090", "address of the wall page")
 	f.StringVar(&o.Username, "username", "", "broker user name")
 	pw.addFlags(cmd, "broker password")
+	f.StringSliceVar(&allow, "metrics-allow", nil, "addresses or CIDR prefixes that may read /metrics on the wall's listener (default: loopback only)")
 	cmd.MarkFlagRequired("venue")
 	return cmd
 }

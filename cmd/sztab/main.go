@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sztab/sztab/companion/ops"
 )
 
 func main() {
@@ -32,7 +34,7 @@ func exitCode(err error) int {
 }
 
 func newRoot() *cobra.Command {
-	var level string
+	var level, format string
 	root := &cobra.Command{
 		Use:           "sztab",
 		Short:         "Sztab: the game table companion",
@@ -43,11 +45,16 @@ func newRoot() *cobra.Command {
 			if err := l.UnmarshalText([]byte(level)); err != nil {
 				return fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
 			}
-			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+			log, err := ops.NewLogger(os.Stderr, format, l, os.Getenv)
+			if err != nil {
+				return err
+			}
+			slog.SetDefault(log)
 			return nil
 		},
 	}
 	root.PersistentFlags().StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
+	root.PersistentFlags().StringVar(&format, "log-format", "auto", "log format: text, json, or auto (json under systemd, text on a terminal)")
 	for _, c := range subcommands {
 		root.AddCommand(c())
 	}

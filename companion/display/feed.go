@@ -158,3 +158,21 @@ func (f *Feed) View(a Audience) ([]byte, bool) {
 	v, ok := f.views[a]
 	return v, ok
 }
+
+// Subscribers is how many pages follow the feed live (SSE clients).
+func (f *Feed) Subscribers() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.subs)
+}
+
+// Pending is how many messages wait in the pages' queues, all together.
+func (f *Feed) Pending() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for ch := range f.subs {
+		n += len(ch)
+	}
+	return n
+}

@@ -65,6 +65,9 @@ type Server struct {
 	// Backoff brakes password guessing on /login; nil is a Backoff with the
 	// defaults on Clock.
 	Backoff *Backoff
+	// LoginFailed, if set, is told of each failed or refused sign-in (for
+	// the metrics); it must not block.
+	LoginFailed func()
 
 	key          []byte
 	clientErrors rateLimit
@@ -248,6 +251,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	user, pass, next := r.FormValue("user"), r.FormValue("password"), safeNext(r.FormValue("next"))
 	addr := clientAddr(r)
 	if ok, wait := s.Backoff.Allow(user, addr); !ok {
+		s.loginFailed()
 		// Locked out: the password is not even looked at.
 		s.Log.Warn("display: sign-in refused while locked out", "user", logText(user, 64), "remote", addr, "wait", wait.Round(time.Second).String())
 		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
@@ -269,6 +273,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	if a == "" {
 		lock := s.Backoff.Fail(user, addr)
+		s.loginFailed()
 		s.Log.Warn("display: failed sign-in", "user", logText(user, 64), "remote", addr, "locked_out_for", lock.String())
 		http.Redirect(w, r, loginURL(next, true), http.StatusSeeOther)
 		return
@@ -276,6 +281,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	s.Backoff.Succeed(user, addr)
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.sign(a), Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+func (s *Server) loginFailed() {
+	if s.LoginFailed != nil {
+		s.LoginFailed()
+	}
 }
 
 // waitText says how long a lock-out lasts, rounded up ("12 s", "4 min":

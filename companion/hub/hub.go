@@ -10,14 +10,19 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 )
@@ -36,6 +41,11 @@ type Options struct {
 	Heartbeat time.Duration
 	// Clock gives the time of each table's last update; nil is time.Now.
 	Clock func() time.Time
+	// MetricsAllow are the addresses that may read /metrics on the wall's
+	// listener (nil: loopback only). /healthz and /readyz answer everyone.
+	MetricsAllow ops.Allow
+	// Version is the hub's version, in sztab_build_info.
+	Version string
 }
 
 // Table is what the wall shows of one table.
@@ -66,6 +76,14 @@ type Hub struct {
 	seq    int64
 	addr   string
 	ready  chan struct{}
+
+	reg        *prometheus.Registry
+	readiness  *ops.Readiness
+	connected  atomic.Bool
+	listening  atomic.Bool
+	connects   atomic.Int64
+	reconnects prometheus.Counter
+	messages   *prometheus.CounterVec
 }
 
 // New returns a hub; Run starts it.
@@ -89,6 +107,7 @@ func New(o Options) (*Hub, error) {
 		o.Clock = time.Now
 	}
 	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
 	h.publish()
@@ -107,12 +126,14 @@ func (h *Hub) Run(ctx context.Context) error {
 	// The wall is served with the screens' settings: timeouts, the
 	// connection cap, the same cross-origin and rate-limit rules.
 	page := (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler()
+	page = ops.NewEndpoints(h.reg, h.readiness, h.opts.MetricsAllow, h.opts.Log).Wrap(page)
 	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log}, page)
 	if err != nil {
 		close(h.ready) // Addr must not wait for a listener that never came
 		return fmt.Errorf("hub: %w", err)
 	}
 	h.addr = srv.Addr()
+	h.listening.Store(true)
 	close(h.ready)
 	go func() {
 		if err := srv.Serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -130,12 +151,17 @@ func (h *Hub) Run(ctx context.Context) error {
 	// Subscribing again on every (re)connect keeps the wall whole after the
 	// broker restarts; the retained status and state come back with it.
 	opts.SetOnConnectHandler(func(c paho.Client) {
+		h.connected.Store(true)
+		if h.connects.Add(1) > 1 {
+			h.reconnects.Inc()
+		}
 		for _, t := range []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")} {
 			c.Subscribe(t, 1, h.onMessage)
 		}
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
 	})
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
+		h.connected.Store(false)
 		h.opts.Log.Warn("hub: lost the broker; reconnecting", "err", err)
 	})
 	c := paho.NewClient(opts)
@@ -168,6 +194,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 		var s wire.StatusMessage
 		if err := json.Unmarshal(payload, &s); err != nil || s.Status == "" {
 			h.mu.Unlock()
+			h.messages.WithLabelValues("unreadable").Inc()
 			h.opts.Log.Warn("hub: unreadable status", "table", table, "err", err)
 			return
 		}
@@ -182,6 +209,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 		var s wire.StateMessage
 		if err := json.Unmarshal(payload, &s); err != nil {
 			h.mu.Unlock()
+			h.messages.WithLabelValues("unreadable").Inc()
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
 			return
 		}
@@ -192,6 +220,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 	}
 	t.Updated = h.opts.Clock().UTC()
 	h.mu.Unlock()
+	h.messages.WithLabelValues(kind).Inc()
 	h.publish()
 }
 
@@ -215,3 +244,62 @@ func (h *Hub) Wall() Wall {
 	json.Unmarshal(data, &w)
 	return w
 }
+
+// metrics builds the hub's registry: the tables it follows by status, its
+// broker connection, the messages it read and the wall's live pages.
+func (h *Hub) metrics() {
+	h.reg = prometheus.NewRegistry()
+	h.readiness = &ops.Readiness{}
+	h.readiness.Add("listening", true, h.listening.Load)
+	h.readiness.Add("broker", false, h.connected.Load)
+	version := h.opts.Version
+	if version == "" {
+		version = "unknown"
+	}
+	gauge := func(name, help string, labels prometheus.Labels, fn func() float64) {
+		h.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, fn))
+	}
+	gauge("sztab_build_info", "Always 1: the venue hub's version.", prometheus.Labels{"version": version, "game": "hub", "goversion": runtime.Version()},
+		func() float64 { return 1 })
+	gauge("sztab_mqtt_connected", "1 while the connection to the venue broker is up.", nil, func() float64 {
+		if h.connected.Load() {
+			return 1
+		}
+		return 0
+	})
+	gauge("sztab_screens_clients", "Pages following the venue wall live (SSE clients).", nil, func() float64 { return float64(h.feed.Subscribers()) })
+	h.reconnects = prometheus.NewCounter(prometheus.CounterOpts{Name: "sztab_mqtt_reconnects_total", Help: "Connections to the venue broker after the first one."})
+	h.messages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sztab_hub_messages_total",
+		Help: "Messages of the venue's tables the hub read, by kind (status, state, unreadable)."}, []string{"kind"})
+	h.reg.MustRegister(h.reconnects, h.messages, tablesCollector{h}, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, k := range []string{"status", "state", "unreadable"} {
+		h.messages.WithLabelValues(k)
+	}
+}
+
+// tablesCollector reports sztab_hub_tables{status}: how many of the
+// venue's tables are online, offline or not heard of yet, at scrape time.
+type tablesCollector struct{ h *Hub }
+
+var tablesDesc = prometheus.NewDesc("sztab_hub_tables", "Tables of the venue the hub follows, by their last status (online, offline, unknown).", []string{"status"}, nil)
+
+func (c tablesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- tablesDesc }
+
+func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
+	count := map[string]int{"online": 0, "offline": 0, "unknown": 0}
+	c.h.mu.Lock()
+	for _, t := range c.h.tables {
+		s := t.Status
+		if _, ok := count[s]; !ok {
+			s = "unknown"
+		}
+		count[s]++
+	}
+	c.h.mu.Unlock()
+	for s, n := range count {
+		ch <- prometheus.MustNewConstMetric(tablesDesc, prometheus.GaugeValue, float64(n), s)
+	}
+}
+
+// Gatherer is the hub's metrics registry (served on /metrics).
+func (h *Hub) Gatherer() prometheus.Gatherer { return h.reg }
