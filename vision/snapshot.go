@@ -59,6 +59,20 @@ type Snapshot struct {
 	// Warnings say what the camera thinks is wrong (the camera moved, a
 	// marker seen twice, …).
 	Warnings []string `json:"warnings,omitempty"`
+	// Pieces are the pieces counted on a printed board's named nodes or
+	// zones, by colour (Mali Powstańcy's pawns on map fields, Bitwa
+	// Warszawska's wooden units per front and line). A board calibration
+	// gives the nodes; a simulated table gives them in its script.
+	Pieces []PieceCount `json:"pieces,omitempty"`
+}
+
+// PieceCount is how many pieces of one colour stand on one node or zone of
+// a printed board, and how sure the reading is (0–1; 0: not said).
+type PieceCount struct {
+	Node       string  `json:"node"`
+	Colour     string  `json:"colour"`
+	Count      int     `json:"count"`
+	Confidence float64 `json:"confidence,omitempty"`
 }
 
 // Distance is a measured length and its uncertainty bound, in millimetres.
