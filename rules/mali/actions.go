@@ -60,9 +60,10 @@ type Place struct {
 	At      Node   `json:"at"`
 }
 
-// Step moves a courier one field (one movement point), in a turn or in the
-// red die's extra move.
-type Step struct {
+// Move moves a courier one field (one movement point), in a turn or in the
+// red die's extra move. Its wire name is "step". (Step is a script line
+// played, as in the other engines.)
+type Move struct {
 	Courier string `json:"courier"`
 	To      Node   `json:"to"`
 }
@@ -157,7 +158,7 @@ func (KeepGoals) Type() string         { return "keep_goals" }
 func (DrawOrders) Type() string        { return "draw_orders" }
 func (PlayCard) Type() string          { return "play_card" }
 func (Place) Type() string             { return "place" }
-func (Step) Type() string              { return "step" }
+func (Move) Type() string              { return "step" }
 func (Jump) Type() string              { return "jump" }
 func (PickUp) Type() string            { return "pick_up" }
 func (Drop) Type() string              { return "drop" }
@@ -175,7 +176,7 @@ func (Displace) Type() string          { return "displace" }
 // Actions is the game's action codec: every action type, once.
 var Actions = rules.NewCodec("mali",
 	StartGame{}, DealGoals{}, KeepGoals{}, DrawOrders{}, PlayCard{}, Place{},
-	Step{}, Jump{}, PickUp{}, Drop{}, EndTurn{}, SwapCouriers{}, UnitJump{},
+	Move{}, Jump{}, PickUp{}, Drop{}, EndTurn{}, SwapCouriers{}, UnitJump{},
 	SwapOrders{}, Rumours{}, RollDie{}, ChooseCourier{}, ChooseSoldierStep{},
 	BlockRoad{}, Displace{},
 )

@@ -213,6 +213,9 @@ type State struct {
 	// couriers still to be moved off a blocked road or fallen district.
 	Queue    []string `json:"queue,omitempty"`
 	Displace []string `json:"displace,omitempty"`
+	// VictoryOut is set when the Victory card left the track: the game
+	// ends with this round (extended).
+	VictoryOut bool `json:"victory_out,omitempty"`
 	// LastRoll is the last die roll, for displays.
 	LastRoll *DieFace `json:"last_roll,omitempty"`
 	Result   *Result  `json:"result,omitempty"`
