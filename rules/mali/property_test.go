@@ -109,3 +109,10 @@ func TestRandomPlay(t *testing.T) {
 		t.Errorf("endings %v: want both scored games and defeats", ended)
 	}
 }
+
+func asRejection(err error) (string, bool) {
+	if r, ok := rulesAsRejection(err); ok {
+		return r, true
+	}
+	return "", false
+}
