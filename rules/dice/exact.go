@@ -30,8 +30,6 @@ const (
 	ParamSupport        = "support"
 	ParamAttackRoll     = "attack_roll"
 	ParamDefenceRoll    = "defence_roll"
-	ParamRedFaces       = "red_faces"
-	ParamFields         = "fields"
 )
 
 var paramLabels = map[string]string{
@@ -46,8 +44,6 @@ var paramLabels = map[string]string{
 	ParamSupport:        "support combat value",
 	ParamAttackRoll:     "attack roll",
 	ParamDefenceRoll:    "defence roll",
-	ParamRedFaces:       "red face",
-	ParamFields:         "distance in fields",
 }
 
 // ParamError is an invalid input to the odds functions. Param is one of the
