@@ -720,7 +720,15 @@ func (s *State) rumours(a Rumours) ([]Event, error) {
 	if s.ordersPhaseHeld() {
 		k = s.drawCount(s.Round + 1)
 	}
-	kept, shown, err := s.takeCards(a.Cards, k, true)
+	if len(a.Cards) == 0 && k > 0 {
+		// A physical deck the daemon does not see: the player looks at the
+		// real cards. A card of a fallen district among them is discarded
+		// and replaced when it is drawn (drawOrders), which leaves the
+		// track as the rulebook's immediate discard would.
+		return []Event{{Type: "rumours", Seat: s.Pending.Seat,
+			Text: rules.Textf("Plotki z ulicy: gracz %[1]d ogląda wierzch talii", "Street rumours: player %[1]d looks at the top of the deck", s.Pending.Seat)}}, nil
+	}
+	kept, shown, err := s.takeCards(a.Cards, k, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -763,7 +771,7 @@ func (s *State) fallenCard(id string) bool {
 // checking each against what the deck can hold. With peek the counted
 // cards stay in the deck (they are returned as kept); otherwise they leave
 // it. shown are the discarded cards.
-func (s *State) takeCards(cards []string, want int, peek bool) (kept, shown []string, err error) {
+func (s *State) takeCards(cards []string, want int, peek, partial bool) (kept, shown []string, err error) {
 	d := s.Deck
 	peeked := slices.Clone(d.Peeked)
 	seen := map[string]bool{}
@@ -809,7 +817,7 @@ func (s *State) takeCards(cards []string, want int, peek bool) (kept, shown []st
 		}
 		kept = append(kept, c)
 	}
-	if len(kept) < want && left > 0 {
+	if len(kept) < want && left > 0 && !partial {
 		return nil, nil, rules.Reject("too_few_cards", "za mało kart: potrzeba %[1]d, jest %[2]d", "too few cards: %[1]d wanted, %[2]d given", want, len(kept))
 	}
 	if peek {
@@ -840,7 +848,12 @@ func (s *State) drawOrders(a DrawOrders) ([]Event, error) {
 	if err := s.waiting(WaitDrawOrders); err != nil {
 		return nil, err
 	}
-	kept, shown, err := s.takeCards(a.Cards, s.Pending.Count, false)
+	if len(a.Cards) == 0 {
+		return nil, rules.Reject("too_few_cards", "nie podano żadnej karty", "no card given")
+	}
+	// The cards may come one at a time (each read from its tag as it is
+	// laid on the track): the phase waits for the rest.
+	kept, shown, err := s.takeCards(a.Cards, s.Pending.Count, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -856,6 +869,10 @@ func (s *State) drawOrders(a DrawOrders) ([]Event, error) {
 		}
 		o := s.cat.Orders[c]
 		evs = append(evs, Event{Type: "order_drawn", Order: c, Points: o.Points, Text: rules.Textf("rozkaz %[1]s: %[2]s → %[3]s, %[4]d pkt", "order %[1]s: %[2]s → %[3]s, %[4]d points", c, s.cat.Objects[o.From].Name, s.cat.Objects[o.To].Name, o.Points)})
+	}
+	if rest := s.Pending.Count - len(kept); rest > 0 && s.Deck.Left > 0 {
+		s.Pending.Count = rest
+		return evs, nil
 	}
 	if s.Phase == PhaseTime {
 		s.Pending = nil

@@ -291,6 +291,11 @@ func TestExample9Rumours(t *testing.T) {
 	if _, _, err := Apply(s, Rumours{Cards: []string{fromPort}}); rejection(err) != "too_few_cards" {
 		t.Errorf("one card of two: %v", err)
 	}
+	// A physical deck: the player looks at the real cards; the daemon
+	// records that the action was used.
+	if looked, evs, err := Apply(s, Rumours{}); err != nil || !looked.Turn.ActionDone || len(looked.Deck.Peeked) != 0 || len(evs) != 1 {
+		t.Errorf("a look at a physical deck: %v, %+v, %v", err, looked.Turn, evs)
+	}
 	s, _ = apply(t, s, Rumours{Cards: []string{fromPort, "r10"}},
 		Move{Courier: "orange-3", To: "mokotow-port/1"}, Move{Courier: "orange-3", To: "mokotow-port/2"},
 		Move{Courier: "orange-3", To: "mokotow-port/3"}, Move{Courier: "orange-3", To: "port"})
@@ -305,6 +310,19 @@ func TestExample9Rumours(t *testing.T) {
 	s.Pending = &Pending{Kind: WaitDrawOrders, Seat: 1, Count: 2}
 	if _, _, err := Apply(s, DrawOrders{Cards: []string{"r10", fromPort}}); rejection(err) != "wrong_card" {
 		t.Errorf("drawing other than the peeked cards: %v", err)
+	}
+	// Cards read one at a time from their tags: the phase waits for the
+	// second.
+	one, _, err := Apply(s, DrawOrders{Cards: []string{fromPort}})
+	if err != nil || one.Pending == nil || one.Pending.Kind != WaitDrawOrders || one.Pending.Count != 1 || !slices.Equal(one.Track[0], []string{fromPort}) {
+		t.Fatalf("first of two cards: %v, pending %+v, track %v", err, one.Pending, one.Track[0])
+	}
+	both, _, err := Apply(one, DrawOrders{Cards: []string{"r10"}})
+	if err != nil || both.Pending == nil || both.Pending.Kind != WaitPlayCard || !slices.Equal(both.Track[0], []string{fromPort, "r10"}) {
+		t.Errorf("second card: %v, pending %+v, track %v", err, both.Pending, both.Track[0])
+	}
+	if _, _, err := Apply(one, DrawOrders{}); rejection(err) != "too_few_cards" {
+		t.Errorf("no card: %v", err)
 	}
 }
 
