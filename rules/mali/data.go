@@ -46,6 +46,12 @@ type Object struct {
 	Start   bool `yaml:"start" json:"start,omitempty"`
 	Soldier bool `yaml:"soldier" json:"soldier,omitempty"`
 	Assumed bool `yaml:"assumed" json:"assumed,omitempty"`
+	// X and Y place the object on the printed board, in millimetres from
+	// its top-left corner: the screens draw the map there and a board
+	// calibration finds the pawns there. Road fields lie evenly between
+	// their objects. Not rules: the engine never reads them.
+	X float64 `yaml:"x" json:"x,omitempty"`
+	Y float64 `yaml:"y" json:"y,omitempty"`
 }
 
 // Road joins objects A and B through its road fields; Fields lists the

@@ -760,6 +760,24 @@ func (s State) Unseen() []string {
 	return out
 }
 
+// NextDraw is how many cards the next round's order phase will draw (0
+// when it has none): what "Plotki z ulicy" shows.
+func (s State) NextDraw() int {
+	if s.cat == nil || !s.ordersPhaseHeld() {
+		return 0
+	}
+	return s.drawCount(s.Round + 1)
+}
+
+// FallenCard says whether an order leads from or to a fallen district: it
+// is discarded and replaced when it comes from the deck.
+func (s State) FallenCard(id string) bool {
+	if _, ok := s.cat.Orders[id]; !ok {
+		return false
+	}
+	return s.fallenCard(id)
+}
+
 // fallenCard says whether an order leads from or to a fallen district.
 func (s *State) fallenCard(id string) bool {
 	o := s.cat.Orders[id]

@@ -118,7 +118,10 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 	// Disconnected: an island object.
-	island := strings.Replace(mapYAML, "  - {id: sggw, name: SGGW, district: mokotow}", "  - {id: sggw, name: SGGW, district: mokotow}\n  - {id: wyspa, name: Wyspa, district: powisle}", 1)
+	island := strings.Replace(mapYAML, "  - {id: sggw, name: SGGW, district: mokotow, x: 240, y: 710}", "  - {id: sggw, name: SGGW, district: mokotow, x: 240, y: 710}\n  - {id: wyspa, name: Wyspa, district: powisle}", 1)
+	if island == mapYAML {
+		t.Fatal("the island was not added: the map's sggw line changed")
+	}
 	if _, err := Load(File{Name: "map.yaml", Data: []byte(island)}); err == nil || !strings.Contains(err.Error(), "not connected") {
 		t.Errorf("island: %v", err)
 	}
