@@ -16,17 +16,15 @@ var (
 	generate = flag.Bool("generate", false, "rewrite the example game scripts in testdata/games from the bot")
 )
 
-// The example games: name, setup, bot seed. Short decks keep them short;
-// each reaches the end of the game.
+// The example games the bot plays: name, setup, bot seed. Short decks keep
+// them short; each reaches the end of the game. readme.jsonl, the README's
+// example game, is written by hand.
 var exampleGames = []struct {
 	name  string
 	setup Setup
 	seed  uint64
 	note  string
 }{
-	{"readme", Setup{Variant: Basic, Starter: 1, Options: Options{DeckSize: 2},
-		Players: []PlayerSetup{{Seat: 1, Name: "Ania", Colour: ColourRed}, {Seat: 2, Name: "Bartek", Colour: ColourGreen}}}, 3,
-		"The README's example game: the basic variant for two players with a deck of 2 orders."},
 	{"basic-2p", Setup{Variant: Basic, Starter: 2, Options: Options{DeckSize: 3}, Players: players(2)}, 2, "Basic variant, 2 players, a deck of 3."},
 	{"basic-3p", Setup{Variant: Basic, Starter: 1, Options: Options{DeckSize: 4}, Players: players(3)}, 4, "Basic variant, 3 players, a deck of 4."},
 	{"basic-4p", Setup{Variant: Basic, Starter: 3, Players: players(4)}, 1, "Basic variant, 4 players, the full deck of 20."},
