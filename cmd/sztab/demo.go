@@ -34,6 +34,8 @@ a fresh journal in a new directory. Ctrl-C stops it.`,
 					return err
 				}
 				dir = d
+			} else if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("demo: --dir: %w", err)
 			}
 			spec, ok := games.Lookup(game)
 			if !ok || spec.Demo == "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/skirmishgame"
 )
 
@@ -9,4 +10,5 @@ import (
 // added here, by its package's spec, and nowhere else.
 var games = companion.Games{
 	skirmishgame.Spec,
+	maligame.Spec,
 }

@@ -1,0 +1,205 @@
+// The Mali Powstańcy screen panel: the city map as a graph (objects, road
+// fields, districts, blocked roads, fallen districts), the couriers by
+// colour, the German soldier and his computed path, the order track, the
+// prison, the scores, the odds before the soldier's die, and — in a
+// player's own view — the secret goals and the movement cards in hand.
+// A player (or the referee) moves by clicking: a courier, then a field.
+// Served as /static/games/mali-powstancy.js; registers with panels.js.
+(function () {
+  "use strict";
+  var P = window.SztabPanels;
+  var NS = "http://www.w3.org/2000/svg";
+  var colourCSS = { red: "#d33", green: "#2a2", orange: "#f90", purple: "#93c" };
+  var colourName = { red: ["czerwony", "red"], green: ["zielony", "green"], orange: ["pomarańczowy", "orange"], purple: ["fioletowy", "purple"] };
+  var phaseName = { goals: ["sekretne cele", "secret goals"], orders: ["faza rozkazów", "order phase"], cards: ["wybór kart ruchu", "movement cards"],
+    move: ["ruch harcerzy", "couriers move"], soldier: ["ruch żołnierza", "the soldier moves"], time: ["upływ czasu", "time passes"], over: ["koniec gry", "game over"] };
+  var selected = null; // the courier a click chose, for the next click on a field
+
+  function svg(tag, attrs, kids) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs || {}) {
+      if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
+
+  // positions: each object where the map file puts it (x, y in mm on the
+  // printed board), or on a circle when the file gives none; road fields
+  // evenly between their objects.
+  function positions(map) {
+    var pos = {}, objs = map.objects || [];
+    var W = 0, H = 0;
+    objs.forEach(function (o, i) {
+      var has = o.x || o.y;
+      var x = has ? +o.x : 300 + 260 * Math.cos(2 * Math.PI * i / objs.length);
+      var y = has ? +o.y : 300 + 260 * Math.sin(2 * Math.PI * i / objs.length);
+      pos[o.id] = { x: x, y: y, object: o };
+      W = Math.max(W, x); H = Math.max(H, y);
+    });
+    (map.roads || []).forEach(function (r) {
+      var a = pos[r.a], b = pos[r.b], n = (r.fields || []).length;
+      if (!a || !b) return;
+      for (var k = 1; k <= n; k++) {
+        pos[r.id + "/" + k] = { x: a.x + (b.x - a.x) * k / (n + 1), y: a.y + (b.y - a.y) * k / (n + 1), road: r.id, district: r.fields[k - 1] };
+      }
+    });
+    return { pos: pos, w: W + 60, h: H + 60 };
+  }
+
+  function districtOf(map, node, pos) {
+    var p = pos[node];
+    if (!p) return "";
+    return p.object ? p.object.district : p.district;
+  }
+
+  function mapSVG(msg, ctx) {
+    var st = msg.state || {}, map = st.map || {};
+    var lay = positions(map), pos = lay.pos;
+    var fallen = {};
+    (st.districts || []).forEach(function (d) { if (d.fallen) fallen[d.id] = true; });
+    var blocked = {};
+    (st.blocks || []).forEach(function (b) { if (b.road) blocked[b.road] = true; });
+    var g = [];
+    (map.roads || []).forEach(function (r) {
+      var a = pos[r.a], b = pos[r.b];
+      if (!a || !b) return;
+      g.push(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "road" + (blocked[r.id] ? " blocked" : ""), "data-road": r.id,
+        stroke: blocked[r.id] ? "#b00" : "#999", "stroke-width": blocked[r.id] ? 5 : 2, "stroke-dasharray": blocked[r.id] ? "6 4" : "" }));
+    });
+    var click = function (node) {
+      return function () {
+        if (!selected) return;
+        var isObj = pos[node] && pos[node].object;
+        var cmd = st.pending && st.pending.kind === "place_escaped" ? "place" : "step";
+        if (cmd === "step" && isObj && ctx.lastJump) cmd = "jump";
+        ctx.command(cmd, [selected, node]);
+        selected = null;
+      };
+    };
+    Object.keys(pos).forEach(function (id) {
+      var p = pos[id], d = districtOf(map, id, pos), isObj = !!p.object;
+      g.push(svg("circle", { cx: p.x, cy: p.y, r: isObj ? 14 : 6, "data-node": id,
+        class: "node" + (fallen[d] ? " fallen" : ""), fill: fallen[d] ? "#555" : (isObj ? "#eee" : "#fff"),
+        stroke: p.object && p.object.start ? "#06c" : "#333", "stroke-width": p.object && p.object.start ? 3 : 1, onclick: click(id) }));
+      if (isObj) g.push(svg("text", { x: p.x, y: p.y - 18, "text-anchor": "middle", "font-size": 11 }, [p.object.name]));
+    });
+    if (st.soldier_path && st.soldier_path.length && pos[st.soldier]) {
+      var pts = [st.soldier].concat(st.soldier_path).filter(function (n) { return pos[n]; }).map(function (n) { return pos[n].x + "," + pos[n].y; });
+      g.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: "#000", "stroke-width": 3, "stroke-dasharray": "4 3", "data-testid": "soldier-path" }));
+    }
+    if (st.soldier && pos[st.soldier]) {
+      var s = pos[st.soldier];
+      g.push(svg("rect", { x: s.x - 9, y: s.y - 9, width: 18, height: 18, fill: "#000", "data-testid": "soldier", "data-node": st.soldier }));
+    }
+    var at = {};
+    (st.couriers || []).forEach(function (c) {
+      if (c.off || !pos[c.at]) return;
+      var k = at[c.at] = (at[c.at] || 0) + 1;
+      var p = pos[c.at];
+      g.push(svg("circle", { cx: p.x - 12 + 8 * k, cy: p.y + 12, r: 6, fill: colourCSS[c.colour] || "#888",
+        stroke: selected === c.id ? "#000" : (c.carrying ? "#fff" : "#333"), "stroke-width": selected === c.id ? 3 : 2,
+        "data-courier": c.id, "data-testid": "courier-" + c.id, onclick: function () { selected = selected === c.id ? null : c.id; ctx.redraw(); } },
+        [svg("title", {}, [c.id + (c.carrying ? " → " + c.carrying : "")])]));
+    });
+    return svg("svg", { viewBox: "0 0 " + lay.w + " " + lay.h, class: "mali-map", "data-testid": "map", width: "100%" }, g);
+  }
+
+  function orderLabel(st, id, ctx) {
+    if (id === "zwyciestwo") return ctx.say("ZWYCIĘSTWO", "VICTORY");
+    var o = (st.map_orders || {})[id];
+    return o ? o.from + " → " + o.to + " (" + o.points + ")" : id;
+  }
+
+  function track(st, ctx) {
+    var fields = st.track || [];
+    var carriers = {};
+    (st.couriers || []).forEach(function (c) { if (c.carrying) (carriers[c.carrying] = carriers[c.carrying] || []).push(c.id); });
+    return ctx.el("table", { class: "grid", "data-testid": "track" },
+      ctx.el("tr", {}, fields.map(function (_, i) { return ctx.el("th", { text: String(i + 1) }); })),
+      ctx.el("tr", {}, fields.map(function (cards) {
+        return ctx.el("td", {}, (cards || []).map(function (id) {
+          return ctx.el("div", { "data-order": id, text: orderLabel(st, id, ctx) + (carriers[id] ? " ← " + carriers[id].join(", ") : "") });
+        }));
+      })));
+  }
+
+  function players(st, ctx) {
+    return ctx.el("table", { class: "grid", "data-testid": "score" },
+      ctx.el("tr", {}, [ctx.say("gracz", "player"), ctx.say("kolor", "colour"), ctx.say("dostarczone", "delivered"), ctx.say("karty ruchu", "movement cards")].map(function (h) { return ctx.el("th", { text: h }); })),
+      (st.players || []).map(function (p) {
+        return ctx.el("tr", { "data-seat": String(p.seat) }, [p.name, two(colourName[p.colour], ctx), String((p.delivered || []).length),
+          (p.cards || []).join(" ") + (p.played ? " [" + p.played + "]" : "")].map(function (v) { return ctx.el("td", { text: v }); }));
+      }));
+  }
+
+  function prison(st, ctx) {
+    var inside = (st.couriers || []).filter(function (c) { return c.off; });
+    if (!inside.length) return null;
+    return ctx.el("div", { "data-testid": "prison" }, ctx.say("Więzienie / zbiegli: ", "Prison / escaped: ") +
+      inside.map(function (c) { return c.id + " (" + (c.off === "prison" ? ctx.say("więzienie", "prison") : ctx.say("zbiegł", "escaped")) + ")"; }).join(", "));
+  }
+
+  function odds(st, ctx) {
+    var o = st.odds;
+    if (!o) return null;
+    var rows = Object.keys(o.arrest || {}).sort().map(function (id) {
+      return ctx.el("tr", {}, ctx.el("td", { text: id }), ctx.el("td", { text: (100 * o.arrest[id]).toFixed(1) + "%" }),
+        ctx.el("td", { text: o.bonus && o.bonus[id] != null ? (100 * o.bonus[id]).toFixed(1) + "%" : "" }));
+    });
+    return ctx.el("div", { "data-testid": "odds" }, ctx.el("h2", { text: ctx.say("Przed rzutem: szansa aresztowania", "Before the roll: chance of arrest") }),
+      ctx.el("table", { class: "grid" }, ctx.el("tr", {}, [ctx.say("harcerz", "courier"), ctx.say("areszt", "arrest"), o.bonus ? ctx.say("ruch czerwony", "red move") : ""].map(function (h) { return ctx.el("th", { text: h }); })), rows));
+  }
+
+  function mine(st, ctx) {
+    // A player's own view carries their hand and goals; others' are hidden.
+    var me = (st.players || []).filter(function (p) { return p.goals || p.dealt; })[0];
+    if (!me || ctx.audience === "public") return null;
+    var nodes = [ctx.el("h2", { text: ctx.say("Twoje sekretne cele", "Your secret goals") })];
+    nodes.push(ctx.el("ul", { "data-testid": "goals" }, (me.goals && me.goals.length ? me.goals : me.dealt || []).map(function (g) { return ctx.el("li", { text: g }); })));
+    return ctx.el("div", {}, nodes);
+  }
+
+  function pending(st, ctx) {
+    var p = st.pending;
+    if (!p || st.result) return null;
+    var nodes = [ctx.el("div", { "data-testid": "pending", text: ctx.say("Czekam na: ", "Waiting for: ") + p.kind + (p.seat ? " (" + ctx.say("miejsce ", "seat ") + p.seat + ")" : "") })];
+    if (p.choices && p.choices.length && ctx.audience !== "public") {
+      nodes.push(ctx.el("div", { class: "controls" }, p.choices.map(function (c) {
+        return ctx.el("button", { "data-testid": "choose-" + c, onclick: function () { ctx.command("choose", [c]); } }, c);
+      })));
+    }
+    if (p.kind === "play_card" && ctx.audience !== "public") {
+      var me = (st.players || []).filter(function (pl) { return pl.cards && pl.cards.length; })[0];
+      if (me && ctx.audience !== "referee") nodes.push(ctx.el("div", { class: "controls" }, me.cards.map(function (n) {
+        return ctx.el("button", { "data-testid": "card-" + n, onclick: function () { ctx.command("card", [String(n)]); } }, String(n));
+      })));
+    }
+    return ctx.el("div", { class: "flag" }, nodes);
+  }
+
+  function mali(msg, ctx) {
+    var st = msg.state || {};
+    var nodes = [];
+    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" }, ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), " · ",
+      two(phaseName[st.phase], ctx) || st.phase || "", " · ", ctx.say("żetony niemieckie: ", "German tokens: ") + (st.tokens || 0)));
+    if (st.result) nodes.push(ctx.el("div", { class: "flag", "data-testid": "result" }, ctx.t(st.result.reason)));
+    nodes.push(players(st, ctx));
+    var pe = pending(st, ctx);
+    if (pe) nodes.push(pe);
+    nodes.push(mapSVG(msg, ctx));
+    nodes.push(track(st, ctx));
+    var pr = prison(st, ctx);
+    if (pr) nodes.push(pr);
+    var od = odds(st, ctx);
+    if (od) nodes.push(od);
+    var m = mine(st, ctx);
+    if (m) nodes.push(m);
+    if (selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrany harcerz: ", "Selected courier: ") + selected + ctx.say(" — kliknij pole", " — click a field") }));
+    return ctx.el("div", {}, nodes);
+  }
+
+  P.register("mali-powstancy", mali);
+})();

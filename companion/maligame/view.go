@@ -1,0 +1,202 @@
+package maligame
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/mali"
+)
+
+// View is what the screens get: the state as the viewer may see it, the
+// map and the order cards to draw it with, and, before the soldier's die,
+// the odds and the soldier's route.
+type View struct {
+	mali.State
+	Map    mali.Map                  `json:"map"`
+	Orders map[string]mali.OrderCard `json:"order_cards"`
+	// Odds are the chances before the die is rolled (basic variant, the
+	// soldier's phase): each courier's arrest and, for the referee, the
+	// red move's courier.
+	Odds []mali.CourierOdds `json:"odds,omitempty"`
+	// Routes are where the soldier would go on the highest black face:
+	// one route, or one per courier its owner may choose among.
+	Routes []mali.SoldierRoute `json:"soldier_routes,omitempty"`
+}
+
+func show(s mali.State, v companion.Viewer) any {
+	mv := mali.Viewer{Referee: v.Role == companion.RoleReferee}
+	if v.Role == companion.RolePlayer {
+		mv.Seat = v.Seat
+	}
+	out := View{State: s.View(mv)}
+	cat := s.Catalogue()
+	if cat == nil {
+		return out
+	}
+	out.Map, out.Orders = cat.Data.Map, cat.Orders
+	if s.Variant == mali.Basic && s.Result == nil && s.Pending != nil && s.Pending.Kind == mali.WaitRoll {
+		if odds, err := mali.SoldierOdds(s); err == nil {
+			for i := range odds {
+				if !mv.Referee {
+					odds[i].RedMin, odds[i].RedMax = 0, 0
+				}
+			}
+			out.Odds = odds
+		}
+		out.Routes, _ = mali.SoldierPath(s, maxBlack(s))
+	}
+	return out
+}
+
+func maxBlack(s mali.State) int {
+	n := 0
+	for _, f := range s.Catalogue().Data.Die {
+		if f.Colour == mali.Black && f.Value > n {
+			n = f.Value
+		}
+	}
+	return n
+}
+
+// LegalActions are the action types the engine takes now.
+func (g *Game) LegalActions() []string {
+	var out []string
+	for _, a := range mali.LegalActions(g.State()) {
+		if !slices.Contains(out, a.Type()) {
+			out = append(out, a.Type())
+		}
+	}
+	return out
+}
+
+// Seats are the players' seats, for their own views.
+func (g *Game) Seats() []int {
+	var out []int
+	for _, p := range g.State().Players {
+		out = append(out, p.Seat)
+	}
+	return out
+}
+
+// ActiveSeat is the seat the game waits for, 0 when it waits for several
+// or for the table.
+func (g *Game) ActiveSeat() int {
+	if p := g.State().Pending; p != nil {
+		return p.Seat
+	}
+	return 0
+}
+
+var phaseName = map[string]rules.Text{
+	mali.PhaseGoals:   {PL: "sekretne cele", EN: "secret goals"},
+	mali.PhaseOrders:  {PL: "faza rozkazów", EN: "order phase"},
+	mali.PhaseCards:   {PL: "wybór kart ruchu", EN: "movement cards"},
+	mali.PhaseMove:    {PL: "ruch harcerzy", EN: "couriers move"},
+	mali.PhaseSoldier: {PL: "ruch niemieckiego żołnierza", EN: "the German soldier"},
+	mali.PhaseTime:    {PL: "upływ czasu", EN: "time passes"},
+	mali.PhaseOver:    {PL: "koniec gry", EN: "game over"},
+}
+
+// Headline is the round and phase, or the result.
+func (g *Game) Headline() rules.Text {
+	s := g.State()
+	if s.Result != nil {
+		return s.Result.Reason
+	}
+	ph := phaseName[s.Phase]
+	return rules.Text{PL: fmt.Sprintf("Runda %d · %s · żetony niemieckie %d", s.Round, ph.PL, s.Tokens),
+		EN: fmt.Sprintf("Round %d · %s · German tokens %d", s.Round, ph.EN, s.Tokens)}
+}
+
+// Summary is the headline, each player's delivered orders, and what the
+// game waits for.
+func (g *Game) Summary(companion.Viewer) []rules.Text {
+	s := g.State()
+	out := []rules.Text{g.Headline()}
+	for _, p := range s.Players {
+		pts := 0
+		for _, id := range p.Delivered {
+			pts += s.Catalogue().Orders[id].Points
+		}
+		out = append(out, rules.Textf("%s (%s): %d rozkazów, %d pkt", "%s (%s): %d orders, %d pts", p.Name, p.Colour, len(p.Delivered), pts))
+	}
+	if p := s.Pending; p != nil && s.Result == nil {
+		out = append(out, rules.Textf("Czekam na: %s (miejsce %d)", "Waiting for: %s (seat %d)", p.Kind, p.Seat))
+	}
+	return out
+}
+
+// Scoreboard: the digits show the round and German tokens, the lines each
+// player's points.
+func (g *Game) Scoreboard() hardware.Scoreboard {
+	s := g.State()
+	sb := hardware.Scoreboard{Digits: fmt.Sprintf("%2d-%d", s.Round%100, s.Tokens)}
+	sb.Lines = append(sb.Lines, fmt.Sprintf("R%d %s", s.Round, s.Phase))
+	for _, p := range s.Players {
+		pts := 0
+		for _, id := range p.Delivered {
+			pts += s.Catalogue().Orders[id].Points
+		}
+		sb.Lines = append(sb.Lines, fmt.Sprintf("%.8s %d", p.Name, pts))
+	}
+	return sb
+}
+
+// SoldierColour is the colour the board counts the German soldier's pawn
+// under.
+const SoldierColour = "soldier"
+
+// lowConfidence is the reading below which a count is not trusted enough to
+// call a desync; the referee is asked to look instead.
+const lowConfidence = 0.8
+
+// Desyncs are the fields where the camera's count of pawns disagrees with
+// the state: a courier the state has elsewhere, a soldier not where he
+// went. Never a silent overwrite: the referee settles it.
+func (g *Game) Desyncs() []rules.Text {
+	if g.snap == nil || len(g.snap.Pieces) == 0 {
+		return nil
+	}
+	s := g.State()
+	cat := s.Catalogue()
+	want := map[[2]string]int{}
+	for _, c := range s.Couriers {
+		if c.OnMap() {
+			want[[2]string{string(c.At), c.Colour}]++
+		}
+	}
+	if s.Soldier != "" {
+		want[[2]string{string(s.Soldier), SoldierColour}]++
+	}
+	seen := map[[2]string]int{}
+	var out []rules.Text
+	for _, p := range g.snap.Pieces {
+		k := [2]string{p.Node, p.Colour}
+		seen[k] += p.Count
+		if p.Confidence > 0 && p.Confidence < lowConfidence {
+			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%) — sprawdźcie pionki", "%s: the camera is unsure (%s, %.0f%%) — check the pawns",
+				cat.Name(mali.Node(p.Node)), p.Colour, 100*p.Confidence))
+		}
+	}
+	keys := make([][2]string, 0, len(want)+len(seen))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	for k := range seen {
+		if _, ok := want[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	for _, k := range keys {
+		if want[k] != seen[k] {
+			out = append(out, rules.Textf("%s: kamera widzi %d (%s), stan gry mówi %d", "%s: the camera sees %d (%s), the game's state says %d",
+				cat.Name(mali.Node(k[0])), seen[k], k[1], want[k]))
+		}
+	}
+	return out
+}
