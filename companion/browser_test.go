@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -21,39 +20,14 @@ import (
 	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/chromium"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/vision"
 )
 
-// browser starts Debian's headless chromium. Under CI a missing chromium
-// fails the test: `make test` installs it.
-func browser(t testing.TB) context.Context {
-	t.Helper()
-	path := ""
-	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if found, err := exec.LookPath(p); err == nil {
-			path = found
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed; `make test` installs it (apt-get install chromium)")
-		}
-		t.Skip("chromium is not installed; run `make test`, which installs it")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1920, 1080),
-		chromedp.UserDataDir(t.TempDir()), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
-}
+// browser starts Debian's headless chromium.
+func browser(t testing.TB) context.Context { return chromium.Start(t) }
 
 // screenshotDir is where the tests leave 1920×1080 screenshots for a person
 // to look at: $SZTAB_SCREENSHOTS or test-artifacts/screenshots in the repo.
@@ -144,12 +118,7 @@ func tag(uid string) companion.Input {
 // took from since.
 func until(t testing.TB, ctx context.Context, since time.Time, cond string) time.Duration {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](cond)); err != nil {
-		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("#app"))
-		t.Fatalf("page never showed %s: %v\n%s", cond, err, html)
-	}
+	chromium.Until(t, ctx, cond)
 	return time.Since(since)
 }
 
@@ -248,19 +217,7 @@ func TestBrowserScreenShowsStaleAndRecovers(t *testing.T) {
 // it should land on.
 func login(t *testing.T, ctx context.Context, addr, next, user, pass, landing string) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	err := chromedp.Do(tctx,
-		chromedp.Navigate("http://"+addr+next),
-		chromedp.WaitVisible(`#user`),
-		chromedp.SendKeys(`#user`, user),
-		chromedp.SendKeys(`#password`, pass),
-		chromedp.Click(`#login`),
-		chromedp.WaitReady(landing),
-	)
-	if err != nil {
-		t.Fatalf("sign in as %s on %s: %v", user, next, err)
-	}
+	chromium.Login(t, ctx, "http://"+addr+next, user, pass, landing)
 }
 
 func TestBrowserRefereeRulesFromThePage(t *testing.T) {
