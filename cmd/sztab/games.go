@@ -3,10 +3,12 @@ package main
 import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/wotrushgame"
 )
 
 // games are the games this binary plays: the one list of them. A game is
 // added here, by its package's spec, and nowhere else.
 var games = companion.Games{
 	skirmishgame.Spec,
+	wotrushgame.Spec,
 }
