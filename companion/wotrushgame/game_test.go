@@ -178,3 +178,31 @@ func TestDecisionsByScan(t *testing.T) {
 		t.Errorf("BASE-2-3 %+v, want damaged", b)
 	}
 }
+
+// `sztab tags enroll --cards table.yaml`: every card of the configured
+// game that is ever scanned, once; a bad section is an error.
+func TestCards(t *testing.T) {
+	cases := []struct {
+		section string
+		want    int // 100 vehicles, 6 barracks and 3 bases a player, 48 medals
+		err     bool
+	}{
+		{"players: [{seat: 1, name: A}, {seat: 2, name: B}, {seat: 3, name: C}]\nfirst: 2\n", 100 + 3*9 + 48, false},
+		{"players: [{seat: 1, name: A}, {seat: 2, name: B}]\nfirst: 1\n", 100 + 2*9 + 48, false},
+		{"players: [{seat: 1, name: A}]\nfirst: 1\n", 0, true},
+		{"players: [{seat: 1, name: A}, {seat: 2, name: B}]\nfirst: 1\noptions: {medals: all}\n", 0, true},
+	}
+	for _, tc := range cases {
+		cs, err := cards([]byte(tc.section))
+		if (err != nil) != tc.err || len(cs) != tc.want {
+			t.Errorf("%q: %d cards, err %v; want %d, error %v", tc.section, len(cs), err, tc.want, tc.err)
+		}
+		seen := map[string]bool{}
+		for _, c := range cs {
+			if seen[c.ID] || c.Kind != "card" || c.Label == "" {
+				t.Errorf("card %+v twice, or without kind/label", c)
+			}
+			seen[c.ID] = true
+		}
+	}
+}

@@ -125,8 +125,8 @@ func printState(w io.Writer, s wotrush.State, lang string) {
 			}
 			bases = append(bases, x)
 		}
-		fmt.Fprintf(w, "  %s: %s %s; %s %d, %s %d, Magazyn %d\n", p.Name, t("Bazy", "bases"), strings.Join(bases, "; "),
-			t("ręka", "hand"), p.HandSize, t("Garaż", "Garage"), p.GarageSize, len(p.Magazine))
+		fmt.Fprintf(w, "  %s: %s %s; %s %d, %s %d, %s %d\n", p.Name, t("Bazy", "bases"), strings.Join(bases, "; "),
+			t("ręka", "hand"), p.HandSize, t("Garaż", "Garage"), p.GarageSize, t("Magazyn", "Magazine"), len(p.Magazine))
 		if len(p.Hand) > 0 {
 			fmt.Fprintf(w, "    %s: %s\n", t("ręka", "hand"), names(p.Hand))
 		}
