@@ -4,6 +4,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/wotrushgame"
 )
 
 // games are the games this binary plays: the one list of them. A game is
@@ -11,4 +12,5 @@ import (
 var games = companion.Games{
 	skirmishgame.Spec,
 	maligame.Spec,
+	wotrushgame.Spec,
 }

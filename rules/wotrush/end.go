@@ -49,7 +49,7 @@ func (s *State) finishTurn() []Event {
 		p.Hand = nil
 	}
 	evs = append(evs, s.draw(p.Seat, s.HandLimit)...)
-	s.Used, s.Purchases, s.Recruitment, s.Attacked = nil, 0, false, false
+	s.Used, s.Purchases, s.Recruitment, s.Attacked, s.Acted = nil, 0, false, false, false
 	evs = append(evs, Event{Type: "turn_ended", Seat: p.Seat, Text: rules.Textf("%s kończy turę", "%s ends the turn", p.Name)})
 	if s.EndTriggered && s.Active == s.lastSeat() {
 		return append(evs, s.score()...)

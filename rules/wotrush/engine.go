@@ -32,6 +32,9 @@ func Apply(s State, a Action) (State, []Event, error) {
 	if err != nil {
 		return s, nil, err
 	}
+	if !keepsSelection(a) {
+		next.Selection = nil
+	}
 	next.tally()
 	return next, evs, nil
 }
@@ -56,6 +59,18 @@ func (s *State) apply(a Action) ([]Event, error) {
 	if s.Player(seat) == nil {
 		return nil, rules.Reject("unknown_seat", "miejsce %d nie gra", "seat %d is not playing", seat)
 	}
+	switch a := a.(type) {
+	case RevealHand:
+		if err := s.checkReveal(a, seat); err != nil {
+			return nil, err
+		}
+		return s.revealHand(a)
+	case RevealReserve:
+		if err := s.checkReveal(a, seat); err != nil {
+			return nil, err
+		}
+		return s.revealReserve(a)
+	}
 	if s.Pending != nil {
 		if a.Type() != s.Pending.Kind {
 			return nil, rules.Reject("awaiting_decision", "najpierw: %[1]s", "first: %[2]s", s.Pending.Text.PL, s.Pending.Text.EN)
@@ -68,11 +83,13 @@ func (s *State) apply(a Action) ([]Event, error) {
 	}
 	switch a := a.(type) {
 	case Buy:
-		return s.buy(a)
+		return s.acted(s.buy(a))
 	case PlayCard:
-		return s.playCard(a)
+		return s.acted(s.playCard(a))
 	case Attack:
-		return s.attack(a)
+		return s.acted(s.attack(a))
+	case Select:
+		return s.selectCards(a)
 	case EndTurn:
 		return s.endTurn()
 	case Defend, Research, Dismantle, Siege, Discard, Fire, TakeMedals:
@@ -108,8 +125,22 @@ func actionSeat(a Action) int {
 		return a.Seat
 	case EndTurn:
 		return a.Seat
+	case RevealHand:
+		return a.Seat
+	case RevealReserve:
+		return a.Seat
+	case Select:
+		return a.Seat
 	}
 	return 0
+}
+
+// acted notes that the turn's step II has begun.
+func (s *State) acted(evs []Event, err error) ([]Event, error) {
+	if err == nil {
+		s.Acted = true
+	}
+	return evs, err
 }
 
 // MinPlayers and MaxPlayers bound a game. The rulebook shows a five-player

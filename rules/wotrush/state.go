@@ -139,6 +139,9 @@ type Player struct {
 	// Magazine is the face-up discard pile, top last.
 	Magazine []string `json:"magazine"`
 	Bases    []Base   `json:"bases"`
+	// Shown are the hand cards seen on the table (RevealHand): the rest of
+	// the hand is the engine's guess of what was drawn.
+	Shown []string `json:"shown,omitempty"`
 	// Won are the achievements taken at the end.
 	Won               []string `json:"won,omitempty"`
 	VehiclesDestroyed int      `json:"vehicles_destroyed"`
@@ -261,15 +264,22 @@ type State struct {
 	Shuffles    int `json:"shuffles"`
 
 	// The turn in progress.
-	Used        []string      `json:"used,omitempty"`
-	Purchases   int           `json:"purchases,omitempty"`
-	Recruitment bool          `json:"recruitment,omitempty"`
-	Attacked    bool          `json:"attacked,omitempty"`
-	Playing     *Playing      `json:"playing,omitempty"`
-	Attack      *AttackState  `json:"attack,omitempty"`
-	Pending     *Pending      `json:"pending,omitempty"`
-	SiegeKills  []NationCount `json:"siege_kills,omitempty"`
-	Ending      bool          `json:"ending,omitempty"`
+	Used        []string `json:"used,omitempty"`
+	Purchases   int      `json:"purchases,omitempty"`
+	Recruitment bool     `json:"recruitment,omitempty"`
+	Attacked    bool     `json:"attacked,omitempty"`
+	// Acted: the active player has bought, played or attacked this turn
+	// (the hand is no longer only being laid out).
+	Acted bool `json:"acted,omitempty"`
+	// Selection is a purchase or attack being put together (Select).
+	Selection *Selection `json:"selection,omitempty"`
+	// ReserveShown are the Reserve cards seen on the table (RevealReserve).
+	ReserveShown []string      `json:"reserve_shown,omitempty"`
+	Playing      *Playing      `json:"playing,omitempty"`
+	Attack       *AttackState  `json:"attack,omitempty"`
+	Pending      *Pending      `json:"pending,omitempty"`
+	SiegeKills   []NationCount `json:"siege_kills,omitempty"`
+	Ending       bool          `json:"ending,omitempty"`
 
 	// EndTriggered: a player lost the last base or a ninth single medal
 	// was taken; the round is finished.
@@ -287,6 +297,14 @@ func (s State) clone() State {
 		p.Magazine = slices.Clone(p.Magazine)
 		p.Bases = slices.Clone(p.Bases)
 		p.Won = slices.Clone(p.Won)
+		p.Shown = slices.Clone(p.Shown)
+	}
+	c.ReserveShown = slices.Clone(s.ReserveShown)
+	if s.Selection != nil {
+		sel := *s.Selection
+		sel.Cards = slices.Clone(sel.Cards)
+		sel.Pay = slices.Clone(sel.Pay)
+		c.Selection = &sel
 	}
 	c.Deck = slices.Clone(s.Deck)
 	c.Discard = slices.Clone(s.Discard)
@@ -381,6 +399,7 @@ func (s *State) tally() {
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.HandSize, p.GarageSize = len(p.Hand), len(p.Garage)
+		p.Shown = keepIn(p.Shown, p.Hand)
 		if p.Hand == nil {
 			p.Hand = []string{}
 		}
@@ -395,9 +414,21 @@ func (s *State) tally() {
 		}
 	}
 	s.DeckSize = len(s.Deck)
+	s.ReserveShown = keepIn(s.ReserveShown, s.Reserve)
 	for _, l := range []*[]string{&s.Deck, &s.Discard, &s.Reserve, &s.Scrapyard, &s.Achievements} {
 		if *l == nil {
 			*l = []string{}
 		}
 	}
+}
+
+// keepIn is the ids of list still in where (nil when none).
+func keepIn(list, where []string) []string {
+	var out []string
+	for _, id := range list {
+		if slices.Contains(where, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

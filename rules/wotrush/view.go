@@ -24,6 +24,7 @@ func (s State) View(v Viewer) State {
 		p.Garage = []string{}
 		if p.Seat != v.Seat && !(p.Seat == c.Active && c.Phase == PhasePlay) {
 			p.Hand = []string{}
+			p.Shown = nil
 		}
 	}
 	c.Deck = []string{}

@@ -1,0 +1,180 @@
+// The World of Tanks: Rush panel: the Reserve row, each player's bases
+// (defended, damaged), medals by nation, squad and captured bases, the
+// achievements and who leads each, the active player's face-up hand and
+// what the game waits for. A player's page adds their own hand, their
+// Garage count and the buttons of their choices. The Garage order is never
+// in any view. Served as /static/games/wot-rush.js.
+(function () {
+  "use strict";
+  var P = window.SztabPanels;
+  var nations = { ussr: ["ZSRR", "USSR"], germany: ["Niemcy", "Germany"], usa: ["USA", "USA"], france: ["Francja", "France"] };
+  var kinds = { defend: ["obrona", "defence"], fire: ["ogień", "fire"], siege: ["Oblężenie", "Siege"], research: ["Badania", "Research"], dismantle: ["Demontaż", "Dismantle"], discard: ["Sabotaż", "Sabotage"], take_medals: ["Medale", "Medals"] };
+  // pay is the page's own pick of paying cards before "buy" is pressed; the
+  // table's scans keep theirs in the state (selection).
+  var pay = [];
+
+  function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
+  function mySeat(ctx) { var m = /^player\/(\d+)$/.exec(ctx.audience || ""); return m ? +m[1] : 0; }
+  function player(st, seat) { return (st.players || []).filter(function (p) { return p.seat === seat; })[0]; }
+  function name(st, id, ctx) { var c = (st.cards || {})[id]; return c ? ctx.t(c.name) : id; }
+
+  function card(st, id, ctx, extra) {
+    var c = (st.cards || {})[id] || {};
+    var bits = [];
+    if (c.nation) bits.push(two(nations[c.nation], ctx));
+    if (c.kind === "vehicle") bits.push(ctx.say("koszt ", "cost ") + c.cost, "⚙" + (c.resources || 0), "✹" + (c.firepower || 0), "⛨" + (c.armour || 0));
+    else if (c.pays) bits.push("⚙" + (c.resources || 0));
+    (c.abilities || []).forEach(function (a) { bits.push(a.id + (a.n ? " " + a.n : "")); });
+    return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:12em" },
+      ctx.el("div", { class: "name", text: ctx.t(c.name) || id }),
+      ctx.el("div", { class: "meta", text: id + " · " + bits.join(" · ") }), extra || null);
+  }
+
+  function bases(st, p, ctx, buttons) {
+    return ctx.el("div", { class: "pips", "data-testid": "bases-" + p.seat }, (p.bases || []).map(function (b) {
+      var cls = ["base", b.defender ? "defended" : "open", b.damaged ? "damaged" : ""].join(" ");
+      var label = b.card + (b.damaged ? " ⚠" : "") + (b.defender ? " ⛨ " + name(st, b.defender, ctx) + (b.defender_damaged ? " ⚠" : "") : "");
+      return ctx.el("span", { class: cls, "data-testid": "base-" + b.card, "data-defended": b.defender ? "1" : "0", "data-damaged": b.damaged ? "1" : "0",
+        style: "border:1px solid " + (b.damaged ? "#e0a030" : b.defender ? "#4caf7a" : "#313846") + ";border-radius:6px;padding:.2em .5em" },
+        label, buttons ? buttons(b) : null);
+    }));
+  }
+
+  function statsOf(st, seat) { return (st.stats || []).filter(function (s) { return s.seat === seat; })[0] || { medals: {} }; }
+
+  function players(st, ctx) {
+    return ctx.el("div", { class: "units", "data-testid": "players" }, (st.players || []).map(function (p) {
+      var s = statsOf(st, p.seat);
+      var medals = Object.keys(s.medals || {}).sort().map(function (n) { return two(nations[n], ctx) + " " + s.medals[n]; }).join(", ");
+      var active = p.seat === st.active && st.phase === "play";
+      return ctx.el("div", { class: "unit" + (active ? " active" : ""), "data-testid": "player-" + p.seat },
+        ctx.el("div", { class: "name", text: p.name + (st.first === p.seat ? " ★" : "") }),
+        bases(st, p, ctx),
+        ctx.el("div", { class: "meta", "data-testid": "medals-" + p.seat, text: ctx.say("Medale: ", "Medals: ") + (medals || "—") }),
+        ctx.el("div", { class: "meta", "data-testid": "squad-" + p.seat, text: [
+          ctx.say("oddział ", "squad ") + (s.squad || 0),
+          ctx.say("zdobyte Bazy ", "captured bases ") + (s.captured || 0),
+          ctx.say("ręka ", "hand ") + p.hand_size, ctx.say("Garaż ", "Garage ") + p.garage_size,
+          ctx.say("Magazyn ", "Magazine ") + (p.magazine || []).length,
+          ctx.say("zniszczone: pojazdy ", "destroyed: vehicles ") + p.vehicles_destroyed + ctx.say(", Bazy ", ", bases ") + p.bases_destroyed].join(" · ") }));
+    }));
+  }
+
+  function achievements(st, ctx) {
+    if (!(st.leaders || []).length) return null;
+    return ctx.el("table", { class: "grid", "data-testid": "achievements" },
+      ctx.el("tr", {}, [ctx.say("Osiągnięcie", "Achievement"), ctx.say("prowadzi", "leads"), ""].map(function (h) { return ctx.el("th", { text: h }); })),
+      st.leaders.map(function (l) {
+        var who = l.seats.length === 1 ? (player(st, l.seats[0]) || {}).name : ctx.say("remis — nikt", "a tie — nobody");
+        return ctx.el("tr", { "data-testid": "ach-" + l.card }, ctx.el("td", { text: ctx.t(l.name) }), ctx.el("td", { text: who }), ctx.el("td", { text: String(l.n) }));
+      }));
+  }
+
+  function waitingSeat(st) { return st.pending ? st.pending.seat : st.active; }
+
+  // choices are the buttons for a pending decision, on the page of the
+  // player it waits for (and the referee's).
+  function choices(st, ctx) {
+    var pd = st.pending;
+    if (!pd) return null;
+    var mine = mySeat(ctx) === pd.seat || ctx.page === "referee";
+    var nodes = [ctx.el("div", { "data-testid": "pending-text" }, two(kinds[pd.kind], ctx) + ": " + ctx.t(pd.text))];
+    if (mine && ctx.page !== "table") {
+      var b = function (label, cmd, args) { return ctx.el("button", { "data-testid": "choice-" + cmd + "-" + args.join("-"), onclick: function () { ctx.command(cmd, args); } }, label); };
+      var opts = pd.options || [];
+      var btns = [];
+      if (pd.kind === "fire") {
+        ((st.attack || {}).attackers || []).forEach(function (a) {
+          opts.forEach(function (o) { btns.push(b(name(st, a, ctx) + " → " + name(st, o, ctx) + " (" + o + ")", "fire", [a, o])); });
+        });
+      } else if (pd.kind === "take_medals") {
+        for (var d = pd.min; d <= pd.max; d++) btns.push(b(ctx.say("podwójnych: ", "doubles: ") + d, "medals", [String(d)]));
+      } else {
+        var cmd = { defend: "defend", siege: "siege", research: "research", dismantle: "dismantle", discard: "discard" }[pd.kind];
+        opts.forEach(function (o) { btns.push(b(name(st, o, ctx) + " (" + o + ")", cmd, [o])); });
+        if (pd.kind === "research") btns.push(b(ctx.say("nic nie biorę", "take nothing"), "research", []));
+      }
+      nodes.push(ctx.el("div", { class: "controls", "data-testid": "choices" }, btns));
+    }
+    return ctx.el("div", { class: "flag", "data-testid": "pending" }, nodes);
+  }
+
+  function hand(st, p, ctx, own) {
+    var used = st.used || [];
+    var playing = own && st.phase === "play" && st.active === p.seat && !st.pending;
+    var cards = (p.hand || []).map(function (id) {
+      var extra = null;
+      if (playing) {
+        var c = (st.cards || {})[id] || {};
+        var btns = [ctx.el("button", { "data-testid": "play-" + id, onclick: function () { ctx.command("play", [id]); } }, ctx.say("zagraj", "play"))];
+        if (c.kind === "vehicle" && c.armour > 0) btns.push(ctx.el("button", { onclick: function () { ctx.command("defend_only", [id]); } }, ctx.say("tylko obrona", "defend only")));
+        if (c.pays) btns.push(ctx.el("button", { class: pay.indexOf(id) >= 0 ? "on" : "", "data-testid": "pay-" + id,
+          onclick: function () { var i = pay.indexOf(id); if (i >= 0) pay.splice(i, 1); else pay.push(id); ctx.redraw(); } }, ctx.say("płacę", "pay")));
+        extra = ctx.el("div", { class: "controls" }, btns);
+      }
+      var node = card(st, id, ctx, extra);
+      if ((p.shown || []).indexOf(id) < 0 && !own) node.setAttribute("data-unscanned", "1");
+      if (used.indexOf(id) >= 0) node.style.opacity = ".5";
+      return node;
+    });
+    return ctx.el("div", { class: "units", "data-testid": own ? "my-hand" : "active-hand" }, cards.length ? cards : [ctx.el("div", { class: "meta", text: "—" })]);
+  }
+
+  function reserve(st, ctx, canBuy) {
+    return ctx.el("div", { class: "units", "data-testid": "reserve" }, (st.reserve || []).map(function (id) {
+      var extra = canBuy ? ctx.el("div", { class: "controls" }, ctx.el("button", { "data-testid": "buy-" + id,
+        onclick: function () { var args = [id].concat(pay); pay = []; ctx.command("buy", args); } }, ctx.say("kup za zaznaczone", "buy with the marked cards"))) : null;
+      return card(st, id, ctx, extra);
+    }));
+  }
+
+  function wotRush(msg, ctx) {
+    var st = msg.state || {};
+    var me = mySeat(ctx);
+    var active = player(st, st.active);
+    var nodes = [];
+    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" },
+      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }),
+      active && st.phase === "play" ? " · " + ctx.say("tura: ", "turn: ") + active.name : "",
+      st.end_triggered && st.phase === "play" ? " · " + ctx.say("ostatnia runda", "last round") : ""));
+    if (st.result) nodes.push(ctx.el("div", { class: "result", "data-testid": "result", text: ctx.t(st.result.text) }));
+    var ch = choices(st, ctx);
+    if (ch) nodes.push(ch);
+    if (st.selection) nodes.push(ctx.el("div", { class: "flag", "data-testid": "selection" },
+      (st.selection.mode === "attack" ? ctx.say("Atak: ", "Attack: ") : ctx.say("Zakup: ", "Purchase: ")) +
+      (st.selection.cards || []).map(function (id) { return name(st, id, ctx); }).join(", ") +
+      ((st.selection.pay || []).length ? ctx.say(" — płaci ", " — paying ") + st.selection.pay.map(function (id) { return name(st, id, ctx); }).join(", ") : "")));
+    var myTurn = me && st.phase === "play" && st.active === me && !st.pending;
+    nodes.push(ctx.el("h2", { text: ctx.say("Rezerwa", "Reserve") + " · " + ctx.say("stos Pojazdów: ", "vehicle deck: ") + (st.deck_size || 0) }), reserve(st, ctx, myTurn));
+    if (active && st.phase === "play" && active.seat !== me) {
+      nodes.push(ctx.el("h2", { text: ctx.say("Ręka (odkryta): ", "Hand (face up): ") + active.name }), hand(st, active, ctx, false));
+    }
+    if (me) {
+      var mine = player(st, me);
+      if (mine) {
+        nodes.push(ctx.el("h2", { "data-testid": "my-garage", text: ctx.say("Twoja ręka · Garaż: ", "Your hand · Garage: ") + mine.garage_size + ctx.say(" kart", " cards") }), hand(st, mine, ctx, true));
+        if (myTurn && !st.attacked) {
+          var attackers = (mine.hand || []).filter(function (id) { var c = (st.cards || {})[id] || {}; return c.kind === "vehicle" && c.firepower > 0 && (st.used || []).indexOf(id) < 0; });
+          if (attackers.length) nodes.push(ctx.el("div", { class: "controls" }, ctx.el("button", { "data-testid": "attack",
+            onclick: function () { ctx.command("attack", attackers.filter(function (id) { return st.cards[id].nation === st.cards[attackers[0]].nation; })); } },
+            ctx.say("atakuj: ", "attack: ") + attackers.map(function (id) { return name(st, id, ctx); }).join(", "))));
+        }
+      }
+    }
+    nodes.push(ctx.el("h2", { text: ctx.say("Gracze", "Players") }), players(st, ctx));
+    var ach = achievements(st, ctx);
+    if (ach) nodes.push(ctx.el("h2", { text: ctx.say("Osiągnięcia", "Achievements") }), ach);
+    return ctx.el("div", {}, nodes);
+  }
+
+  function referee(msg, ctx) {
+    var st = msg.state || {};
+    var p = player(st, st.active);
+    if (!p) return null;
+    var unseen = (p.hand || []).filter(function (id) { return (p.shown || []).indexOf(id) < 0; });
+    return ctx.el("div", { class: "meta", "data-testid": "unscanned" },
+      ctx.say("Nie zeskanowane karty ręki (zgadywane przez silnik): ", "Hand cards not scanned (the engine's guess): ") + (unseen.join(", ") || "—"));
+  }
+
+  P.register("wot-rush", wotRush, { referee: referee });
+})();
