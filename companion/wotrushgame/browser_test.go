@@ -2,51 +2,15 @@ package wotrushgame_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/sztab/sztab/internal/chromium"
 )
-
-// browser starts Debian's headless chromium (a missing one fails under CI,
-// skips elsewhere).
-func browser(t testing.TB) context.Context {
-	t.Helper()
-	path := ""
-	for _, p := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if found, err := exec.LookPath(p); err == nil {
-			path = found
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed; `make test` installs it")
-		}
-		t.Skip("chromium is not installed; run `make test`, which installs it")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1920, 1080),
-		chromedp.UserDataDir(t.TempDir()), chromedp.Flag("no-first-run", true))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
-}
 
 func pageShows(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(tctx, chromedp.Poll[chromedp.Void](cond)); err != nil {
-		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("#app"))
-		t.Fatalf("the page never showed %s: %v\n%.3000s", cond, err, html)
-	}
+	chromium.Until(t, ctx, cond)
 }
 
 // TestBrowserTableAndPlayerPages: after the demo session, the table screen
@@ -55,12 +19,12 @@ func pageShows(t *testing.T, ctx context.Context, cond string) {
 // page shows his own hand and Garage count, and the buttons of his page
 // send commands with arguments that the table answers.
 func TestBrowserTableAndPlayerPages(t *testing.T) {
-	ctx := browser(t)
+	ctx := chromium.Start(t)
 	r := start(t, demoTable(t, t.TempDir(), true))
-	defer r.stop(t)
-	w := watch(t, r.d.BrokerAddr())
-	w.until(t, "the demo's end", func() bool { return demoOver(w.last()) })
-	addr := r.d.DisplayAddr()
+	defer r.Stop(t)
+	w := watch(t, r.D.BrokerAddr())
+	w.Until(t, "the demo's end", func() bool { return demoOver(last(w)) })
+	addr := r.D.DisplayAddr()
 
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
 		t.Fatal(err)

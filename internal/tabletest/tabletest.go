@@ -1,0 +1,160 @@
+// Package tabletest runs a game's demo table through the real daemon for
+// that game's tests: the embedded demo files on free loopback ports, the
+// daemon serving, and a real MQTT client recording what the table
+// publishes.
+package tabletest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+)
+
+// DemoConfig writes the embedded demo files into dir and reads the demo
+// table file (e.g. "wot-rush.yaml") with its broker and screens on free
+// loopback ports; without script, the simulated session is left out.
+func DemoConfig(t testing.TB, dir, file string, script bool) *companion.Config {
+	t.Helper()
+	err := fs.WalkDir(firmwareconfig.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := firmwareconfig.Demo.ReadFile(p)
+		return os.WriteFile(filepath.Join(dir, filepath.Base(p)), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), `listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, 1)
+	text = strings.Replace(text, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`, 1)
+	if !script {
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), "simulated:") {
+				lines[i] = ""
+			}
+		}
+		text = strings.Join(lines, "\n")
+		text = strings.Replace(text, "hardware:\n\n", "", 1)
+	}
+	cfg, err := companion.ParseConfig(filepath.Join(dir, file), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// Running is a daemon serving in the background.
+type Running struct {
+	D      *companion.Daemon
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// Start opens the daemon for cfg playing spec and serves it; the simulated
+// session, if any, runs without pauses.
+func Start(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *Running {
+	t.Helper()
+	d, err := companion.Open(context.Background(), cfg, companion.Options{
+		Games: companion.Games{spec}, SimSpeed: 0, Heartbeat: 300 * time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Running{D: d, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- d.Serve(ctx) }()
+	for end := time.Now().Add(10 * time.Second); cfg.Display.Listen != "" && d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	return r
+}
+
+// Stop stops serving and closes the daemon.
+func (r *Running) Stop(t testing.TB) {
+	t.Helper()
+	r.cancel()
+	if err := <-r.done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if err := r.D.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// Watcher records the public state and events of one table as a real MQTT
+// client sees them. Read its fields under Mu (Until holds it for cond).
+type Watcher struct {
+	Mu     sync.Mutex
+	States []json.RawMessage
+	Events []string
+}
+
+// Watch subscribes to the table venue/table at the broker addr.
+func Watch(t testing.TB, addr, venue, table string) *Watcher {
+	t.Helper()
+	w := &Watcher{}
+	c := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("watch-%d", time.Now().UnixNano())))
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect %s: %v", addr, tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(50) })
+	base := "sztab/v1/" + venue + "/" + table + "/"
+	tok := c.Subscribe(base+"#", 1, func(_ paho.Client, m paho.Message) {
+		w.Mu.Lock()
+		defer w.Mu.Unlock()
+		switch strings.TrimPrefix(m.Topic(), base) {
+		case "state":
+			w.States = append(w.States, append(json.RawMessage(nil), m.Payload()...))
+		case "events":
+			w.Events = append(w.Events, string(m.Payload()))
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	return w
+}
+
+// Until polls cond (under Mu) for 30 s at most.
+func (w *Watcher) Until(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		w.Mu.Lock()
+		ok := cond()
+		w.Mu.Unlock()
+		if ok {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// Count is how many events (under Mu) contain substr.
+func (w *Watcher) Count(substr string) int {
+	n := 0
+	for _, e := range w.Events {
+		if strings.Contains(e, substr) {
+			n++
+		}
+	}
+	return n
+}
