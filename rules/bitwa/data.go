@@ -143,14 +143,14 @@ const WhenBattle = "battle"
 
 // Card is one card of an army deck.
 type Card struct {
-	ID     string `yaml:"id" json:"id"`
-	Army   string `yaml:"army" json:"army"`
-	Kind   string `yaml:"kind" json:"kind"`
-	Name   string `yaml:"name" json:"name"`
-	Text   string `yaml:"text" json:"text"`
-	Note   string `yaml:"note" json:"note,omitempty"`
-	Front  string `yaml:"front" json:"front,omitempty"`
-	Limit  int    `yaml:"limit" json:"limit,omitempty"`
+	ID    string `yaml:"id" json:"id"`
+	Army  string `yaml:"army" json:"army"`
+	Kind  string `yaml:"kind" json:"kind"`
+	Name  string `yaml:"name" json:"name"`
+	Text  string `yaml:"text" json:"text"`
+	Note  string `yaml:"note" json:"note,omitempty"`
+	Front string `yaml:"front" json:"front,omitempty"`
+	Limit int    `yaml:"limit" json:"limit,omitempty"`
 	// Assumed: the card is not printed in the rulebook; this project wrote it.
 	Assumed bool `yaml:"assumed" json:"assumed,omitempty"`
 	// AssumedFields: fields of a printed card the rulebook's text lost.

@@ -2,6 +2,7 @@ package bitwa
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/sztab/sztab/rules"
@@ -187,9 +188,9 @@ type Marker struct {
 	Front  string `json:"front"`
 }
 
-// Step is a piece of work the engine still has to do; a step that needs a
+// Work is a piece of work the engine still has to do; a step that needs a
 // player's answer sets Pending and waits at the head of the queue.
-type Step struct {
+type Work struct {
 	Op        string  `json:"op"`
 	Army      string  `json:"army,omitempty"`
 	Seat      int     `json:"seat,omitempty"`
@@ -219,6 +220,8 @@ type Pending struct {
 	MoveFront string `json:"move_front,omitempty"`
 	Resource  string `json:"resource,omitempty"`
 	Marker    string `json:"marker,omitempty"`
+	// Step is what a confirm decision does on yes.
+	Step *Work `json:"step,omitempty"`
 }
 
 // Result is the end of the game.
@@ -248,7 +251,7 @@ type State struct {
 	// Again: the active player takes another action (a card said so).
 	Again     bool     `json:"again,omitempty"`
 	Pending   *Pending `json:"pending"`
-	Queue     []Step   `json:"queue"`
+	Queue     []Work   `json:"queue"`
 	Blockades []Marker `json:"blockades"`
 	// Bonus is the bonus front this round ("" none); LastBonus where it
 	// lay the last time it was placed.
@@ -266,16 +269,45 @@ type State struct {
 	// Comp and Cards are the game data the state was started with.
 	Comp  Components      `json:"components"`
 	Cards map[string]Card `json:"cards"`
+
+	evs []Event // the events of the action being applied
 }
 
+// clone copies everything an action may change; the card table and the
+// components are never changed after StartGame and stay shared.
 func (s State) clone() State {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic("bitwa: clone: " + err.Error())
+	c := s
+	c.evs = nil
+	c.Players = slices.Clone(s.Players)
+	for i := range c.Players {
+		c.Players[i].Hand = slices.Clone(s.Players[i].Hand)
 	}
-	var c State
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic("bitwa: clone: " + err.Error())
+	for i := range c.Armies {
+		a := &c.Armies[i]
+		a.Deck = slices.Clone(a.Deck)
+		a.Discard = slices.Clone(a.Discard)
+		if a.Fights != nil {
+			f := make(map[string][]string, len(a.Fights))
+			for k, v := range a.Fights {
+				f[k] = slices.Clone(v)
+			}
+			a.Fights = f
+		}
+		for fi, cm := range a.Commanders {
+			if cm != nil {
+				x := *cm
+				a.Commanders[fi] = &x
+			}
+		}
+	}
+	if s.Pending != nil {
+		p := *s.Pending
+		c.Pending = &p
+	}
+	c.Queue = slices.Clone(s.Queue)
+	c.Blockades = slices.Clone(s.Blockades)
+	if s.Won != nil {
+		c.Won = maps.Clone(s.Won)
 	}
 	return c
 }
