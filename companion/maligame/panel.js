@@ -14,6 +14,11 @@
   var phaseName = { goals: ["sekretne cele", "secret goals"], orders: ["faza rozkazów", "order phase"], cards: ["wybór kart ruchu", "movement cards"],
     move: ["ruch harcerzy", "couriers move"], soldier: ["ruch żołnierza", "the soldier moves"], time: ["upływ czasu", "time passes"], over: ["koniec gry", "game over"] };
   var selected = null; // the courier a click chose, for the next click on a field
+  // mode says what the next click does: "" a step (or a pick-up on the
+  // track), "jump" a jump to an object, and the extended variant's card
+  // actions "swap" (card 1: click a second courier), "unit" (card 2: click
+  // an object), "swap_orders" (card 3: click two orders).
+  var mode = "", orderSel = null;
 
   function svg(tag, attrs, kids) {
     var e = document.createElementNS(NS, tag);
@@ -71,12 +76,15 @@
     });
     var click = function (node) {
       return function () {
+        var p = st.pending || {};
+        if (p.kind === "displace" || p.kind === "soldier_step") { ctx.command("choose", [node]); return; }
         if (!selected) return;
-        var isObj = pos[node] && pos[node].object;
-        var cmd = st.pending && st.pending.kind === "place_escaped" ? "place" : "step";
-        if (cmd === "step" && isObj && ctx.lastJump) cmd = "jump";
+        var cmd = "step";
+        if (p.kind === "place_escaped") cmd = "place";
+        else if ((mode === "jump" || mode === "unit") && pos[node] && pos[node].object) cmd = mode;
         ctx.command(cmd, [selected, node]);
         selected = null;
+        mode = "";
       };
     };
     Object.keys(pos).forEach(function (id) {
@@ -101,7 +109,10 @@
       var p = pos[c.at];
       g.push(svg("circle", { cx: p.x - 12 + 8 * k, cy: p.y + 12, r: 6, fill: colourCSS[c.colour] || "#888",
         stroke: selected === c.id ? "#000" : (c.carrying ? "#fff" : "#333"), "stroke-width": selected === c.id ? 3 : 2,
-        "data-courier": c.id, "data-testid": "courier-" + c.id, onclick: function () { selected = selected === c.id ? null : c.id; ctx.redraw(); } },
+        "data-courier": c.id, "data-at": c.at, "data-testid": "courier-" + c.id, onclick: function () {
+          if (mode === "swap" && selected && selected !== c.id) { ctx.command("swap", [selected, c.id]); selected = null; mode = ""; return; }
+          selected = selected === c.id ? null : c.id; ctx.redraw();
+        } },
         [svg("title", {}, [c.id + (c.carrying ? " → " + c.carrying : "")])]));
     });
     return svg("svg", { viewBox: "0 0 " + lay.w + " " + lay.h, class: "mali-map", "data-testid": "map", width: "100%" }, g);
@@ -121,7 +132,13 @@
       ctx.el("tr", {}, fields.map(function (_, i) { return ctx.el("th", { text: String(i + 1) }); })),
       ctx.el("tr", {}, fields.map(function (cards) {
         return ctx.el("td", {}, (cards || []).map(function (id) {
-          return ctx.el("div", { "data-order": id, text: orderLabel(st, id, ctx) + (carriers[id] ? " ← " + carriers[id].join(", ") : "") });
+          return ctx.el("div", { "data-order": id, onclick: function () {
+            if (mode === "swap_orders") {
+              if (orderSel && orderSel !== id) { ctx.command("swap_orders", [orderSel, id]); orderSel = null; mode = ""; } else { orderSel = id; ctx.redraw(); }
+              return;
+            }
+            if (selected) { ctx.command("pick", [selected, id]); selected = null; }
+          }, class: orderSel === id ? "on" : "", text: orderLabel(st, id, ctx) + (carriers[id] ? " ← " + carriers[id].join(", ") : "") });
         }));
       })));
   }
@@ -180,6 +197,24 @@
     return ctx.el("div", { class: "flag" }, nodes);
   }
 
+  // moveTools are the mover's buttons: what the next click does, the card
+  // actions of the extended variant, dropping an order, ending the move.
+  function moveTools(st, ctx) {
+    var t = st.turn || {};
+    var setMode = function (m) { return function () { mode = mode === m ? "" : m; orderSel = null; ctx.redraw(); }; };
+    var btn = function (m, pl, en) { return ctx.el("button", { "data-testid": "mode-" + m, class: mode === m ? "on" : "", onclick: setMode(m) }, ctx.say(pl, en)); };
+    var c = (st.couriers || []).filter(function (x) { return x.id === selected; })[0];
+    var tools = [ctx.say("Wybrany harcerz: ", "Selected courier: ") + (selected || "—") + " · ", btn("jump", "skok do obiektu", "jump to an object")];
+    if (st.variant === "extended" && !t.action_done) {
+      if (t.card === 1) tools.push(btn("swap", "Kumple z podwórka", "Yard mates"));
+      if (t.card === 2) tools.push(btn("unit", "Oddział powstańczy", "Insurgent unit"));
+      if (t.card === 3) tools.push(btn("swap_orders", "Zamiana rozkazów", "Swap orders"));
+      if (t.card === 4) tools.push(ctx.el("button", { "data-testid": "rumours", onclick: function () { ctx.command("rumours"); } }, ctx.say("Plotki z ulicy", "Street rumours")));
+    }
+    if (c && c.carrying) tools.push(ctx.el("button", { "data-testid": "drop", onclick: function () { ctx.command("drop", [selected]); selected = null; } }, ctx.say("porzuć rozkaz", "drop the order")));
+    return ctx.el("div", { class: "controls", "data-testid": "move-tools" }, tools);
+  }
+
   function mali(msg, ctx) {
     var st = msg.state || {};
     var nodes = [];
@@ -197,7 +232,7 @@
     if (od) nodes.push(od);
     var m = mine(st, ctx);
     if (m) nodes.push(m);
-    if (selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrany harcerz: ", "Selected courier: ") + selected + ctx.say(" — kliknij pole", " — click a field") }));
+    if (ctx.audience !== "public" && st.pending && st.pending.kind === "turn") nodes.push(moveTools(st, ctx));
     return ctx.el("div", {}, nodes);
   }
 

@@ -1,0 +1,154 @@
+package maligame_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/maligame"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/chromium"
+	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules/mali"
+)
+
+func demoTable(t testing.TB, dir string, script bool) *companion.Config {
+	return tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", script)
+}
+
+// last is the newest public view the watcher saw.
+func last(t testing.TB, w *tabletest.Watcher) (json.RawMessage, maligame.View) {
+	t.Helper()
+	var m struct {
+		State json.RawMessage `json:"state"`
+	}
+	var v maligame.View
+	if len(w.States) == 0 {
+		return nil, v
+	}
+	if err := json.Unmarshal(w.States[len(w.States)-1], &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(m.State, &v); err != nil {
+		t.Fatal(err)
+	}
+	return m.State, v
+}
+
+// keysInDemo counts the demo script's keys: each is answered.
+func keysInDemo(t *testing.T) int {
+	data, err := firmwareconfig.Demo.ReadFile("demo/mali-powstancy-demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, `{"key"`) {
+			n++
+		}
+	}
+	return n
+}
+
+// The demo table played through the real daemon and broker: every key
+// answered and taken, the README's game's result published (Bartek 9,
+// Ania 5, red-2 in prison), and the same state after a restart on the
+// same journal. Then the table's screen draws the map as it ended.
+func TestDemoThroughTheDaemon(t *testing.T) {
+	dir := t.TempDir()
+	r := tabletest.Start(t, demoTable(t, dir, true), maligame.Spec)
+	w := tabletest.Watch(t, r.D.BrokerAddr(), "demo", "stol-2")
+	keys := keysInDemo(t)
+	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
+	w.Until(t, "the answers to the demo's keys", func() bool { return w.Count(`"command_result"`) >= keys })
+
+	w.Mu.Lock()
+	raw, v := last(t, w)
+	if n := w.Count(`"ok":false`) + w.Count(`"type":"rejected"`); n != 0 {
+		t.Errorf("%d refusals in the demo: %s", n, strings.Join(w.Events, "\n"))
+	}
+	var totals []int
+	for _, sc := range v.Result.Scores {
+		totals = append(totals, sc.Total)
+	}
+	if jsonOf(totals) != "[5,9]" {
+		t.Errorf("scores %v, want Ania 5 and Bartek 9", totals)
+	}
+	if c, _ := v.Courier("red-2"); c.Off != mali.InPrison {
+		t.Errorf("red-2 is %+v, want in prison", c)
+	}
+	if len(v.Result.Winners) != 1 || v.Result.Winners[0] != 2 {
+		t.Errorf("winners %v, want Bartek (seat 2)", v.Result.Winners)
+	}
+	w.Mu.Unlock()
+
+	// The table's screen draws the end: five couriers on the map (red-2 is
+	// in prison), the soldier where he arrested him, the result.
+	ctx := chromium.Start(t)
+	addr := r.D.DisplayAddr()
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=soldier]").dataset.node === "sggw-dworzec/1"`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=prison]").textContent.includes("red-2")`)
+	chromium.Until(t, ctx, `!!document.querySelector("[data-testid=result]")`)
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)
+
+	seq := r.D.Seq()
+	r.Stop(t)
+	r2 := tabletest.Start(t, demoTable(t, dir, false), maligame.Spec)
+	defer r2.Stop(t)
+	if r2.D.Seq() != seq {
+		t.Errorf("after the restart seq %d, want %d", r2.D.Seq(), seq)
+	}
+	w2 := tabletest.Watch(t, r2.D.BrokerAddr(), "demo", "stol-2")
+	w2.Until(t, "the retained state after the restart", func() bool { return len(w2.States) > 0 })
+	w2.Mu.Lock()
+	defer w2.Mu.Unlock()
+	if again, _ := last(t, w2); string(again) != string(raw) {
+		t.Errorf("the state after the restart differs:\n%s\n%s", again, raw)
+	}
+}
+
+func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// A player moves from their page: Bartek picks his courier and clicks the
+// field, the table takes it; Ania clicking during Bartek's move is refused
+// with the reason on her page.
+func TestPlayerMovesFromThePage(t *testing.T) {
+	r := tabletest.Start(t, demoTable(t, t.TempDir(), false), maligame.Spec)
+	defer r.Stop(t)
+	for _, uid := range []string{"04A1A000", "04A1A001", "04A1A002"} { // r04 onto the track; red-3 and green-2 laid
+		if err := r.D.Submit(context.Background(), companion.Input{Tag: &hardware.TagEvent{Reader: "orders", UID: uid, Present: true}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := r.D.DisplayAddr()
+	ctx := chromium.Start(t)
+	chromium.Login(t, ctx, "http://"+addr+"/player/2", "bartek", "bartek", "[data-testid=panel]")
+	chromium.Until(t, ctx, `!!document.querySelector("[data-testid=move-tools]")`)
+	if err := chromedp.Do(ctx,
+		chromedp.Click(`[data-testid=courier-green-2]`),
+		chromedp.Click(`[data-testid=map] circle[data-node="past-dworzec/1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=courier-green-2]").dataset.at === "past-dworzec/1"`)
+
+	// Ania's page (her own browser), while Bartek moves.
+	actx := chromium.Start(t)
+	chromium.Login(t, actx, "http://"+addr+"/player/1", "ania", "ania", "[data-testid=panel]")
+	chromium.Until(t, actx, `!!document.querySelector("[data-testid=courier-red-2]")`)
+	if err := chromedp.Do(actx,
+		chromedp.Click(`[data-testid=courier-red-2]`),
+		chromedp.Click(`[data-testid=map] circle[data-node="past-dworzec/1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, actx, `document.querySelector("[data-testid=command-result]").textContent.length > 0 && !document.querySelector("[data-testid=command-result]").textContent.includes("wysłano")`)
+	chromium.Until(t, actx, `document.querySelector("[data-testid=courier-red-2]").dataset.at === "past"`)
+}
