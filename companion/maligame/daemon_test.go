@@ -152,3 +152,60 @@ func TestPlayerMovesFromThePage(t *testing.T) {
 	chromium.Until(t, actx, `document.querySelector("[data-testid=command-result]").textContent.length > 0 && !document.querySelector("[data-testid=command-result]").textContent.includes("wysłano")`)
 	chromium.Until(t, actx, `document.querySelector("[data-testid=courier-red-2]").dataset.at === "past"`)
 }
+
+// The extended variant's secret goals: dealt virtually, each player sees
+// their six on their own page (nobody else's), ticks three of three colours
+// and keeps them.
+func TestPlayerKeepsGoalsOnThePage(t *testing.T) {
+	dir := t.TempDir()
+	cfg := demoTable(t, dir, false)
+	text := strings.NewReplacer("variant: basic", "variant: extended", "deck: tags", "deck: virtual").Replace(string(cfg.Raw()))
+	cfg, err := companion.ParseConfig(cfg.Path(), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tabletest.Start(t, cfg, maligame.Spec)
+	defer r.Stop(t)
+	ctx := chromium.Start(t)
+	addr := r.D.DisplayAddr()
+	chromium.Login(t, ctx, "http://"+addr+"/player/1", "ania", "ania", "[data-testid=panel]")
+	deal := func() {
+		t.Helper()
+		if err := r.D.Submit(context.Background(), companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: "deal"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deal()
+	// A deal that shows a hand only one or two colours is void: deal again.
+	for i := 0; i < 20; i++ {
+		chromium.Until(t, ctx, `document.querySelector("[data-testid=pending]") !== null`)
+		dealt, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelectorAll("[data-testid=goals] li").length === 6`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dealt {
+			break
+		}
+		deal()
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=goals] li").length === 6`)
+	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(function () {
+		var seen = {}, n = 0;
+		document.querySelectorAll("[data-testid=goals] li").forEach(function (li) {
+			if (n < 3 && !seen[li.dataset.colour]) { seen[li.dataset.colour] = true; n++; li.querySelector("button").click(); }
+		});
+		return n;
+	})()`))
+	if err != nil || clicked != 3 {
+		t.Fatalf("clicked %d goals of distinct colours: %v", clicked, err)
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=goals] li").length === 3 && !document.querySelector("[data-testid=goals] button")`)
+
+	// The table's screen shows nobody's goals.
+	pub := chromium.Start(t)
+	if err := chromedp.Do(pub, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, pub, `!!document.querySelector("[data-testid=map]")`)
+	chromium.Until(t, pub, `!document.querySelector("[data-testid=goals]")`)
+}

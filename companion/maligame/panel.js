@@ -19,6 +19,7 @@
   // actions "swap" (card 1: click a second courier), "unit" (card 2: click
   // an object), "swap_orders" (card 3: click two orders).
   var mode = "", orderSel = null;
+  var keep = []; // the secret goals ticked to keep, sent when three are
 
   function svg(tag, attrs, kids) {
     var e = document.createElementNS(NS, tag);
@@ -175,7 +176,23 @@
     var me = (st.players || []).filter(function (p) { return p.goals || p.dealt; })[0];
     if (!me || ctx.audience === "public") return null;
     var nodes = [ctx.el("h2", { text: ctx.say("Twoje sekretne cele", "Your secret goals") })];
-    nodes.push(ctx.el("ul", { "data-testid": "goals" }, (me.goals && me.goals.length ? me.goals : me.dealt || []).map(function (g) { return ctx.el("li", { text: g }); })));
+    var goalText = function (id) {
+      var g = (st.goal_cards || {})[id];
+      if (!g) return id;
+      var what = { most_from_district: ["najwięcej rozkazów z dzielnicy ", "most orders from district "], most_orders: ["najwięcej rozkazów", "most orders"],
+        districts: ["rozkazy do dzielnic: ", "orders to districts: "], most_important: ["najważniejszy rozkaz", "the most important order"] }[g.kind] || [g.kind, g.kind];
+      return ctx.say(what[0], what[1]) + (g.param || "") + " · " + g.colour + " · " + g.points + ctx.say(" pkt", " pts");
+    };
+    var held = me.goals && me.goals.length ? me.goals : me.dealt || [];
+    nodes.push(ctx.el("ul", { "data-testid": "goals" }, held.map(function (g) {
+      var kept = me.goals && me.goals.length;
+      return ctx.el("li", { "data-goal": g, "data-colour": ((st.goal_cards || {})[g] || {}).colour || "" }, goalText(g), st.pending && st.pending.kind === "keep_goals" && !kept ?
+        ctx.el("button", { "data-testid": "keep-" + g, class: keep.indexOf(g) >= 0 ? "on" : "", onclick: function () {
+          var i = keep.indexOf(g);
+          if (i >= 0) keep.splice(i, 1); else keep.push(g);
+          if (keep.length === 3) { ctx.command("keep", keep.slice()); keep = []; } else ctx.redraw();
+        } }, ctx.say("zatrzymaj", "keep")) : null);
+    })));
     return ctx.el("div", {}, nodes);
   }
 

@@ -18,6 +18,9 @@ type View struct {
 	mali.State
 	Map    mali.Map                  `json:"map"`
 	Orders map[string]mali.OrderCard `json:"order_cards"`
+	// Goals are the secret goal cards' texts (which ones a player holds
+	// shows only in their own view).
+	Goals map[string]mali.Goal `json:"goal_cards,omitempty"`
 	// Odds are the chances before the die is rolled (basic variant, the
 	// soldier's phase): each courier's arrest and, for the referee, the
 	// red move's courier.
@@ -38,6 +41,9 @@ func show(s mali.State, v companion.Viewer) any {
 		return out
 	}
 	out.Map, out.Orders = cat.Data.Map, cat.Orders
+	if s.Variant == mali.Extended {
+		out.Goals = cat.Goals
+	}
 	if s.Variant == mali.Basic && s.Result == nil && s.Pending != nil && s.Pending.Kind == mali.WaitRoll {
 		if odds, err := mali.SoldierOdds(s); err == nil {
 			for i := range odds {
