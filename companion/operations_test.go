@@ -130,9 +130,12 @@ func TestMetricsMoveWithTheTable(t *testing.T) {
 	key(d, "kp", "next")
 	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "r1", Fault: &hardware.Fault{Kind: hardware.FaultGarbled}}}
 	var after map[string]*dto.MetricFamily
+	// The fault is counted as it arrives, before its notice is journaled:
+	// wait for the journal's last entry too.
 	eventually(t, "the table to take every input", func() bool {
 		after = scrape(t, addr)
-		return value(after, "sztab_device_faults_total", "device=r1", "code=garbled") == 1
+		return value(after, "sztab_device_faults_total", "device=r1", "code=garbled") == 1 &&
+			value(after, "sztab_journal_seq")-max(0, value(before, "sztab_journal_seq")) >= 14
 	})
 	delta := func(name string, labels ...string) float64 {
 		return value(after, name, labels...) - max(0, value(before, name, labels...))
