@@ -13,41 +13,20 @@ import (
 // exact functions accept.
 const MaxDice = 1000
 
-// MaxModels bounds the units of a stack in Combat.
-const MaxModels = 1000
-
 // Parameter names carried by ParamError.Param. They are stable, so a CLI can
 // map them to its flags.
 const (
-	ParamThreshold      = "threshold"
-	ParamDice           = "dice"
-	ParamAttackerCombat = "attacker_combat"
-	ParamAttackerUnits  = "attacker_units"
-	ParamAttackerSteps  = "attacker_steps"
-	ParamDefenderCombat = "defender_combat"
-	ParamDefenderUnits  = "defender_units"
-	ParamDefenderSteps  = "defender_steps"
-	ParamSupport        = "support"
-	ParamAttackRoll     = "attack_roll"
-	ParamDefenceRoll    = "defence_roll"
-	ParamRedFaces       = "red_faces"
-	ParamFields         = "fields"
+	ParamThreshold = "threshold"
+	ParamDice      = "dice"
+	ParamRedFaces  = "red_faces"
+	ParamFields    = "fields"
 )
 
 var paramLabels = map[string]string{
-	ParamThreshold:      "threshold",
-	ParamDice:           "pool size",
-	ParamAttackerCombat: "attacker combat value",
-	ParamAttackerUnits:  "attacker units",
-	ParamAttackerSteps:  "attacker steps",
-	ParamDefenderCombat: "defender combat value",
-	ParamDefenderUnits:  "defender units",
-	ParamDefenderSteps:  "defender steps",
-	ParamSupport:        "support combat value",
-	ParamAttackRoll:     "attack roll",
-	ParamDefenceRoll:    "defence roll",
-	ParamRedFaces:       "red face",
-	ParamFields:         "distance in fields",
+	ParamThreshold: "threshold",
+	ParamDice:      "pool size",
+	ParamRedFaces:  "red face",
+	ParamFields:    "distance in fields",
 }
 
 // ParamError is an invalid input to the odds functions. Param is one of the
