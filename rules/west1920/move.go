@@ -85,6 +85,15 @@ func (s *State) chitIndex(side string, h Hex) int {
 	return -1
 }
 
+func (s *State) hasChit(side string) bool {
+	for _, c := range s.Chits {
+		if c.Side == side {
+			return true
+		}
+	}
+	return false
+}
+
 // afterOrder hands the turn over, or ends the phase when no chits are left.
 func (s *State) afterOrder() []Event {
 	s.Move, s.Pending = nil, nil

@@ -42,7 +42,30 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 		evs = append(evs, ev("singles_back", "Karty 2, 4, 7, 8, 13, 22 i 32 wracają do talii", "Cards 2, 4, 7, 8, 13, 22 and 32 go back into the deck"))
 		return append(evs, s.enterResources()...), nil
 	}
+	// 3.2: a single-instruction card cannot be held and is played right
+	// after the opponent's card, whoever was first. When the first player
+	// draws one, the opponent draws and plays before them; when both hold
+	// one, the normal order is kept.
+	if s.cat.Cards[a.Card].Single() && s.player(other(a.Side)).Played == 0 {
+		o := s.player(other(a.Side))
+		switch {
+		case len(o.Hand) < 2:
+			s.Turn = other(a.Side)
+			evs = append(evs, Event{Type: "single_waits", Side: a.Side, N: a.Card, Text: rules.Textf("Karta %d ma jedną instrukcję: %s zagra ją po karcie przeciwnika (3.2)", "Card %d is a single-instruction card: %s plays it after the opponent's card (3.2)", a.Card, sideName(a.Side).PL)})
+		case s.holdsSingle(o):
+			s.Turn = s.firstForCards()
+		}
+	}
 	return evs, nil
+}
+
+func (s *State) holdsSingle(p *Player) bool {
+	for _, c := range p.Hand {
+		if s.cat.Cards[c].Single() {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *State) playCard(a PlayCard) ([]Event, error) {
@@ -68,7 +91,7 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	}
 	card := s.cat.Cards[a.Card]
 	opp := s.player(other(a.Side))
-	if card.Single() && opp.Played == 0 {
+	if card.Single() && opp.Played == 0 && !s.holdsSingle(opp) {
 		return nil, rejectf("single_after", "karta pojedynczej instrukcji jest zagrywana po karcie przeciwnika (3.2)", "a single-instruction card is played after the opponent's card (3.2)")
 	}
 	i := slices.Index(p.Hand, a.Card)
@@ -447,6 +470,11 @@ func (s *State) firstRoll(r Roll) ([]Event, error) {
 	s.Turn = Polish
 	if r.Dice[1] > r.Dice[0] {
 		s.Turn = Russian
+	}
+	// 7.1: the roll winner with no chit to carry out cannot give an order
+	// (and orders cannot be passed): the opponent starts.
+	if s.Phase == PhaseOrders && !s.hasChit(s.Turn) {
+		s.Turn = other(s.Turn)
 	}
 	return []Event{{Type: "first", Side: s.Turn, Text: rules.Textf("Polacy %[1]d, Rosjanie %[2]d: zaczyna %[3]s", "Poles %[1]d, Russians %[2]d: %[4]s starts", r.Dice[0], r.Dice[1], sideName(s.Turn).PL, sideName(s.Turn).EN)}}, nil
 }
