@@ -48,8 +48,58 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 	}
 	dest := a.Path[len(a.Path)-1]
 	evs := s.moveStack(a.Side, ids, dest, a.Facing)
+	for k := range s.HQs {
+		if q := &s.HQs[k]; q.Status == OnMap && q.Side == a.Side && q.Hex == a.Hex {
+			q.Hex = dest // 9.5b applies: HQs go with the stack
+		}
+	}
+	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: rules.Textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
+	// 9.1: the enemy stack that faced it may enter the vacated hex.
+	var followers []string
+	for d := N; d <= NW; d++ {
+		j := b.Neighbour(at, d)
+		if j < 0 || s.facedHex(other(a.Side), b.HexAt(j)) != at {
+			continue
+		}
+		for _, u := range s.ownStack(other(a.Side), b.HexAt(j)) {
+			if u.Type != Artillery {
+				followers = append(followers, u.ID)
+			}
+		}
+	}
+	if len(followers) > 0 {
+		s.setPending(Pending{Kind: "withdraw_follow", Action: "pursue", Side: other(a.Side), Options: followers, Hex: a.Hex,
+			Text: rules.Textf("wrogi stos może wejść na opuszczony heks %s (pusta lista: nie) (9.1)", "the enemy stack may enter the vacated hex %s (an empty list: no) (9.1)", a.Hex)})
+		return evs, nil
+	}
 	s.passTurn()
-	return append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: rules.Textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...), nil
+	return evs, nil
+}
+
+// follow answers 9.1's "the enemy stack may enter the vacated hex".
+func (s *State) follow(a Pursue) ([]Event, error) {
+	p := s.Pending
+	var evs []Event
+	if len(a.Units) > 0 {
+		if len(a.Further) > 0 {
+			return nil, rejectf("cannot_pursue", "po wycofaniu przed walką nie ma dalszego ruchu kawalerii (9.1)", "no further cavalry hex after a withdrawal (9.1)")
+		}
+		for _, id := range a.Units {
+			if !slices.Contains(p.Options, id) {
+				return nil, rejectf("cannot_pursue", "%s nie może wejść na %s (9.1)", "%s may not enter %s (9.1)", id, p.Hex)
+			}
+		}
+		if len(s.ownStack(a.Side, p.Hex))+len(a.Units) > StackLimit {
+			return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", p.Hex, StackLimit)
+		}
+		evs = append(evs, Event{Type: "follow", Side: a.Side, Hex: p.Hex, N: len(a.Units), Text: rules.Textf("%d jedn. wchodzi na opuszczony heks %s (9.1)", "%d unit(s) enter the vacated hex %s (9.1)", len(a.Units), p.Hex)})
+		evs = append(evs, s.moveStack(a.Side, a.Units, p.Hex, a.Facing)...)
+	}
+	s.Pending = nil
+	// The turn goes on from the withdrawing player.
+	s.Turn = other(a.Side)
+	s.passTurn()
+	return evs, nil
 }
 
 // checkRetreatPath: two hexes, no impassable hex, no enemy combat unit in
@@ -225,12 +275,12 @@ func (s *State) nextBattleStep() []Event {
 		return owner
 	}
 	if bt.DefLosses > 0 {
-		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(other(bt.Side)), N: bt.DefLosses, Options: s.alive(bt.Defenders),
+		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(other(bt.Side)), N: bt.DefLosses, Options: s.alive(bt.Defenders), Role: string(Defender),
 			Text: rules.Textf("obrońca traci %d (9.4)", "the defender takes %d loss(es) (9.4)", bt.DefLosses)})
 		return nil
 	}
 	if bt.AttLosses > 0 {
-		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(bt.Side), N: bt.AttLosses, Options: s.alive(bt.Attackers),
+		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(bt.Side), N: bt.AttLosses, Options: s.alive(bt.Attackers), Role: string(Attacker),
 			Text: rules.Textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
 		return nil
 	}
@@ -316,7 +366,8 @@ func (s *State) losses(a Losses) ([]Event, error) {
 		evs = append(evs, s.hit(s.unit(id), 1, "9.4")...)
 	}
 	bt := s.Battle
-	if slices.Equal(alive, s.alive(bt.Defenders)) || slices.Contains(bt.Defenders, alive[0]) {
+	// The pending decision names whose losses these were (9.4).
+	if p.Role == string(Defender) {
 		bt.DefLosses = 0
 	} else {
 		bt.AttLosses = 0

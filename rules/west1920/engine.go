@@ -268,6 +268,10 @@ func (s *State) answer(a Action) ([]Event, error) {
 		case Pursue:
 			return s.pursue(a)
 		}
+	case "withdraw_follow":
+		if a, ok := a.(Pursue); ok {
+			return s.follow(a)
+		}
 	case "depot_shortfall":
 		return s.shortfallRemove(a.(RemoveDepot))
 	case "card_choice":

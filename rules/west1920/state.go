@@ -136,6 +136,8 @@ type Pending struct {
 	Dice    int        `json:"dice,omitempty"`
 	N       int        `json:"n,omitempty"`
 	Options []string   `json:"options,omitempty"`
+	Hex     Hex        `json:"hex,omitempty"`  // the hex the decision is about (a vacated hex, 9.1)
+	Role    string     `json:"role,omitempty"` // whose losses: attacker or defender (9.4)
 	Text    rules.Text `json:"text"`
 	Odds    *Odds      `json:"odds,omitempty"`
 }
