@@ -130,14 +130,14 @@ type Retreat struct {
 // Pursue enters the vacated hex (9.5b): Units (cavalry, infantry, HQs of
 // the winning stack) move in; Further sends cavalry one hex on.
 type Pursue struct {
-	Side    string   `json:"side"`
-	Units   []string `json:"units"`
-	Facing  string   `json:"facing,omitempty"`
-	Further []Step   `json:"further,omitempty"`
+	Side    string        `json:"side"`
+	Units   []string      `json:"units"`
+	Facing  string        `json:"facing,omitempty"`
+	Further []PursuitStep `json:"further,omitempty"`
 }
 
-// Step places one unit on a hex.
-type Step struct {
+// PursuitStep places one unit on a hex (9.5b: cavalry one hex further).
+type PursuitStep struct {
 	Unit   string `json:"unit"`
 	Hex    Hex    `json:"hex"`
 	Facing string `json:"facing,omitempty"`

@@ -97,17 +97,35 @@ func (s *State) hasChit(side string) bool {
 // afterOrder hands the turn over, or ends the phase when no chits are left.
 func (s *State) afterOrder() []Event {
 	s.Move, s.Pending = nil, nil
+	evs := s.pruneChits()
 	if len(s.Chits) == 0 {
-		return s.enterHQ()
+		return append(evs, s.enterHQ()...)
 	}
 	o := other(s.Turn)
 	for _, c := range s.Chits {
 		if c.Side == o {
 			s.Turn = o
-			return nil
+			return evs
 		}
 	}
-	return nil
+	return evs
+}
+
+// pruneChits removes chits left on a hex with no unit that may still take
+// an order (7.2: one order per unit; the units moved away, all went with an
+// earlier chit, or were eliminated). Their RP stay spent (7.3).
+func (s *State) pruneChits() []Event {
+	var evs []Event
+	s.Chits = slices.DeleteFunc(s.Chits, func(c Chit) bool {
+		for _, u := range s.ownStack(c.Side, c.Hex) {
+			if !u.Ordered {
+				return false
+			}
+		}
+		evs = append(evs, Event{Type: "chit_void", Side: c.Side, Hex: c.Hex, Text: rules.Textf("Żeton na %s bez jednostek do rozkazu: zdjęty, PZ przepadają (7.2, 7.3)", "The chit on %s has no unit left to order: removed, its RP stay spent (7.2, 7.3)", c.Hex)})
+		return true
+	})
+	return evs
 }
 
 func (s *State) discardChit(a DiscardChit) ([]Event, error) {

@@ -57,9 +57,9 @@ func TestDepotChainExample(t *testing.T) {
 	// Kiev, from an earlier stage; on our assumed map Połtawa links it to
 	// the eastern edge (the example takes Kiev's link for granted).
 	s.Depots = []Depot{{Hex: "2414", Side: Russian}, {Hex: "2113", Side: Russian}}
-	put(t, &s, "ru-58sd", "1915", "SW")              // Vinnytsia
-	put(t, &s, "ru-45sd", "1616", "SW")              // Proskurov
-	put(t, &s, "pl-12dp", "1614", "NE")              // blocks the route north of the forest
+	put(t, &s, "ru-58sd", "1915", "SW") // Vinnytsia
+	put(t, &s, "ru-45sd", "1616", "SW") // Proskurov
+	put(t, &s, "pl-12dp", "1614", "NE") // blocks the route north of the forest
 	b := s.cat.Board
 	if b.Distance(b.Index("2113"), b.Index("1915"))-1 != 2 {
 		t.Fatalf("Kiev–Vinnytsia: want two hexes between")
@@ -252,9 +252,9 @@ func TestCombatExampleThroughApply(t *testing.T) {
 		t.Fatalf("pending %+v", s.Pending)
 	}
 	rejectCode(t, s, Pursue{Side: Russian, Units: []string{"ru-art-s"}}, "cannot_pursue")
-	rejectCode(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd"}, Further: []Step{{Unit: "ru-7sd", Hex: "1915"}}}, "cannot_pursue")
+	rejectCode(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd"}, Further: []PursuitStep{{Unit: "ru-7sd", Hex: "1915"}}}, "cannot_pursue")
 	s = mustApply(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd", "ru-24sd", "ru-11kd"}, Facing: "SW",
-		Further: []Step{{Unit: "ru-11kd", Hex: "1915", Facing: "NW"}}})
+		Further: []PursuitStep{{Unit: "ru-11kd", Hex: "1915", Facing: "NW"}}})
 	for id, h := range map[string]Hex{"ru-7sd": "2014", "ru-24sd": "2014", "ru-11kd": "1915", "ru-art-s": "2115"} {
 		if got := s.unit(id).Hex; got != h {
 			t.Errorf("%s at %s, want %s", id, got, h)
@@ -295,7 +295,7 @@ func TestCombatLossesSideTracked(t *testing.T) {
 func TestWithdrawalBeforeCombat(t *testing.T) {
 	s := bare(t, PhaseWithdrawal, Russian, 10)
 	put(t, &s, "ru-8kd", "2017", "NW")
-	put(t, &s, "ru-18sd", "2118", "N") // hex A
+	put(t, &s, "ru-18sd", "2118", "N")  // hex A
 	put(t, &s, "pl-13dp", "1917", "SE") // faces 2017
 	rejectCode(t, s, Withdraw{Side: Russian, Hex: "2118", Path: []Hex{"2117", "2017"}}, "not_all_cavalry")
 	rejectCode(t, s, Withdraw{Side: Russian, Hex: "2017", Path: []Hex{"2117"}}, "retreat_two")

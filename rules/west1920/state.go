@@ -96,9 +96,11 @@ type Chit struct {
 
 // Player is one side's track.
 type Player struct {
-	Side   string `json:"side"`
-	Hand   []int  `json:"hand"`
-	Played int    `json:"played,omitempty"`
+	Side string `json:"side"`
+	Hand []int  `json:"hand"`
+	// HandSize is set in a View that hides the hand.
+	HandSize int `json:"hand_size,omitempty"`
+	Played   int `json:"played,omitempty"`
 	// Resource points (4.0): base, white − red, cards, total, spent.
 	BaseRP  int  `json:"base_rp"`
 	Dice    int  `json:"dice"`
@@ -193,6 +195,7 @@ type State struct {
 	Chits   []Chit   `json:"chits,omitempty"`
 	// Deck is the event cards not drawn or discarded; Discards the used ones.
 	Deck     []int        `json:"deck"`
+	DeckSize int          `json:"deck_size,omitempty"` // set in a View that hides the deck
 	Discards []int        `json:"discards,omitempty"`
 	Effects  []CardEffect `json:"effects,omitempty"`
 	// Turn is whose move it is in an alternating phase.
