@@ -13,37 +13,16 @@ import (
 // exact functions accept.
 const MaxDice = 1000
 
-// MaxModels bounds the units of a stack in Combat.
-const MaxModels = 1000
-
 // Parameter names carried by ParamError.Param. They are stable, so a CLI can
 // map them to its flags.
 const (
-	ParamThreshold      = "threshold"
-	ParamDice           = "dice"
-	ParamAttackerCombat = "attacker_combat"
-	ParamAttackerUnits  = "attacker_units"
-	ParamAttackerSteps  = "attacker_steps"
-	ParamDefenderCombat = "defender_combat"
-	ParamDefenderUnits  = "defender_units"
-	ParamDefenderSteps  = "defender_steps"
-	ParamSupport        = "support"
-	ParamAttackRoll     = "attack_roll"
-	ParamDefenceRoll    = "defence_roll"
+	ParamThreshold = "threshold"
+	ParamDice      = "dice"
 )
 
 var paramLabels = map[string]string{
-	ParamThreshold:      "threshold",
-	ParamDice:           "pool size",
-	ParamAttackerCombat: "attacker combat value",
-	ParamAttackerUnits:  "attacker units",
-	ParamAttackerSteps:  "attacker steps",
-	ParamDefenderCombat: "defender combat value",
-	ParamDefenderUnits:  "defender units",
-	ParamDefenderSteps:  "defender steps",
-	ParamSupport:        "support combat value",
-	ParamAttackRoll:     "attack roll",
-	ParamDefenceRoll:    "defence roll",
+	ParamThreshold: "threshold",
+	ParamDice:      "pool size",
 }
 
 // ParamError is an invalid input to the odds functions. Param is one of the

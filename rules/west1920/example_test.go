@@ -1,15 +1,15 @@
-package dice_test
+package west1920_test
 
 import (
 	"fmt"
 
-	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/rules/west1920"
 )
 
 // The combat example of How the West was Saved (rule 9): Russians at 15
 // attack Poles at 10.
 func ExampleCombat() {
-	o, err := dice.Combat(dice.Stack{Combat: 15, Units: 4}, dice.Stack{Combat: 10, Units: 2})
+	o, err := west1920.Combat(west1920.CombatStack{Combat: 15, Units: 4}, west1920.CombatStack{Combat: 10, Units: 2})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,39 +1,36 @@
-package dice
+package west1920
 
-import "fmt"
+import (
+	"fmt"
 
-// Odds for "How the West was Saved" (../shared/seeds/how-the-west-was-saved.txt),
-// the 1920 hex-and-counter game played with one white and one red d6.
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// The exact odds of the game's rolls (moved here from rules/dice, which
+// keeps the generic maths: Dist, Signed).
 
 // WhiteMinusRed is the white die minus the red die, −5…+5 (rule 4.0
 // OKREŚLENIE PUNKTÓW ZASOBÓW, p. 4: "od wyniku na białej kostce odjąć wynik,
 // który wypadł na kostce czerwonej").
-func WhiteMinusRed() Signed {
-	d := make(Dist, 11)
+func WhiteMinusRed() dice.Signed {
+	d := make(dice.Dist, 11)
 	for k := -5; k <= 5; k++ {
-		d[k+5] = float64(6-abs(k)) / 36
+		d[k+5] = float64(6-absInt(k)) / 36
 	}
-	return Signed{Min: -5, Dist: d}
+	return dice.Signed{Min: -5, Dist: d}
 }
 
 // ResourcePoints is the resource points of a stage: the base printed on the
 // stage track plus white − red (rule 4.0; the example: base 12, 6 − 3 → 15).
 // Event cards that change the total are the caller's business.
-func ResourcePoints(base int) Signed {
+func ResourcePoints(base int) dice.Signed {
 	s := WhiteMinusRed()
 	s.Min += base
 	return s
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// Stack is one side of a combat (rules 9.2–9.4).
-type Stack struct {
+// CombatStack is one side of a combat (rules 9.2–9.4).
+type CombatStack struct {
 	// Combat is the Zmodyfikowany Współczynnik Walki: the stack's combat
 	// values with every 9.3 modifier already applied (adjacent stacks,
 	// terrain, river, combined arms, earlier combats, event cards).
@@ -47,58 +44,60 @@ type Stack struct {
 	Steps int `json:"steps,omitempty"`
 }
 
-func (s Stack) steps() int {
+func (s CombatStack) steps() int {
 	if s.Steps == 0 {
 		return 2 * s.Units
 	}
 	return s.Steps
 }
 
-func (s Stack) validate(combat, units, steps string) error {
-	if s.Combat < -MaxDice || s.Combat > MaxDice {
-		return &ParamError{Param: combat, Value: s.Combat, Reason: fmt.Sprintf("is outside −%d…%d", MaxDice, MaxDice)}
-	}
-	if s.Units < 1 {
-		return &ParamError{Param: units, Value: s.Units, Reason: "must be at least 1"}
-	}
-	if err := checkCount(units, s.Units, MaxModels); err != nil {
-		return err
-	}
-	if s.Steps != 0 && (s.Steps < s.Units || s.Steps > 2*s.Units) {
-		return &ParamError{Param: steps, Value: s.Steps, Reason: fmt.Sprintf("is outside %d–%d for %d units", s.Units, 2*s.Units, s.Units)}
+// Limits of the odds functions' inputs.
+const (
+	maxCombat = 1000
+	maxUnits  = 1000
+)
+
+func (s CombatStack) validate(who string) error {
+	switch {
+	case s.Combat < -maxCombat || s.Combat > maxCombat:
+		return fmt.Errorf("west1920: %s combat value %d is outside −%d…%d", who, s.Combat, maxCombat, maxCombat)
+	case s.Units < 1 || s.Units > maxUnits:
+		return fmt.Errorf("west1920: %s units %d is outside 1–%d", who, s.Units, maxUnits)
+	case s.Steps != 0 && (s.Steps < s.Units || s.Steps > 2*s.Units):
+		return fmt.Errorf("west1920: %s steps %d is outside %d–%d for %d units", who, s.Steps, s.Units, 2*s.Units, s.Units)
 	}
 	return nil
 }
 
-func validateStacks(att, def Stack) error {
-	if err := att.validate(ParamAttackerCombat, ParamAttackerUnits, ParamAttackerSteps); err != nil {
+func validateStacks(att, def CombatStack) error {
+	if err := att.validate("attacker"); err != nil {
 		return err
 	}
-	return def.validate(ParamDefenderCombat, ParamDefenderUnits, ParamDefenderSteps)
+	return def.validate("defender")
 }
 
 // Side is a side of a combat.
-type Side string
+type CombatSide string
 
 const (
-	Attacker Side = "attacker"
-	Defender Side = "defender"
+	Attacker CombatSide = "attacker"
+	Defender CombatSide = "defender"
 )
 
 // CombatEffect is what rule 9.5 does after the losses.
 type CombatEffect string
 
 const (
-	// Hold, 9.5a: a difference of 2 or less; both sides stay in place.
-	Hold CombatEffect = "hold"
+	// EffectHold, 9.5a: a difference of 2 or less; both sides stay in place.
+	EffectHold CombatEffect = "hold"
 	// Retreat, 9.5b: a difference of 3–6; the loser's cavalry, infantry and
 	// HQs retreat two hexes along a route the loser picks, the loser's
 	// artillery is eliminated, the winner may pursue.
-	Retreat CombatEffect = "retreat"
+	EffectRetreat CombatEffect = "retreat"
 	// Rout, 9.5c: a difference of 7 or more; as Retreat, but the winner
 	// picks the route, takes no losses, and units entering the vacated hex
 	// may attack again.
-	Rout CombatEffect = "rout"
+	EffectRout CombatEffect = "rout"
 )
 
 // CombatOutcome is the result of one combat for a given difference.
@@ -106,7 +105,7 @@ type CombatOutcome struct {
 	// Diff is Wartość Ataku − Wartość Obrony (attack value − defence value).
 	Diff int `json:"diff"`
 	// Winner is empty on a tie.
-	Winner Side         `json:"winner,omitempty"`
+	Winner CombatSide   `json:"winner,omitempty"`
 	Effect CombatEffect `json:"effect"`
 	Rule   string       `json:"rule"` // "9.5a", "9.5b" or "9.5c"
 	// Losses are steps lost (9.4): one flips a full-strength unit, two or a
@@ -117,15 +116,15 @@ type CombatOutcome struct {
 
 // CombatResult resolves one combat from its dice (9.3: each side rolls 1K6
 // and adds it to its modified combat value).
-func CombatResult(att, def Stack, attackRoll, defenceRoll int) (CombatOutcome, error) {
+func CombatResult(att, def CombatStack, attackRoll, defenceRoll int) (CombatOutcome, error) {
 	if err := validateStacks(att, def); err != nil {
 		return CombatOutcome{}, err
 	}
 	if attackRoll < 1 || attackRoll > 6 {
-		return CombatOutcome{}, &ParamError{Param: ParamAttackRoll, Value: attackRoll, Reason: "is outside 1–6"}
+		return CombatOutcome{}, fmt.Errorf("west1920: attack roll %d is outside 1–6", attackRoll)
 	}
 	if defenceRoll < 1 || defenceRoll > 6 {
-		return CombatOutcome{}, &ParamError{Param: ParamDefenceRoll, Value: defenceRoll, Reason: "is outside 1–6"}
+		return CombatOutcome{}, fmt.Errorf("west1920: defence roll %d is outside 1–6", defenceRoll)
 	}
 	return combatOutcome(att, def, att.Combat+attackRoll-def.Combat-defenceRoll), nil
 }
@@ -150,16 +149,16 @@ func CombatResult(att, def Stack, attackRoll, defenceRoll int) (CombatOutcome, e
 //
 // The 9.5b/c retreat itself (routes, impassable hexes, stacking limits,
 // artillery eliminated) depends on the map and is not modelled here.
-func combatOutcome(att, def Stack, diff int) CombatOutcome {
+func combatOutcome(att, def CombatStack, diff int) CombatOutcome {
 	o := CombatOutcome{Diff: diff}
-	d := abs(diff)
+	d := absInt(diff)
 	switch {
 	case d <= 2:
-		o.Effect, o.Rule = Hold, "9.5a"
+		o.Effect, o.Rule = EffectHold, "9.5a"
 	case d <= 6:
-		o.Effect, o.Rule = Retreat, "9.5b"
+		o.Effect, o.Rule = EffectRetreat, "9.5b"
 	default:
-		o.Effect, o.Rule = Rout, "9.5c"
+		o.Effect, o.Rule = EffectRout, "9.5c"
 	}
 	if diff == 0 {
 		return o
@@ -172,7 +171,7 @@ func combatOutcome(att, def Stack, diff int) CombatOutcome {
 	}
 	inflicted := min(d/2, winner.Units, loser.steps())
 	back := 0
-	if o.Effect != Rout {
+	if o.Effect != EffectRout {
 		back = min(inflicted/2, loser.Units, winner.steps())
 	}
 	if o.Winner == Attacker {
@@ -191,30 +190,30 @@ type CombatOutcomeP struct {
 
 // CombatOdds is the exact distribution of one combat.
 type CombatOdds struct {
-	Attacker Stack `json:"attacker"`
-	Defender Stack `json:"defender"`
+	Attacker CombatStack `json:"attacker"`
+	Defender CombatStack `json:"defender"`
 	// Diff is the distribution of attack value − defence value.
-	Diff         Signed  `json:"diff"`
-	AttackerWins float64 `json:"attacker_wins"`
-	DefenderWins float64 `json:"defender_wins"`
-	Tie          float64 `json:"tie"`
+	Diff         dice.Signed `json:"diff"`
+	AttackerWins float64     `json:"attacker_wins"`
+	DefenderWins float64     `json:"defender_wins"`
+	Tie          float64     `json:"tie"`
 	// Hold is 9.5a for either side (ties included).
 	Hold float64 `json:"hold"`
 	// DefenderRetreats and AttackerRetreats are 9.5b for the losing side.
 	DefenderRetreats float64 `json:"defender_retreats"`
 	AttackerRetreats float64 `json:"attacker_retreats"`
 	// DefenderRouted and AttackerRouted are 9.5c for the losing side.
-	DefenderRouted float64 `json:"defender_routed"`
-	AttackerRouted float64 `json:"attacker_routed"`
-	AttackerLosses Dist    `json:"attacker_losses"`
-	DefenderLosses Dist    `json:"defender_losses"`
+	DefenderRouted float64   `json:"defender_routed"`
+	AttackerRouted float64   `json:"attacker_routed"`
+	AttackerLosses dice.Dist `json:"attacker_losses"`
+	DefenderLosses dice.Dist `json:"defender_losses"`
 	// Outcomes lists every possible difference, lowest first.
 	Outcomes []CombatOutcomeP `json:"outcomes"`
 }
 
 // Combat is the exact odds of one combat: attack value = att.Combat + d6,
 // defence value = def.Combat + d6 (9.3), mapped through 9.4 and 9.5.
-func Combat(att, def Stack) (CombatOdds, error) {
+func Combat(att, def CombatStack) (CombatOdds, error) {
 	if err := validateStacks(att, def); err != nil {
 		return CombatOdds{}, err
 	}
@@ -224,8 +223,8 @@ func Combat(att, def Stack) (CombatOdds, error) {
 		Attacker:       att,
 		Defender:       def,
 		Diff:           diff,
-		AttackerLosses: make(Dist, att.steps()+1),
-		DefenderLosses: make(Dist, def.steps()+1),
+		AttackerLosses: make(dice.Dist, att.steps()+1),
+		DefenderLosses: make(dice.Dist, def.steps()+1),
 	}
 	for i, p := range diff.Dist {
 		out := combatOutcome(att, def, diff.Min+i)
@@ -239,11 +238,11 @@ func Combat(att, def Stack) (CombatOdds, error) {
 			o.Tie += p
 		}
 		switch {
-		case out.Effect == Hold:
+		case out.Effect == EffectHold:
 			o.Hold += p
-		case out.Effect == Retreat && out.Winner == Attacker:
+		case out.Effect == EffectRetreat && out.Winner == Attacker:
 			o.DefenderRetreats += p
-		case out.Effect == Retreat:
+		case out.Effect == EffectRetreat:
 			o.AttackerRetreats += p
 		case out.Winner == Attacker:
 			o.DefenderRouted += p
@@ -273,9 +272,9 @@ type CoordinatedOdds struct {
 // for the supporting stack being adjacent to the defender (it applies whether
 // or not the coordination succeeds). Losses never fall on the supporting
 // stack and its units do not raise the 9.4 cap.
-func CoordinatedCombat(att Stack, support int, def Stack) (CoordinatedOdds, error) {
-	if err := checkCount(ParamSupport, support, MaxDice); err != nil {
-		return CoordinatedOdds{}, err
+func CoordinatedCombat(att CombatStack, support int, def CombatStack) (CoordinatedOdds, error) {
+	if support < 0 || support > maxCombat {
+		return CoordinatedOdds{}, fmt.Errorf("west1920: support combat value %d is outside 0–%d", support, maxCombat)
 	}
 	alone, err := Combat(att, def)
 	if err != nil {

@@ -1,0 +1,427 @@
+package west1920
+
+import (
+	"slices"
+
+	"github.com/sztab/sztab/rules"
+)
+
+// prepareBattle checks 9.2 and computes both modified combat factors (9.3).
+func (s *State) prepareBattle(a Attack) (*Battle, error) {
+	b := s.cat.Board
+	from, tgt := b.Index(a.From), b.Index(a.Target)
+	if from < 0 || tgt < 0 || b.DirTo(from, tgt) < 0 {
+		return nil, rejectf("not_adjacent", "%s i %s nie sąsiadują (9.2)", "%s and %s are not neighbours (9.2)", a.From, a.Target)
+	}
+	att := s.ownStack(a.Side, a.From)
+	var ids []string
+	inf, cav, art := false, false, false
+	for _, u := range att {
+		if u.Attacked && !u.Routed {
+			return nil, rejectf("attacked_once", "%s już atakowała w tym etapie (9.2)", "%s has already attacked this stage (9.2)", u.Name)
+		}
+		ids = append(ids, u.ID)
+		inf, cav, art = inf || u.Type == Infantry, cav || u.Type == Cavalry, art || u.Type == Artillery
+	}
+	if !inf && !cav {
+		return nil, rejectf("no_attacker", "atakujący stos potrzebuje kawalerii lub piechoty (9.2)", "the attacking stack needs cavalry or infantry (9.2)")
+	}
+	if s.facedHex(a.Side, a.From) != tgt {
+		return nil, rejectf("not_facing", "stos w %s nie jest zwrócony w stronę %s (9.2)", "the stack in %s does not face %s (9.2)", a.From, a.Target)
+	}
+	if !s.hqInRange(a.Side, from, att) {
+		return nil, rejectf("no_hq", "dowództwo musi być na stosie atakującym lub obok (9.2)", "an HQ must be in or next to the attacking hex (9.2)")
+	}
+	defs := s.ownStack(other(a.Side), a.Target)
+	hqThere := false
+	for _, q := range s.HQs {
+		hqThere = hqThere || (q.Status == OnMap && q.Side != a.Side && q.Hex == a.Target)
+	}
+	if len(defs) == 0 && !hqThere {
+		return nil, rejectf("no_defender", "w %s nie ma wroga", "no enemy in %s", a.Target)
+	}
+	bt := &Battle{Side: a.Side, From: a.From, Target: a.Target, Support: a.Support, Attackers: ids, Bonuses: a.Bonuses}
+	for _, u := range defs {
+		bt.Defenders = append(bt.Defenders, u.ID)
+	}
+	if len(defs) == 0 {
+		return bt, nil
+	}
+	// Base CF (1.2, 9.3 fourth point: cities/fortifications use the front
+	// unless the attacker has artillery).
+	city := b.city[tgt] >= 0 && !art
+	defFront := city
+	if d, ok := ParseDir(defs[0].Facing); ok && b.Neighbour(tgt, d) == from {
+		defFront = true
+	}
+	for _, x := range defs {
+		if x.Type != Artillery {
+			defFront = defFront || false
+			break
+		}
+	}
+	bt.AttCF = s.baseCF(att, true)
+	bt.DefCF = s.baseCF(defs, defFront)
+	// +1 per extra friendly stack next to the defender.
+	for d := N; d <= NW; d++ {
+		j := b.Neighbour(tgt, d)
+		if j < 0 || j == from {
+			continue
+		}
+		h := b.HexAt(j)
+		if len(s.ownStack(a.Side, h)) > 0 {
+			bt.AttCF++
+		}
+		if len(s.ownStack(other(a.Side), h)) > 0 {
+			bt.DefCF++
+		}
+	}
+	// +2 difficult terrain and/or a river between (once).
+	if river, _ := b.River(from, b.DirTo(from, tgt)); b.difficult[tgt] || river {
+		bt.DefCF += 2
+	}
+	bt.AttCF += s.armsBonus(att)
+	bt.DefCF += s.armsBonus(defs)
+	for _, u := range defs {
+		if u.Fought && !u.Routed {
+			bt.DefCF-- // 9.3 fifth point
+		}
+	}
+	bt.AttCF += s.cardCF(a.Side, att)
+	bt.DefCF += s.cardCF(other(a.Side), defs)
+	if a.Support != "" {
+		si := b.Index(a.Support)
+		sup := s.ownStack(a.Side, a.Support)
+		if si < 0 || si == from || b.DirTo(si, tgt) < 0 || len(sup) == 0 || s.facedHex(a.Side, a.Support) != tgt {
+			return nil, rejectf("bad_support", "stos wspierający musi sąsiadować z obrońcą i być zwrócony w jego stronę (9.2)", "the supporting stack must be next to and facing the defender (9.2)")
+		}
+		if b.unbridged(si, b.DirTo(si, tgt)) {
+			return nil, rejectf("bad_support", "stos wspierający oddziela rzeka bez mostu (9.2)", "an unbridged river separates the supporting stack (9.2)")
+		}
+		if !s.hqInRange(a.Side, si, sup) {
+			return nil, rejectf("no_hq", "stos wspierający poza zasięgiem dowództwa (9.2)", "the supporting stack is out of its HQ's range (9.2)")
+		}
+		bt.SupportCF = s.baseCF(sup, true)
+	}
+	for _, bo := range a.Bonuses {
+		e := s.findBonus(bo.Card)
+		if e == nil {
+			return nil, rejectf("no_bonus", "karta %d nie daje premii w tym etapie", "card %d gives no bonus this stage", bo.Card)
+		}
+		if e.Used >= max(1, e.Effect.Stacks) {
+			return nil, rejectf("bonus_used", "premia karty %d już wykorzystana", "card %d's bonus is used up", bo.Card)
+		}
+		switch {
+		case bo.Hex == a.From && e.Effect.Side == a.Side && e.Effect.Role != "defend":
+			bt.AttCF += e.Effect.N
+		case bo.Hex == a.Target && e.Effect.Side == other(a.Side) && e.Effect.Role != "attack":
+			bt.DefCF += e.Effect.N
+		default:
+			return nil, rejectf("bad_bonus", "karta %d nie dotyczy stosu %s", "card %d does not apply to the stack in %s", bo.Card, bo.Hex)
+		}
+		e.Used++
+	}
+	return bt, nil
+}
+
+func (s *State) findBonus(card int) *CardEffect {
+	for i := range s.Effects {
+		if s.Effects[i].Card == card && s.Effects[i].Effect.Do == "combat_bonus" {
+			return &s.Effects[i]
+		}
+	}
+	return nil
+}
+
+func (s *State) hqInRange(side string, at int, units []*Unit) bool {
+	b := s.cat.Board
+	for i := range s.HQs {
+		h := &s.HQs[i]
+		if h.Status != OnMap || h.Side != side {
+			continue
+		}
+		hi := b.Index(h.Hex)
+		if hi != at && b.DirTo(at, hi) < 0 {
+			continue
+		}
+		ok := true
+		for _, u := range units {
+			ok = ok && s.commands(h, u, at)
+		}
+		// 13.4: a Ukrainian HQ never enables a mixed Polish–Ukrainian stack.
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// baseCF sums the stack's factors (1.2; cards 9 and 10).
+func (s *State) baseCF(st []*Unit, front bool) int {
+	withInf := slices.ContainsFunc(st, func(u *Unit) bool { return u.Type == Infantry })
+	n := 0
+	for _, u := range st {
+		cf := u.Full
+		if u.Weak {
+			cf = u.WeakCF
+		}
+		switch {
+		case u.Type == Artillery:
+			v := cf[0]
+			if u.Weak && withInf {
+				v = 1
+			}
+			if s.effect("artillery_zero", u.Side) != nil {
+				v = 0
+			}
+			n += v
+		case front:
+			v := cf[0]
+			if e := s.effect("front_cf", u.Side); e != nil && e.Effect.Type == u.Type {
+				v = max(0, v+e.Effect.N)
+			}
+			n += v
+		default:
+			n += cf[1]
+		}
+	}
+	return n
+}
+
+// armsBonus: +2 infantry with cavalry or artillery, +4 with both (9.3).
+func (s *State) armsBonus(st []*Unit) int {
+	inf, cav, art := false, false, false
+	for _, u := range st {
+		inf, cav = inf || u.Type == Infantry, cav || u.Type == Cavalry
+		art = art || (u.Type == Artillery && s.effect("artillery_zero", u.Side) == nil)
+	}
+	switch {
+	case inf && cav && art:
+		return 4
+	case inf && (cav || art):
+		return 2
+	}
+	return 0
+}
+
+// cardCF: card 39 (every Polish stack with infantry +1).
+func (s *State) cardCF(side string, st []*Unit) int {
+	if e := s.effect("cf_if", side); e != nil && slices.ContainsFunc(st, func(u *Unit) bool { return u.Type == e.Effect.Needs }) {
+		return e.Effect.N
+	}
+	return 0
+}
+
+// ---- 10.0 replacement ----
+
+func (s *State) enterReplacement() []Event {
+	s.startAlternating(PhaseReplacement, "")
+	var evs []Event
+	// 13.6: free restoration in Smolensk / Warsaw with the enemy next door.
+	b := s.cat.Board
+	for i := range s.Units {
+		u := &s.Units[i]
+		if u.Status != OnMap || !u.Weak || u.OneSided {
+			continue
+		}
+		city := "smolensk"
+		if u.Side == Polish {
+			city = s.cat.Data.Map.Bases.Polish
+		}
+		c, ok := s.cat.Cities[city]
+		if !ok || u.Hex != c.Hex {
+			continue
+		}
+		at := b.Index(u.Hex)
+		o := s.occupancy(u.Side)
+		for d := N; d <= NW; d++ {
+			if j := b.nb[at][d]; j >= 0 && o.enemyCombat[j] {
+				u.Weak = false
+				evs = append(evs, Event{Type: "restored", Unit: u.ID, Text: rules.Textf("%s przywrócona bez kosztu (13.6)", "%s restored free (13.6)", u.Name)})
+				break
+			}
+		}
+	}
+	return append(evs, ev("phase", "Uzupełnianie (10.0)", "Replacement (10.0)"))
+}
+
+func (s *State) replace(a Replace) ([]Event, error) {
+	if s.Phase != PhaseReplacement {
+		return nil, rejectf("wrong_phase", "uzupełnia się w fazie uzupełniania (10.0)", "replacement is in the replacement phase (10.0)")
+	}
+	u := s.unit(a.Unit)
+	if u == nil || u.Side != a.Side || u.Status != OnMap || !u.Weak {
+		return nil, rejectf("not_weakened", "%q nie jest twoją osłabioną jednostką na mapie", "%q is not a weakened unit of yours on the map", a.Unit)
+	}
+	if u.OneSided {
+		return nil, rejectf("one_sided", "%s jest jednostronna: nie można jej uzupełnić (1.2)", "%s is one-sided: it cannot be replaced (1.2)", u.Name)
+	}
+	if !s.Supplied(u.ID) {
+		return nil, rejectf("unsupplied", "%s bez zaopatrzenia (10.0)", "%s is unsupplied (10.0)", u.Name)
+	}
+	p := s.player(a.Side)
+	if p.RP() < 1 {
+		return nil, rejectf("no_rp", "brak PZ (10.0)", "no RP left (10.0)")
+	}
+	p.Spent++
+	u.Weak = false
+	return []Event{{Type: "replaced", Unit: u.ID, Text: rules.Textf("%s uzupełniona za 1 PZ (10.0)", "%s replaced for 1 RP (10.0)", u.Name)}}, nil
+}
+
+// ---- 11.x strategic movement ----
+
+func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
+	if s.Phase != PhaseStrategic || a.Side != s.Turn {
+		return nil, rejectf("not_your_turn", "ruch strategiczny na zmianę (11.1)", "strategic moves are made in turn (11.1)")
+	}
+	p := s.player(a.Side)
+	if p.StratMoves >= p.StratLimit {
+		return nil, rejectf("strategic_limit", "limit ruchu strategicznego: %d (11.2)", "the strategic movement limit is %d (11.2)", p.StratLimit)
+	}
+	u := s.unit(a.Unit)
+	if u == nil || u.Side != a.Side || u.Status != OnMap {
+		return nil, rejectf("unknown_unit", "%q nie jest twoją jednostką na mapie", "%q is not a unit of yours on the map", a.Unit)
+	}
+	if u.Strategic {
+		return nil, rejectf("strategic_once", "%s już wykonała ruch strategiczny (11.2)", "%s has already moved strategically (11.2)", u.Name)
+	}
+	b := s.cat.Board
+	if e := s.effect("no_strategic", a.Side); e != nil && (e.Effect.Zone == "" || (e.Effect.Zone == "S") == b.south[b.Index(u.Hex)]) {
+		return nil, rejectf("card_forbids", "karta %d zabrania ruchu strategicznego", "card %d forbids strategic movement", e.Card)
+	}
+	o := s.occupancy(a.Side)
+	sup := s.computeSupply()
+	prev := b.Index(u.Hex)
+	cross := 0
+	if len(a.Path) == 0 {
+		return nil, rejectf("bad_path", "pusta droga", "an empty path")
+	}
+	for k, h := range append([]Hex{u.Hex}, a.Path...) {
+		i := b.Index(h)
+		if k > 0 {
+			if i < 0 || b.DirTo(prev, i) < 0 {
+				return nil, rejectf("bad_path", "%s nie sąsiaduje z poprzednim heksem", "%s is not next to the previous hex", h)
+			}
+			if !s.passable(i) || o.enemyAny[i] {
+				return nil, rejectf("impassable", "%s: niedostępny lub zajęty przez wroga (11.2)", "%s: impassable or enemy-held (11.2)", h)
+			}
+			if !sup.suppliedAt(u, i) {
+				return nil, rejectf("unsupplied_dest", "%s: jednostka byłaby tam niezaopatrzona (11.2)", "%s: the unit would be unsupplied there (11.2)", h)
+			}
+			if b.south[i] != b.south[prev] {
+				cross++
+			}
+		}
+		// 11.2: not into or out of a hex next to the enemy, unless a
+		// stationary friend holds it.
+		if s.zoc(a.Side, i, []*Unit{u}, &o) {
+			return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+		}
+		prev = i
+	}
+	dest := a.Path[len(a.Path)-1]
+	if len(s.ownStack(a.Side, dest))+1 > StackLimit {
+		return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", dest, StackLimit)
+	}
+	cost := 0
+	if u.Nation == NatRussian {
+		cost = cross // 13.1: 1 RP per crossing of the N/S line
+	}
+	if p.RP() < cost {
+		return nil, rejectf("no_rp", "przekroczenie linii kosztuje %d PZ, zostało %d (13.1)", "crossing the line costs %d RP, %d left (13.1)", cost, p.RP())
+	}
+	p.Spent += cost
+	p.StratMoves++
+	u.Strategic, u.Moved = true, true
+	evs := s.moveStack(a.Side, []string{u.ID}, dest, a.Facing)
+	s.passTurn()
+	return append([]Event{{Type: "strategic", Unit: u.ID, Hex: dest, Text: rules.Textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", u.Name, dest)}}, evs...), nil
+}
+
+// ---- 12.0 reinforcements, end of stage, 2.2 victory ----
+
+func (s *State) reinforcements() []Event {
+	s.Phase = PhaseReinforcement
+	var evs []Event
+	for _, r := range s.cat.Data.OOB.Reinforcements {
+		if r.Stage != s.Stage {
+			continue
+		}
+		for _, id := range r.Units {
+			if u := s.unit(id); u != nil && u.Status == Waiting {
+				u.Status, u.Hex = OnMap, r.Hex
+				if u.Facing == "" && u.Type != Artillery {
+					u.Facing = "W"
+					u.Facing = "SW"
+				}
+				if s.checkStacking(r.Hex) != nil {
+					u.Status = Eliminated
+					evs = append(evs, Event{Type: "reinforcement_lost", Unit: id, Text: rules.Textf("%s nie może wejść: usunięta (12.0)", "%s cannot enter: removed (12.0)", u.Name)})
+					continue
+				}
+				evs = append(evs, Event{Type: "reinforcement", Unit: id, Hex: r.Hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", u.Name, r.Hex)})
+			} else if h := s.hq(id); h != nil && h.Status == Waiting {
+				h.Status, h.Hex = OnMap, r.Hex
+				evs = append(evs, Event{Type: "reinforcement", Unit: id, Hex: r.Hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", h.Name, r.Hex)})
+			}
+		}
+	}
+	return append(evs, s.endStage()...)
+}
+
+func (s *State) endStage() []Event {
+	var evs []Event
+	if s.Stage >= Stages {
+		count := map[string]int{}
+		for _, c := range s.cat.Data.Map.Cities {
+			if !c.Victory {
+				continue
+			}
+			for _, u := range s.Units {
+				if u.Status == OnMap && u.Hex == c.Hex {
+					count[u.Side]++
+					break
+				}
+			}
+		}
+		s.Phase, s.Winner = PhaseOver, "draw"
+		for _, side := range []string{Polish, Russian} {
+			if count[side] >= 6 {
+				s.Winner = side
+			}
+		}
+		t := rules.Textf("Koniec gry: miasta punktowane Polacy %d, Rosjanie %d; wynik: %s", "Game over: victory cities Poles %d, Russians %d; result: %s", count[Polish], count[Russian], s.Winner)
+		s.Result = &t
+		return append(evs, Event{Type: "game_over", Text: t})
+	}
+	s.Stage++
+	s.Phase = PhaseEvents
+	s.beginStage()
+	return append(evs, ev("stage", "Etap %d", "Stage %d", s.Stage))
+}
+
+// checkVictory: 2.2, a supplied unit in Smolensk (Poles) or Warsaw (Russians).
+func (s *State) checkVictory() []Event {
+	for _, u := range s.Units {
+		if u.Status != OnMap {
+			continue
+		}
+		if (u.Side == Polish && u.Hex == s.cat.Cities["smolensk"].Hex) || (u.Side == Russian && u.Hex == s.cat.Cities[s.cat.Data.Map.Bases.Polish].Hex) {
+			if s.Supplied(u.ID) {
+				s.Phase, s.Winner = PhaseOver, u.Side
+				t := rules.Textf("%s zajmuje %s: zwycięstwo (2.2)", "%s takes %s: victory (2.2)", u.Name, u.Hex)
+				s.Result = &t
+				return []Event{{Type: "game_over", Side: u.Side, Text: t}}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *State) cardChoice(a Choose) ([]Event, error) {
+	return nil, rejectf("not_implemented", "ten wybór karty wykonuje sędzia akcją adjust", "the referee carries out this card choice with an adjust action")
+}
+
+func (s *State) place(a Place) ([]Event, error) {
+	return nil, rejectf("not_implemented", "rozstawienie wykonuje sędzia akcją adjust", "the referee places this unit with an adjust action")
+}
