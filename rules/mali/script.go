@@ -1,11 +1,9 @@
 package mali
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/sztab/sztab/rules"
 )
@@ -30,31 +28,11 @@ func (c *Catalogue) NewGame(s Setup) StartGame {
 // StartGame Catalogue.NewGame makes of it, game data included.
 
 // ScriptLine is one action of a script and the line it is on.
-type ScriptLine struct {
-	Line   int
-	Action Action
-}
+type ScriptLine = rules.ScriptLine
 
 // ParseScript reads a script; errors name the script and the line.
 func ParseScript(cat *Catalogue, name string, data []byte) ([]ScriptLine, error) {
-	var out []ScriptLine
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		a, err := parseScriptLine(cat, []byte(line))
-		if err != nil {
-			return nil, fmt.Errorf("mali: %s:%d: %w", name, n, err)
-		}
-		out = append(out, ScriptLine{Line: n, Action: a})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("mali: %s: %w", name, err)
-	}
-	return out, nil
+	return rules.ParseScript("mali", name, data, func(line []byte) (Action, error) { return parseScriptLine(cat, line) })
 }
 
 func parseScriptLine(cat *Catalogue, line []byte) (Action, error) {
@@ -78,54 +56,14 @@ func parseScriptLine(cat *Catalogue, line []byte) (Action, error) {
 }
 
 // Step is one script line played: its events, or the error that refused it.
-type Step struct {
-	Line   int
-	Action Action
-	Events []Event
-	Err    error
-}
+type Step = rules.Step[Event]
 
 // Play applies the lines in order, from a game not yet started. It stops at
 // the first refused action unless keepGoing, in which case the refusal is
 // recorded and the state stays as it was.
 func Play(lines []ScriptLine, keepGoing bool) (State, []Step) {
-	var s State
-	var steps []Step
-	for _, l := range lines {
-		next, evs, err := Apply(s, l.Action)
-		steps = append(steps, Step{Line: l.Line, Action: l.Action, Events: evs, Err: err})
-		if err != nil {
-			if !keepGoing {
-				return s, steps
-			}
-			continue
-		}
-		s = next
-	}
-	return s, steps
+	return rules.Play(State{}, Apply, lines, keepGoing)
 }
 
-// Transcript is a step as text in one language ("pl" or "en"): the line
-// and action, then each event, or the refusal.
-func (st Step) Transcript(lang string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s\n", st.Line, st.Action.Type())
-	pick := func(t rules.Text) string {
-		if lang == "en" {
-			return t.EN
-		}
-		return t.PL
-	}
-	if st.Err != nil {
-		if rej, ok := rules.AsRejection(st.Err); ok {
-			fmt.Fprintf(&b, "  ! %s: %s\n", rej.Code, pick(rej.Reason))
-		} else {
-			fmt.Fprintf(&b, "  ! %v\n", st.Err)
-		}
-		return b.String()
-	}
-	for _, e := range st.Events {
-		fmt.Fprintf(&b, "  %s: %s\n", e.Type, pick(e.Text))
-	}
-	return b.String()
-}
+// Said is the event as a transcript prints it.
+func (e Event) Said() (string, rules.Text) { return e.Type, e.Text }
