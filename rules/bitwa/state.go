@@ -261,12 +261,12 @@ type State struct {
 	// Active is the seat whose action it is in the military stage.
 	Active int `json:"active"`
 	// Again: the active player takes another action (a card said so).
-	Again     bool     `json:"again,omitempty"`
-	Pending   *Pending `json:"pending"`
+	Again   bool     `json:"again,omitempty"`
+	Pending *Pending `json:"pending"`
 	// Selected is the card the active player is about to play (Select).
-	Selected *Selection `json:"selected,omitempty"`
-	Queue     []Work   `json:"queue"`
-	Blockades []Marker `json:"blockades"`
+	Selected  *Selection `json:"selected,omitempty"`
+	Queue     []Work     `json:"queue"`
+	Blockades []Marker   `json:"blockades"`
 	// Bonus is the bonus front this round ("" none); LastBonus where it
 	// lay the last time it was placed.
 	Bonus     string `json:"bonus"`
