@@ -90,3 +90,23 @@ func rejection(err error) string {
 	}
 	return ""
 }
+
+// A supply card won once is resolved once: the next round, without a new
+// fight, nobody wins it (it used to stay won for every later round).
+func TestSupplyWonOnce(t *testing.T) {
+	s := military(t, Options{}, "1-dp")
+	s.Player(2).Hand = []string{"8-ds"}
+	s = must(t, s, Pass{Seat: 1})
+	s = must(t, s, Fight{Seat: 2, Card: "8-ds", Resource: ResSupply})
+	if s.Won[ResSupply] != ACz || s.Round != 2 {
+		t.Fatalf("round %d, supply won by %q; want round 2, acz", s.Round, s.Won[ResSupply])
+	}
+	s = must(t, s, Roll{Seat: 1, Dice: []int{1}})
+	s = must(t, s, TurnCard{Seat: 2, Face: 0})
+	for s.Pending != nil && s.Pending.Kind == DecideSupply {
+		s = must(t, s, Supply{Seat: s.Pending.Seat})
+	}
+	if _, ok := s.Won[ResSupply]; ok {
+		t.Errorf("the supply card is still won after it was resolved: %v", s.Won)
+	}
+}
