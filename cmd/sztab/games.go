@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/companion/wotrushgame"
@@ -13,4 +14,5 @@ var games = companion.Games{
 	skirmishgame.Spec,
 	maligame.Spec,
 	wotrushgame.Spec,
+	bitwagame.Spec,
 }

@@ -28,7 +28,9 @@ type StartGame struct {
 
 // Roll answers a roll_initiative decision (one die per player, in the order
 // of the players list) or a roll_bonus decision (one die). Dice are read at
-// the table: any seat may enter them.
+// the table: any seat may enter them. An initiative roll may come a die at
+// a time (a keypad): fewer dice than players are kept in the decision
+// (Pending.Dice) until the last one arrives.
 type Roll struct {
 	Seat int   `json:"seat"`
 	Dice []int `json:"dice"`
@@ -76,6 +78,19 @@ type Activate struct {
 	Seat   int    `json:"seat"`
 	Card   string `json:"card"`
 	Front  string `json:"front"`
+	Choice int    `json:"choice,omitempty"`
+}
+
+// Select picks a card of the active player's hand before it is played or
+// discarded: the card scanned on the player's reader, waiting for the field
+// (Front) and the effect (Choice) chosen on the screens or the buttons. It
+// changes nothing on the board; it keeps the choice in progress in the
+// state (and the journal). An empty Card clears the selection; any other
+// military action clears it too.
+type Select struct {
+	Seat   int    `json:"seat"`
+	Card   string `json:"card,omitempty"`
+	Front  string `json:"front,omitempty"`
 	Choice int    `json:"choice,omitempty"`
 }
 
@@ -146,6 +161,7 @@ func (Blockade) Type() string         { return "blockade" }
 func (Fight) Type() string            { return "fight" }
 func (Activate) Type() string         { return "activate" }
 func (Pass) Type() string             { return "pass" }
+func (Select) Type() string           { return "select" }
 func (Move) Type() string             { return "move" }
 func (Remove) Type() string           { return "remove" }
 func (Confirm) Type() string          { return "confirm" }
@@ -156,7 +172,7 @@ func (Supply) Type() string           { return "supply" }
 // Actions is the game's action codec: every action type, once.
 var Actions = rules.NewCodec("bitwa",
 	StartGame{}, Roll{}, PlayCard{}, Blockade{}, Fight{}, Activate{}, Pass{},
-	Move{}, Remove{}, Confirm{}, TurnCard{}, AssignInitiative{}, Supply{},
+	Move{}, Remove{}, Confirm{}, TurnCard{}, AssignInitiative{}, Supply{}, Select{},
 )
 
 // EncodeAction writes an action as {"type": ..., fields...}.
@@ -191,6 +207,8 @@ func actionSeat(a Action) int {
 	case AssignInitiative:
 		return a.Seat
 	case Supply:
+		return a.Seat
+	case Select:
 		return a.Seat
 	}
 	return 0

@@ -84,7 +84,7 @@ func (s *State) apply(a Action) ([]Event, error) {
 		}
 	} else {
 		switch a.(type) {
-		case PlayCard, Blockade, Fight, Activate, Pass:
+		case PlayCard, Blockade, Fight, Activate, Pass, Select:
 		default:
 			return nil, rules.Reject("no_decision", "nikt nie czeka na odpowiedź %s", "nothing waits for a %s answer", a.Type())
 		}
@@ -97,6 +97,14 @@ func (s *State) apply(a Action) ([]Event, error) {
 		if seat != s.Active {
 			return nil, rules.Reject("not_your_turn", "teraz kolej gracza %[1]s, nie %[2]s", "it is %[1]s's turn, not %[2]s's", s.name(s.Active), s.name(seat))
 		}
+		if sel, ok := a.(Select); ok {
+			// A selection changes nothing but itself: the turn goes on.
+			if err := s.selectCard(p, sel); err != nil {
+				return nil, err
+			}
+			return s.evs, nil
+		}
+		s.Selected = nil
 		if err := s.military(p, a); err != nil {
 			return nil, err
 		}

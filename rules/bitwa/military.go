@@ -302,15 +302,27 @@ func sameInts(a, b []int) bool {
 func (s *State) roll(pd Pending, a Roll) error {
 	want := 1
 	if pd.Kind == DecideRollInitiative {
-		want = len(s.Players)
+		want = len(s.Players) - len(pd.Dice)
 	}
-	if len(a.Dice) != want {
+	if len(a.Dice) == 0 || len(a.Dice) > want || (pd.Kind == DecideRollBonus && len(a.Dice) != want) {
 		return rules.Reject("bad_dice", "potrzeba %d kości, jest %d", "%d dice needed, got %d", want, len(a.Dice))
 	}
 	for _, d := range a.Dice {
 		if d < 1 || d > 6 {
 			return rules.Reject("out_of_range", "wynik kości %d poza 1–6", "die %d out of range 1–6", d)
 		}
+	}
+	if pd.Kind == DecideRollInitiative {
+		// Dice entered one at a time wait in the decision for the rest.
+		all := append(slices.Clone(pd.Dice), a.Dice...)
+		if len(all) < len(s.Players) {
+			pd.Dice = all
+			s.emit("die_entered", tr("kość %d z %d: %d (%s)", "die %d of %d: %d (%s)", len(all), len(s.Players), a.Dice[len(a.Dice)-1], s.name(s.Players[len(all)-1].Seat)), Event{Dice: a.Dice, N: len(all)})
+			s.pend(pd)
+			return nil
+		}
+		pd.Dice = nil
+		a.Dice = all
 	}
 	if pd.Kind == DecideRollBonus {
 		d := a.Dice[0]
@@ -389,5 +401,40 @@ func (s *State) supplyAnswer(pd Pending, a Supply) error {
 		return err
 	}
 	s.emit("supplied", tr("%s: dołożono %d, poruszono %d Oddz.", "%s: %d unit(s) added, %d moved", s.armyName(pd.Army), len(a.Add), moved(a.Moves)), Event{Army: pd.Army, N: len(a.Add) + moved(a.Moves)})
+	return nil
+}
+
+// selectCard keeps the card the active player picked, with the front and
+// effect chosen so far; the card must be in the hand, the front one of the
+// card's, the effect one of its options.
+func (s *State) selectCard(p *Player, a Select) error {
+	if a.Card == "" {
+		if s.Selected != nil {
+			s.emit("selection_cleared", tr("%s odkłada wybraną kartę", "%s puts the picked card back", s.name(p.Seat)), Event{Seat: p.Seat})
+		}
+		s.Selected = nil
+		return nil
+	}
+	c, ok := s.Cards[a.Card]
+	if !ok {
+		return rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", a.Card)
+	}
+	if !slices.Contains(p.Hand, a.Card) {
+		return rules.Reject("not_in_hand", "%s nie ma na ręku karty %s", "%s does not hold %s", s.name(p.Seat), c.Name)
+	}
+	if a.Front != "" {
+		if frontIndex(a.Front) < 0 {
+			return badFront(a.Front)
+		}
+		if c.Kind != KindUnit && !slices.Contains(c.Fronts(), a.Front) {
+			return rules.Reject("bad_front", "%s nie może iść na Front %s", "%s cannot go to the %s front", c.Name, a.Front)
+		}
+	}
+	if a.Choice < 0 || a.Choice >= max(1, len(c.Options())) {
+		return rules.Reject("out_of_range", "efekt %d poza zakresem 0–%d", "effect %d out of range 0–%d", a.Choice, len(c.Options())-1)
+	}
+	s.Selected = &Selection{Seat: p.Seat, Card: a.Card, Front: a.Front, Choice: a.Choice}
+	// The card is named: it is about to be laid face up.
+	s.emit("selected", tr("%s wybiera kartę %s", "%s picks %s", s.name(p.Seat), c.Name), Event{Seat: p.Seat, Card: a.Card, Front: a.Front, N: a.Choice})
 	return nil
 }

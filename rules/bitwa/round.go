@@ -93,6 +93,9 @@ func (s *State) supply() {
 	if w == "" {
 		return
 	}
+	// The card is spent this round ("zużyte karty … wracają"): won again
+	// only by a new fight.
+	delete(s.Won, ResSupply)
 	s.pend(Pending{Kind: DecideTurnCard, Seat: s.decider(w), Army: w, Resource: ResSupply,
 		Text: tr("Zaopatrzenie: którą stroną obrócić kartę do siebie", "Supply: which face to turn to your army")})
 }

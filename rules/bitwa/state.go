@@ -222,6 +222,18 @@ type Pending struct {
 	Marker    string `json:"marker,omitempty"`
 	// Step is what a confirm decision does on yes.
 	Step *Work `json:"step,omitempty"`
+	// Dice are the initiative dice entered so far (one a player, in the
+	// players' order), when they come one at a time.
+	Dice []int `json:"dice,omitempty"`
+}
+
+// Selection is a card the active player has picked (Select) and not yet
+// played: Front and Choice as chosen so far ("" / 0 until then).
+type Selection struct {
+	Seat   int    `json:"seat"`
+	Card   string `json:"card"`
+	Front  string `json:"front,omitempty"`
+	Choice int    `json:"choice"`
 }
 
 // Result is the end of the game.
@@ -249,10 +261,12 @@ type State struct {
 	// Active is the seat whose action it is in the military stage.
 	Active int `json:"active"`
 	// Again: the active player takes another action (a card said so).
-	Again     bool     `json:"again,omitempty"`
-	Pending   *Pending `json:"pending"`
-	Queue     []Work   `json:"queue"`
-	Blockades []Marker `json:"blockades"`
+	Again   bool     `json:"again,omitempty"`
+	Pending *Pending `json:"pending"`
+	// Selected is the card the active player is about to play (Select).
+	Selected  *Selection `json:"selected,omitempty"`
+	Queue     []Work     `json:"queue"`
+	Blockades []Marker   `json:"blockades"`
 	// Bonus is the bonus front this round ("" none); LastBonus where it
 	// lay the last time it was placed.
 	Bonus     string `json:"bonus"`
@@ -302,7 +316,12 @@ func (s State) clone() State {
 	}
 	if s.Pending != nil {
 		p := *s.Pending
+		p.Dice = slices.Clone(p.Dice)
 		c.Pending = &p
+	}
+	if s.Selected != nil {
+		x := *s.Selected
+		c.Selected = &x
 	}
 	c.Queue = slices.Clone(s.Queue)
 	c.Blockades = slices.Clone(s.Blockades)

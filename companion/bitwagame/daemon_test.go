@@ -1,0 +1,132 @@
+package bitwagame_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/bitwagame"
+	"github.com/sztab/sztab/internal/tabletest"
+)
+
+func demoTable(t testing.TB, dir string, script bool) *companion.Config {
+	return tabletest.DemoConfig(t, dir, "bitwa-warszawska.yaml", script)
+}
+
+func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
+	return tabletest.Start(t, cfg, bitwagame.Spec)
+}
+
+func watch(t *testing.T, addr string) *tabletest.Watcher {
+	return tabletest.Watch(t, addr, "demo", "stol-1")
+}
+
+// publicState is the part of the published view the test reads.
+type publicState struct {
+	Seq   int64 `json:"seq"`
+	State struct {
+		Round   int    `json:"round"`
+		Stage   string `json:"stage"`
+		Active  int    `json:"active"`
+		Players []struct {
+			Seat      int      `json:"seat"`
+			Hand      []string `json:"hand"`
+			HandCount int      `json:"hand_count"`
+		} `json:"players"`
+		Armies []struct {
+			Deck   []string `json:"deck"`
+			VP     int      `json:"vp"`
+			Fronts []struct {
+				First  int `json:"first"`
+				Second int `json:"second"`
+			} `json:"fronts"`
+		} `json:"armies"`
+		Strength [2][3]int `json:"strength"`
+	} `json:"state"`
+}
+
+func last(w *tabletest.Watcher) publicState {
+	var ps publicState
+	if len(w.States) > 0 {
+		json.Unmarshal(w.States[len(w.States)-1], &ps)
+	}
+	return ps
+}
+
+// demoOver: the demo's last step, Janek's supply in round 2, is done.
+func demoOver(ps publicState) bool {
+	return ps.State.Round == 2 && ps.State.Stage == "military"
+}
+
+// TestDemoEndToEnd plays the bitwa-warszawska demo table through the real
+// daemon (simulated readers and keys, embedded broker): a real MQTT client
+// sees the state reach round 2's military stage, no step refused, no hand
+// and no deck published on the table's topic; after a restart on the same
+// journal the state is the same.
+func TestDemoEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	r := start(t, demoTable(t, dir, true))
+	w := watch(t, r.D.BrokerAddr())
+	w.Until(t, "the demo's last step (round 2, military actions)", func() bool { return demoOver(last(w)) })
+	w.Until(t, "the answers to the demo's keys", func() bool {
+		n := 0
+		for _, e := range w.Events {
+			if strings.Contains(e, `"command_result"`) {
+				n++
+			}
+		}
+		return n >= 13
+	})
+	w.Mu.Lock()
+	final := last(w)
+	raw := w.States[len(w.States)-1]
+	for _, e := range w.Events {
+		if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
+			t.Errorf("the demo had a refusal: %s", e)
+		}
+	}
+	joined := strings.Join(w.Events, "\n")
+	for _, want := range []string{"unknown_tag", "selected", "play_commander", "fight", "battle", "supply"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %s event", want)
+		}
+	}
+	for _, p := range final.State.Players {
+		if len(p.Hand) != 0 {
+			t.Errorf("seat %d's hand published on the table's topic: %v", p.Seat, p.Hand)
+		}
+	}
+	for i, a := range final.State.Armies {
+		if len(a.Deck) != 0 {
+			t.Errorf("army %d's deck published", i)
+		}
+	}
+	if len(final.State.Armies) != 2 || final.State.Armies[0].VP+final.State.Armies[1].VP == 0 {
+		t.Errorf("armies %+v: want VP scored in round 1", final.State.Armies)
+	}
+	w.Mu.Unlock()
+	seq := r.D.Seq()
+	r.Stop(t)
+
+	// The same journal, no script: the same state.
+	r2 := start(t, demoTable(t, dir, false))
+	defer r2.Stop(t)
+	if r2.D.Seq() != seq {
+		t.Errorf("after restart seq %d, want %d", r2.D.Seq(), seq)
+	}
+	w2 := watch(t, r2.D.BrokerAddr())
+	w2.Until(t, "the retained state after restart", func() bool { return len(w2.States) > 0 })
+	w2.Mu.Lock()
+	defer w2.Mu.Unlock()
+	var a, b map[string]any
+	json.Unmarshal(raw, &a)
+	json.Unmarshal(w2.States[0], &b)
+	delete(a, "at")
+	delete(b, "at")
+	if ja, jb := mustJSON(a["state"]), mustJSON(b["state"]); ja != jb {
+		t.Errorf("the state after restart differs")
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }

@@ -1,0 +1,168 @@
+// The Bitwa Warszawska panel: the three fronts (north to south), each with
+// both armies' 1st and 2nd lines (units, the 2nd-line limit), commanders
+// (their limit and chosen effect), orders, blockades, the army strength
+// and the advantage and bonus-front markers; the VP and round tracks, the
+// initiative, the resource cards fought for and won, whose action it is
+// and what the game waits for. A player's page adds their own hand (the
+// engine's view hides the others) with the buttons to play, fight or
+// block, and the answers to a decision they may take. Served as
+// /static/games/bitwa-warszawska.js.
+(function () {
+  "use strict";
+  var P = window.SztabPanels;
+  var FRONTS = ["N", "C", "S"];
+  var ARMIES = ["wp", "acz"];
+  var frontName = { N: ["Front Północny", "Northern front"], C: ["Front Centralny", "Central front"], S: ["Front Południowy", "Southern front"] };
+  var armyName = { wp: ["Wojsko Polskie", "Polish Army"], acz: ["Armia Czerwona", "Red Army"] };
+  var places = { line1: ["1. linia", "1st line"], line2: ["2. linia (ruchy między Frontami)", "2nd line (moves between fronts)"], commander_card: ["karta Dowódcy", "commander card"], commander_field: ["pole Dowódcy", "commander field"], order_field: ["pole Rozkazu", "order field"] };
+  var resources = { funds: ["Fundusze", "Funds"], supply: ["Zaopatrzenie", "Supply"], support: ["Poparcie społeczne", "Public support"] };
+
+  function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
+  function mySeat(ctx) { var m = /^player\/(\d+)$/.exec(ctx.audience || ""); return m ? +m[1] : 0; }
+  function player(st, seat) { return (st.players || []).filter(function (p) { return p.seat === seat; })[0]; }
+  function card(st, id) { return (st.cards || {})[id] || {}; }
+  function cname(st, id) { return card(st, id).name || id; }
+  function options(c) { return c.choose && c.choose.length ? c.choose.length : 1; }
+  function fronts(c) { var f = c.front || "any"; return { any: FRONTS, NC: ["N", "C"], CS: ["C", "S"], NS: ["N", "S"] }[f] || [f]; }
+
+  function blockadesAt(st, army, f) {
+    return (st.blockades || []).filter(function (b) { return b.army === army && (b.front === f || b.place === "line2"); });
+  }
+
+  // side is one army on one front: commander, order, lines, strength, blockades.
+  function side(st, ai, fi, ctx) {
+    var army = ARMIES[ai], f = FRONTS[fi];
+    var ar = (st.armies || [])[ai] || { fronts: [], commanders: [], orders: [] };
+    var line = ar.fronts[fi] || { first: 0, second: 0 };
+    var cm = (ar.commanders || [])[fi];
+    var limit = ((st.limit || [])[ai] || [])[fi];
+    var nodes = [];
+    if (cm) {
+      var used = cm.round === st.round;
+      nodes.push(ctx.el("div", { class: "meta", "data-testid": "commander-" + army + "-" + f },
+        "★ " + cname(st, cm.card) + " · " + ctx.say("limit ", "limit ") + card(st, cm.card).limit +
+        (cm.choice >= 0 ? " · " + ctx.say("efekt ", "effect ") + (cm.choice + 1) : " · " + ctx.say("zablokowany", "blocked")) +
+        (used ? ctx.say(" · użyty w tej rundzie", " · used this round") : "")));
+    }
+    if ((ar.orders || [])[fi]) nodes.push(ctx.el("div", { class: "meta", "data-testid": "order-" + army + "-" + f }, "✉ " + cname(st, ar.orders[fi])));
+    var lines = [
+      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "1", "data-count": String(line.first) }, ctx.say("1LF: ", "1st: ") + line.first),
+      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "2", "data-count": String(line.second) }, ctx.say(" · 2LF: ", " · 2nd: ") + line.second + "/" + limit)];
+    if (army === "acz") lines.reverse();
+    nodes.push(ctx.el("div", { class: "name" }, lines));
+    nodes.push(ctx.el("div", { class: "meta", "data-testid": "strength-" + army + "-" + f }, ctx.say("Siła Armii: ", "Army strength: ") + (((st.strength || [])[ai] || [])[fi] || 0)));
+    blockadesAt(st, army, f).forEach(function (b) {
+      nodes.push(ctx.el("div", { class: "flag", "data-testid": "blockade-" + army + "-" + f }, "⛔ " + b.marker + ": " + two(places[b.place], ctx)));
+    });
+    if (army === "acz") nodes.reverse();
+    return ctx.el("div", { class: "unit", style: "border-color:" + (army === "wp" ? "#c0c8d8" : "#c04040") }, ctx.el("div", { class: "meta", text: two(armyName[army], ctx) }), nodes);
+  }
+
+  function board(st, ctx) {
+    return ctx.el("div", { class: "units", "data-testid": "fronts" }, FRONTS.map(function (f, fi) {
+      var adv = (st.advantage || [])[fi];
+      var head = two(frontName[f], ctx) + (st.bonus === f ? " · ✚ " + ctx.say("Dodatkowa Punktacja", "bonus front") : "");
+      return ctx.el("div", { class: "unit", "data-testid": "front-" + f, style: "min-width:16em" },
+        ctx.el("div", { class: "name", text: head }),
+        side(st, 1, fi, ctx),
+        ctx.el("div", { class: "meta", "data-testid": "advantage-" + f, "data-army": adv || "" },
+          ctx.say("Przewaga: ", "Advantage: ") + (adv ? two(armyName[adv], ctx) : ctx.say("środek", "middle")) + (st.fought && st.fought[fi] ? ctx.say(" · bitwa stoczona", " · battle fought") : "")),
+        side(st, 0, fi, ctx));
+    }));
+  }
+
+  function tracks(st, ctx) {
+    var comp = st.components || {};
+    var win = comp.vp_to_win || 7, rounds = comp.rounds || 13;
+    var ar = st.armies || [{}, {}];
+    var vp = ARMIES.map(function (a, i) {
+      return ctx.el("div", { class: "meta", "data-testid": "vp-" + a, "data-vp": String(ar[i].vp || 0) },
+        two(armyName[a], ctx) + ": " + ctx.say("PZ ", "VP ") + (ar[i].vp || 0) + "/" + win + " · " + ctx.say("Rezerwa ", "reserve ") + (ar[i].reserve || 0) +
+        " · " + ctx.say("talia ", "deck ") + (ar[i].deck_count || 0) + " · " + ctx.say("odrzucone ", "discards ") + (ar[i].discard || []).length);
+    });
+    return ctx.el("div", {}, ctx.el("div", { class: "turn", "data-testid": "round", "data-round": String(st.round || 0) },
+      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), "/" + rounds), vp);
+  }
+
+  function resourceRow(st, ctx) {
+    var ar = st.armies || [{}, {}];
+    return ctx.el("div", { class: "meta", "data-testid": "resources" }, ["funds", "supply", "support"].map(function (r) {
+      var won = (st.won || {})[r];
+      var fights = ARMIES.map(function (a, i) { return ((ar[i].fights || {})[r] || []).length; });
+      return two(resources[r], ctx) + ": " + ctx.say("walka ", "fought ") + fights.join(":") + (won ? ctx.say(" · zdobyte: ", " · won: ") + a2(won, ctx) : "");
+    }).join(" · "));
+  }
+  function a2(a, ctx) { return a === "wp" ? "WP" : a === "acz" ? ctx.say("ACz", "RA") : a; }
+
+  function players(st, ctx) {
+    return ctx.el("div", { class: "units", "data-testid": "players" }, (st.players || []).map(function (p) {
+      var active = p.seat === st.active && !st.pending;
+      return ctx.el("div", { class: "unit" + (active ? " active" : ""), "data-testid": "player-" + p.seat },
+        ctx.el("div", { class: "name", text: p.name + " (" + a2(p.army, ctx) + ")" + (st.initiative === p.seat ? " · " + ctx.say("inicjatywa", "initiative") : "") + (p.token ? " · #" + p.token : "") }),
+        ctx.el("div", { class: "meta", text: ctx.say("karty na ręku ", "cards in hand ") + p.hand_count + " · " + ctx.say("limit ", "limit ") + p.limit + (p.passed ? " · " + ctx.say("pas", "passed") : "") }));
+    }));
+  }
+
+  function button(ctx, label, cmd, args) {
+    return ctx.el("button", { "data-testid": "do-" + cmd + "-" + args.join("-"), onclick: function () { ctx.command(cmd, args); } }, label);
+  }
+
+  // waiting is what the game waits for, and the answers as buttons on the
+  // page of whoever may give them.
+  function waiting(st, ctx) {
+    var nodes = [];
+    if (st.pending) {
+      nodes.push(ctx.el("div", { "data-testid": "pending-text", text: ctx.say("Czeka: ", "Waiting: ") + ctx.t(st.pending.text) + " (" + ((player(st, st.pending.seat) || {}).name || "") + ")" }));
+      if ((st.pending.dice || []).length) nodes.push(ctx.el("div", { class: "meta", text: ctx.say("kości: ", "dice: ") + st.pending.dice.join(", ") }));
+    } else if (st.active && st.phase !== "over") {
+      nodes.push(ctx.el("div", { "data-testid": "pending-text", text: ctx.say("Akcja: ", "Action: ") + ((player(st, st.active) || {}).name || "") }));
+    }
+    if (st.selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrana karta: ", "Picked card: ") + cname(st, st.selected.card) +
+      (st.selected.front ? " → " + st.selected.front : "") + (options(card(st, st.selected.card)) > 1 ? ctx.say(" · efekt ", " · effect ") + (st.selected.choice + 1) : "") }));
+    if ((st.answers || []).length && ctx.page !== "table") {
+      nodes.push(ctx.el("div", { class: "controls", "data-testid": "answers" }, st.answers.slice(0, 40).map(function (a) {
+        return button(ctx, a.command + (a.args.length ? " " + a.args.join(" ") : ""), a.command, a.args);
+      })));
+    }
+    return nodes.length ? ctx.el("div", { class: "flag", "data-testid": "pending" }, nodes) : null;
+  }
+
+  // hand is the player's own hand with the actions of a card.
+  function hand(st, p, ctx) {
+    var acting = st.active === p.seat && !st.pending && st.stage === "military";
+    var cards = (p.hand || []).map(function (id) {
+      var c = card(st, id);
+      var btns = [];
+      if (acting) {
+        fronts(c).forEach(function (f) {
+          for (var e = 1; e <= options(c); e++) {
+            btns.push(button(ctx, f + (options(c) > 1 ? "·" + e : ""), "play", options(c) > 1 ? [id, f, String(e)] : [id, f]));
+          }
+        });
+        ["funds", "supply", "support"].forEach(function (r) { btns.push(button(ctx, "⚔ " + two(resources[r], ctx), "fight", [id, r])); });
+      }
+      return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:14em" },
+        ctx.el("div", { class: "name", text: c.name || id }),
+        ctx.el("div", { class: "meta", text: c.kind + (c.limit ? " · limit " + c.limit : "") + " · " + (c.front || "any") }),
+        ctx.el("div", { class: "meta", text: c.text || "" }),
+        btns.length ? ctx.el("div", { class: "controls" }, btns) : null);
+    });
+    return ctx.el("div", { class: "units", "data-testid": "my-hand" }, cards.length ? cards : [ctx.el("div", { class: "meta", text: "—" })]);
+  }
+
+  function bitwa(msg, ctx) {
+    var st = msg.state || {};
+    var me = mySeat(ctx);
+    var nodes = [tracks(st, ctx)];
+    if (st.result) nodes.push(ctx.el("div", { class: "result", "data-testid": "result", text: ctx.t(st.result.text) }));
+    var w = waiting(st, ctx);
+    if (w) nodes.push(w);
+    nodes.push(board(st, ctx), resourceRow(st, ctx));
+    nodes.push(ctx.el("h2", { text: ctx.say("Gracze", "Players") }), players(st, ctx));
+    var mine = me && player(st, me);
+    if (mine) nodes.push(ctx.el("h2", { text: ctx.say("Twoja ręka", "Your hand") }), hand(st, mine, ctx));
+    return ctx.el("div", {}, nodes);
+  }
+
+  P.register("bitwa-warszawska", bitwa);
+})();

@@ -1,0 +1,130 @@
+package bitwagame
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/bitwa"
+)
+
+// ExitError is a script that stopped at a refused action.
+type ExitError struct{ Msg string }
+
+func (e *ExitError) Error() string { return e.Msg }
+
+// ExitCode is the exit status of `sztab play`.
+func (e *ExitError) ExitCode() int { return 1 }
+
+// play runs a script of bitwa actions for `sztab play` (the format of
+// rules/bitwa/testdata/games: a setup line, then one action a line).
+func play(sc companion.Script) error {
+	var files DataFiles
+	for name, path := range sc.Files {
+		switch name {
+		case "cards":
+			files.Cards = path
+		case "components":
+			files.Components = path
+		default:
+			return fmt.Errorf("bitwagame: --data %s: the game's data files are cards and components", name)
+		}
+	}
+	cat, err := LoadCatalogue(files, func(p string) string { return p })
+	if err != nil {
+		return err
+	}
+	lines, err := bitwa.ParseScript(cat, sc.Name, sc.Data)
+	if err != nil {
+		return err
+	}
+	final, steps := bitwa.Play(lines, sc.Continue)
+	refused := 0
+	for _, st := range steps {
+		if sc.Events {
+			fmt.Fprint(sc.Out, st.Transcript(sc.Lang))
+		}
+		if st.Err != nil {
+			refused++
+			fmt.Fprintf(sc.Err, "%s:%d: %s\n", sc.Name, st.Line, refusal(st.Err))
+		}
+	}
+	v := final.View(bitwa.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
+	if sc.JSON {
+		v.Cards, v.Comp = nil, bitwa.Components{}
+		enc := json.NewEncoder(sc.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("bitwagame: %w", err)
+		}
+	} else {
+		printState(sc.Out, v, sc.Lang)
+	}
+	if refused > 0 && !sc.Continue {
+		return &ExitError{Msg: fmt.Sprintf("%s: play stopped at a refused action", sc.Name)}
+	}
+	return nil
+}
+
+func refusal(err error) string {
+	if rej, ok := rules.AsRejection(err); ok {
+		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
+	}
+	return err.Error()
+}
+
+// printState is a short text summary of a state: the round, the result or
+// whom the game waits for, the board of each army and the hands shown.
+func printState(w io.Writer, s bitwa.State, lang string) {
+	t := func(pl, en string) string {
+		if lang == "en" {
+			return en
+		}
+		return pl
+	}
+	txt := func(x rules.Text) string { return t(x.PL, x.EN) }
+	fmt.Fprintf(w, "%s %d, %s\n", t("Runda", "Round"), s.Round, s.Stage)
+	if s.Result != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Wynik", "Result"), txt(s.Result.Text))
+	} else if s.Pending != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Czeka", "Waiting"), txt(s.Pending.Text))
+	} else if p := s.Player(s.Active); p != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Akcja gracza", "Turn of"), p.Name)
+	}
+	if s.Bonus != "" {
+		fmt.Fprintf(w, "%s: %s\n", t("Dodatkowa Punktacja", "Bonus front"), s.Bonus)
+	}
+	for i, ar := range bitwa.Armies {
+		a := s.Armies[i]
+		var fronts []string
+		for fi, f := range bitwa.Fronts {
+			x := fmt.Sprintf("%s %d/%d", f, a.Fronts[fi].First, a.Fronts[fi].Second)
+			if c := a.Commanders[fi]; c != nil {
+				x += " [" + s.Cards[c.Card].Name + "]"
+			}
+			if a.Orders[fi] != "" {
+				x += " {" + s.Cards[a.Orders[fi]].Name + "}"
+			}
+			fronts = append(fronts, x)
+		}
+		fmt.Fprintf(w, "  %s: %s %d, %s; %s %d, %s %d\n", strings.ToUpper(ar), t("PZ", "VP"), a.VP, strings.Join(fronts, ", "),
+			t("Rezerwa", "reserve"), a.Reserve, t("talia", "deck"), a.DeckLen)
+	}
+	for _, p := range s.Players {
+		line := fmt.Sprintf("  %s (%s): %s %d", p.Name, strings.ToUpper(p.Army), t("ręka", "hand"), p.HandCount)
+		if p.Passed {
+			line += t(", pas", ", passed")
+		}
+		fmt.Fprintln(w, line)
+		if len(p.Hand) > 0 {
+			var names []string
+			for _, id := range p.Hand {
+				names = append(names, s.Cards[id].Name+" ("+id+")")
+			}
+			fmt.Fprintf(w, "    %s: %s\n", t("ręka", "hand"), strings.Join(names, ", "))
+		}
+	}
+}

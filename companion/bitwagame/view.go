@@ -1,0 +1,287 @@
+package bitwagame
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/bitwa"
+)
+
+// TableView is what the screens get: the engine's view for the viewer
+// (hands filtered, decks hidden) and what the board shows anyway: each
+// army's strength and 2nd-line limit per front and, for whoever may answer
+// the decision the game waits for, its answers as commands.
+type TableView struct {
+	bitwa.State
+	// Strength and Limit are per army (WP, ACz) and front (N, C, S).
+	Strength [2][3]int `json:"strength"`
+	Limit    [2][3]int `json:"limit"`
+	// Answers are the pending decision's answers as commands, for the
+	// decider's page (any player of the deciding army) and the referee's.
+	Answers []Answer `json:"answers,omitempty"`
+}
+
+// Answer is one answer to the pending decision: a command and its args.
+type Answer struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+func view(s bitwa.State, v companion.Viewer) any {
+	var out TableView
+	bv := bitwa.Viewer{Referee: v.Role == companion.RoleReferee}
+	if v.Role == companion.RolePlayer {
+		bv.Seat = v.Seat
+	}
+	out.State = s.View(bv)
+	if s.Phase == "" {
+		return out
+	}
+	for i, ar := range bitwa.Armies {
+		for fi, f := range bitwa.Fronts {
+			out.Strength[i][fi] = s.Strength(ar, f)
+			out.Limit[i][fi] = s.Limit(ar, f)
+		}
+	}
+	if pd := s.Pending; pd != nil && s.Phase != bitwa.PhaseOver {
+		p := s.Player(bv.Seat)
+		if bv.Referee || (p != nil && (p.Seat == pd.Seat || (pd.Army != "" && p.Army == pd.Army))) {
+			for _, a := range bitwa.LegalActions(s) {
+				if ans, ok := asCommand(a); ok {
+					out.Answers = append(out.Answers, ans)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func move(m bitwa.UnitMove) string {
+	if m.N == 1 {
+		return m.From + ">" + m.To
+	}
+	return fmt.Sprintf("%s>%s:%d", m.From, m.To, m.N)
+}
+
+// asCommand is the command that makes a decision's answer (the binder's
+// vocabulary), for the pages' buttons.
+func asCommand(a bitwa.Action) (Answer, bool) {
+	switch a := a.(type) {
+	case bitwa.Roll:
+		var d []string
+		for _, x := range a.Dice {
+			d = append(d, strconv.Itoa(x))
+		}
+		return Answer{"roll", d}, true
+	case bitwa.Blockade:
+		if a.Skip {
+			return Answer{"cancel", []string{}}, true
+		}
+		return Answer{"blockade", []string{a.Place, a.Front}}, true
+	case bitwa.TurnCard:
+		return Answer{"turn", []string{strconv.Itoa(a.Face + 1)}}, true
+	case bitwa.AssignInitiative:
+		var o []string
+		for _, x := range a.Order {
+			o = append(o, strconv.Itoa(x))
+		}
+		return Answer{"assign", o}, true
+	case bitwa.Supply:
+		args := slices.Clone(a.Add)
+		for _, m := range a.Moves {
+			args = append(args, move(m))
+		}
+		if args == nil {
+			args = []string{}
+		}
+		return Answer{"supply", args}, true
+	case bitwa.Move:
+		args := []string{}
+		for _, m := range a.Moves {
+			args = append(args, move(m))
+		}
+		return Answer{"move", args}, true
+	case bitwa.Remove:
+		return Answer{"remove", []string{strconv.Itoa(a.Line)}}, true
+	case bitwa.Confirm:
+		if a.Yes {
+			return Answer{"confirm", []string{}}, true
+		}
+		return Answer{"cancel", []string{}}, true
+	}
+	return Answer{}, false
+}
+
+// LegalActions are the action types the engine takes now.
+func (g *Game) LegalActions() []string {
+	var out []string
+	for _, a := range bitwa.LegalActions(g.State()) {
+		if !slices.Contains(out, a.Type()) {
+			out = append(out, a.Type())
+		}
+	}
+	return out
+}
+
+// Seats are the players' seats.
+func (g *Game) Seats() []int {
+	var out []int
+	for _, p := range g.State().Players {
+		out = append(out, p.Seat)
+	}
+	return out
+}
+
+// ActiveSeat is the seat the game waits for, 0 when it waits for the dice
+// (anyone reads them) or is over.
+func (g *Game) ActiveSeat() int {
+	s := g.State()
+	if s.Phase == bitwa.PhaseOver || isRoll(s.Pending) {
+		return 0
+	}
+	return waiting(s)
+}
+
+var stageName = map[string]rules.Text{
+	bitwa.StageBonus:     {PL: "Dodatkowa Punktacja", EN: "bonus front"},
+	bitwa.StageResources: {PL: "Pojedynek o Zasoby", EN: "resources"},
+	bitwa.StageMilitary:  {PL: "Działania militarne", EN: "military actions"},
+	bitwa.StageBattle:    {PL: "Bitwa", EN: "battle"},
+}
+
+// Headline: the round, the stage, the VP and whom the game waits for, or
+// the result.
+func (g *Game) Headline() rules.Text {
+	s := g.State()
+	if s.Result != nil {
+		return s.Result.Text
+	}
+	if s.Phase == bitwa.PhaseSetup || s.Round == 0 {
+		return rules.Textf("przygotowanie gry · czeka: %s", "setup · waiting for: %s", name(s, waiting(s)))
+	}
+	st := stageName[s.Stage]
+	wp, acz, who := s.Army(bitwa.WP).VP, s.Army(bitwa.ACz).VP, name(s, waiting(s))
+	return rules.Text{
+		PL: fmt.Sprintf("runda %d/%d · %s · PZ WP %d : ACz %d · czeka: %s", s.Round, s.Comp.Rounds, st.PL, wp, acz, who),
+		EN: fmt.Sprintf("round %d/%d · %s · VP WP %d : ACz %d · waiting for: %s", s.Round, s.Comp.Rounds, st.EN, wp, acz, who),
+	}
+}
+
+// Summary is the game in a few lines for the watch and text displays.
+func (g *Game) Summary(companion.Viewer) []rules.Text {
+	s := g.State()
+	out := []rules.Text{g.Headline()}
+	if s.Result != nil || s.Phase == "" {
+		return out
+	}
+	for _, ar := range bitwa.Armies {
+		a := s.Army(ar)
+		var fr []string
+		for fi, f := range bitwa.Fronts {
+			fr = append(fr, fmt.Sprintf("%s %d/%d", f, a.Fronts[fi].First, a.Fronts[fi].Second))
+		}
+		out = append(out, rules.Textf("%s: PZ %d, %s, Rezerwa %d, talia %d", "%s: VP %d, %s, reserve %d, deck %d",
+			strings.ToUpper(ar), a.VP, strings.Join(fr, " "), a.Reserve, a.DeckLen))
+	}
+	if s.Bonus != "" {
+		out = append(out, rules.Textf("Dodatkowa Punktacja: %s", "bonus front: %s", s.Bonus))
+	}
+	if pd := s.Pending; pd != nil {
+		out = append(out, rules.Text{PL: "Czeka: " + pd.Text.PL, EN: "Waiting: " + pd.Text.EN})
+	}
+	if sel := s.Selected; sel != nil {
+		out = append(out, rules.Textf("Wybrana karta: %s %s", "Picked card: %s %s", s.Cards[sel.Card].Name, sel.Front))
+	}
+	return out
+}
+
+// Scoreboard: the VP (WP-ACz) on the 4-digit display; the round and each
+// army's line on a text display.
+func (g *Game) Scoreboard() hardware.Scoreboard {
+	s := g.State()
+	wp, acz := s.Army(bitwa.WP), s.Army(bitwa.ACz)
+	sb := hardware.Scoreboard{Digits: fmt.Sprintf("%2d%2d", wp.VP%100, acz.VP%100)}
+	sb.Lines = append(sb.Lines, fmt.Sprintf("R%d %s", s.Round, s.Stage))
+	for _, ar := range bitwa.Armies {
+		a := s.Army(ar)
+		sb.Lines = append(sb.Lines, fmt.Sprintf("%s PZ%d R%d T%d", strings.ToUpper(ar), a.VP, a.Reserve, a.DeckLen))
+	}
+	return sb
+}
+
+// lowConfidence is the reading below which a count is not trusted enough to
+// call a desync; the referee is asked to look instead.
+const lowConfidence = 0.8
+
+// Zones are the board zones the camera counts units in: each front's two
+// lines (N1 … S2) and the reserve.
+var Zones = []string{"N1", "N2", "C1", "C2", "S1", "S2", "reserve"}
+
+// count is army's units in a zone by the state.
+func count(s bitwa.State, army, zone string) int {
+	a := s.Army(army)
+	if zone == "reserve" {
+		return a.Reserve
+	}
+	fi := slices.Index(bitwa.Fronts, zone[:1])
+	if zone[1] == '1' {
+		return a.Fronts[fi].First
+	}
+	return a.Fronts[fi].Second
+}
+
+// Desyncs are the zones where the camera's count of an army's units
+// disagrees with the state, the zones it is unsure of and colours or zones
+// it names that the game does not know. Only the zones the snapshot
+// reports are compared (the calibration may leave the reserve out). Never
+// a silent overwrite: the referee settles it.
+func (g *Game) Desyncs() []rules.Text {
+	if g.snap == nil || len(g.snap.Pieces) == 0 {
+		return nil
+	}
+	s := g.State()
+	if s.Phase == "" {
+		return nil
+	}
+	army := map[string]string{}
+	for ar, col := range g.colours {
+		army[col] = ar
+	}
+	seen := map[[2]string]int{}
+	covered := map[string]bool{}
+	var out []rules.Text
+	for _, p := range g.snap.Pieces {
+		switch {
+		case !slices.Contains(Zones, p.Node):
+			out = append(out, rules.Textf("kamera liczy pole %q, którego gra nie zna (%s)", "the camera counts a zone %q the game does not know (%s)", p.Node, strings.Join(Zones, ", ")))
+			continue
+		case army[p.Colour] == "":
+			out = append(out, rules.Textf("%s: kamera widzi kolor %q, żadnej armii", "%s: the camera sees colour %q, no army's", p.Node, p.Colour))
+			continue
+		}
+		covered[p.Node] = true
+		seen[[2]string{p.Node, army[p.Colour]}] += p.Count
+		if p.Confidence > 0 && p.Confidence < lowConfidence {
+			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%) — sprawdźcie Oddziały", "%s: the camera is unsure (%s, %.0f%%) — check the units",
+				p.Node, p.Colour, 100*p.Confidence))
+		}
+	}
+	for _, z := range Zones {
+		if !covered[z] {
+			continue
+		}
+		for _, ar := range bitwa.Armies {
+			want, got := count(s, ar, z), seen[[2]string{z, ar}]
+			if want != got {
+				out = append(out, rules.Textf("%s: kamera widzi %d Oddz. %s, stan gry mówi %d", "%s: the camera sees %d %s unit(s), the game's state says %d",
+					z, got, strings.ToUpper(ar), want))
+			}
+		}
+	}
+	return out
+}
