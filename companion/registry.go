@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -125,4 +126,50 @@ func (c *Config) CheckGame(games Games) (GameSpec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// ScriptStopped is a `sztab play` run that stopped at a refused action;
+// its exit status is 1.
+type ScriptStopped struct{ Msg string }
+
+func (e *ScriptStopped) Error() string { return e.Msg }
+
+// ExitCode is the exit status of `sztab play`.
+func (e *ScriptStopped) ExitCode() int { return 1 }
+
+// ReportScript prints what a game's script run gives `sztab play`: each
+// step's transcript (with Events), each refusal with its line, then the
+// final view as JSON (with JSON) or as printText writes it. A refusal
+// stops the run with *ScriptStopped unless Continue.
+func ReportScript[E rules.Said](sc Script, steps []rules.Step[E], view any, printText func(io.Writer)) error {
+	refused := 0
+	for _, st := range steps {
+		if sc.Events {
+			fmt.Fprint(sc.Out, st.Transcript(sc.Lang))
+		}
+		if st.Err != nil {
+			refused++
+			fmt.Fprintf(sc.Err, "%s:%d: %s\n", sc.Name, st.Line, refusal(st.Err))
+		}
+	}
+	if sc.JSON {
+		enc := json.NewEncoder(sc.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(view); err != nil {
+			return fmt.Errorf("companion: %s: %w", sc.Name, err)
+		}
+	} else {
+		printText(sc.Out)
+	}
+	if refused > 0 && !sc.Continue {
+		return &ScriptStopped{Msg: fmt.Sprintf("%s: play stopped at a refused action", sc.Name)}
+	}
+	return nil
+}
+
+func refusal(err error) string {
+	if rej, ok := rules.AsRejection(err); ok {
+		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
+	}
+	return err.Error()
 }

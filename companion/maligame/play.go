@@ -1,23 +1,13 @@
 package maligame
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
 )
-
-// ExitError is a script that stopped at a refused action.
-type ExitError struct{ Msg string }
-
-func (e *ExitError) Error() string { return e.Msg }
-
-// ExitCode is the exit status of `sztab play`.
-func (e *ExitError) ExitCode() int { return 1 }
 
 // play runs a script of Mali Powstańcy actions for `sztab play`: the engine
 // the daemon uses, the final state as the viewer sees it.
@@ -40,37 +30,8 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := mali.Play(lines, sc.Continue)
-	refused := 0
-	for _, st := range steps {
-		if sc.Events {
-			fmt.Fprint(sc.Out, st.Transcript(sc.Lang))
-		}
-		if st.Err != nil {
-			refused++
-			fmt.Fprintf(sc.Err, "%s:%d: %s\n", sc.Name, st.Line, refusal(st.Err))
-		}
-	}
 	v := show(final, sc.View).(View)
-	if sc.JSON {
-		enc := json.NewEncoder(sc.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-	} else {
-		printState(sc.Out, v.State, sc.Lang)
-	}
-	if refused > 0 && !sc.Continue {
-		return &ExitError{Msg: fmt.Sprintf("%s: play stopped at a refused action", sc.Name)}
-	}
-	return nil
-}
-
-func refusal(err error) string {
-	if rej, ok := rules.AsRejection(err); ok {
-		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
-	}
-	return err.Error()
+	return companion.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v.State, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

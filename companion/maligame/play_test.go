@@ -56,7 +56,7 @@ func TestPlay(t *testing.T) {
 				}
 				return
 			}
-			var exit *ExitError
+			var exit *companion.ScriptStopped
 			if tc.wantError != errors.As(err, &exit) {
 				t.Fatalf("err %v, want an exit error: %v", err, tc.wantError)
 			}

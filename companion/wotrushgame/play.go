@@ -1,7 +1,6 @@
 package wotrushgame
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,14 +9,6 @@ import (
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
 )
-
-// ExitError is a script that stopped at a refused action.
-type ExitError struct{ Msg string }
-
-func (e *ExitError) Error() string { return e.Msg }
-
-// ExitCode is the exit status of `sztab play`.
-func (e *ExitError) ExitCode() int { return 1 }
 
 // play runs a script of wot-rush actions for `sztab play` (the format of
 // rules/wotrush/testdata/games: a setup line, then one action a line).
@@ -42,38 +33,10 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := wotrush.Play(lines, sc.Continue)
-	refused := 0
-	for _, st := range steps {
-		if sc.Events {
-			fmt.Fprint(sc.Out, st.Transcript(sc.Lang))
-		}
-		if st.Err != nil {
-			refused++
-			fmt.Fprintf(sc.Err, "%s:%d: %s\n", sc.Name, st.Line, refusal(st.Err))
-		}
-	}
 	v := final.View(wotrush.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
-	if sc.JSON {
-		v.Cards = nil
-		enc := json.NewEncoder(sc.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			return fmt.Errorf("wotrushgame: %w", err)
-		}
-	} else {
-		printState(sc.Out, v, sc.Lang)
-	}
-	if refused > 0 && !sc.Continue {
-		return &ExitError{Msg: fmt.Sprintf("%s: play stopped at a refused action", sc.Name)}
-	}
-	return nil
-}
-
-func refusal(err error) string {
-	if rej, ok := rules.AsRejection(err); ok {
-		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
-	}
-	return err.Error()
+	asJSON := v
+	asJSON.Cards = nil
+	return companion.ReportScript(sc, steps, asJSON, func(w io.Writer) { printState(w, v, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

@@ -40,7 +40,7 @@ func TestPlay(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errs bytes.Buffer
 			err := play(companion.Script{Name: "x.jsonl", Data: tc.data, Lang: tc.lang, Continue: tc.cont, Out: &out, Err: &errs})
-			var exit *ExitError
+			var exit *companion.ScriptStopped
 			if tc.wantError != errors.As(err, &exit) {
 				t.Fatalf("err %v, want an exit error: %v", err, tc.wantError)
 			}
