@@ -74,7 +74,23 @@ func (s *State) triggerEnd(why rules.Text) []Event {
 		Text: rules.Textf("Koniec gry: %[1]s; ostatnią turę gra %[2]s", "The game ends: %[3]s; %[2]s plays the last turn", why.PL, last, why.EN)}}
 }
 
-// AchievementCount is what an achievement counts for a player at the end.
+// AchievementCount is what an achievement counts for a player at the end
+// (the 12 cards on the rulebook's last pages):
+//   - 1 "gracz, który zniszczył najwięcej Baz": the running counter (attack
+//     and Siege), not the base cards still in the squad;
+//   - 2–6 "najwięcej Lekkich Czołgów [Czołgów Średnich, Dział Samobieżnych,
+//     Ciężkich Czołgów, Jednostek Pomocniczych] w swoim oddziale,
+//     niezależnie od kraju": vehicles of the class in the squad (both
+//     self-propelled icons; barracks are not support units);
+//   - 7–10 "najwięcej Orderów Czerwonego Sztandaru [Żelaznych Krzyży, Medali
+//     Honoru, Médailles Militaires]": medals of the nation, a double counts
+//     2 (option medal_achievement "cards": medal cards);
+//   - 11 "najwięcej kart z dwoma Medalami": double medal cards, any nation;
+//   - 12 "najwięcej kart w swoim oddziale, wliczając karty Medali i
+//     zniszczonych Baz": the squad's size.
+//
+// The squad is "ręka, Garaż i Magazyn" ("ocalałe Bazy gracza nie są częścią
+// oddziału"), defenders only with option defenders_in_squad.
 func (s *State) AchievementCount(seat int, ac AchievementCard) int {
 	p := s.Player(seat)
 	n := 0
