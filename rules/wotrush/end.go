@@ -62,6 +62,39 @@ func (s *State) finishTurn() []Event {
 	return append(evs, s.startTurn()...)
 }
 
+// DeclareEnd is the referee ending a game that cannot end by the rules.
+// The rulebook's only ends are a player's last base destroyed and the
+// ninth single medal taken ("Gra dobiega końca w jednym z następujących
+// przypadków"); it has no rule for a game where neither can happen any
+// more (squads scrapped by Demontaż and Badania, nobody able to attack or
+// buy). The engine does not guess at that: the table's referee declares
+// the end, between turns (before the active player has done anything in
+// step II, so no card is half played and no medal is owed), and the game
+// is scored exactly as at the normal end. It is no player's action: it
+// carries no seat and LegalActions does not list it.
+type DeclareEnd struct {
+	// Reason is shown in the event (optional).
+	Reason string `json:"reason,omitempty"`
+}
+
+func (DeclareEnd) Type() string { return "declare_end" }
+
+func (s *State) declareEnd(a DeclareEnd) ([]Event, error) {
+	if err := s.busy(); err != nil {
+		return nil, err
+	}
+	if s.Acted {
+		return nil, rules.Reject("mid_turn", "koniec gry można ogłosić tylko między turami (%s już gra)", "the end can only be declared between turns (%s has already played)", s.name(s.Active))
+	}
+	why := a.Reason
+	if why == "" {
+		why = "—"
+	}
+	evs := []Event{{Type: "end_declared", Seat: s.Active,
+		Text: rules.Textf("Sędzia kończy grę przed turą gracza %[1]s: %[2]s", "The referee ends the game before %[1]s's turn: %[2]s", s.name(s.Active), why)}}
+	return append(evs, s.score()...), nil
+}
+
 // triggerEnd notes that the game ends with this round: the player to the
 // right of the first player plays last.
 func (s *State) triggerEnd(why rules.Text) []Event {
