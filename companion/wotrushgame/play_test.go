@@ -33,6 +33,12 @@ func TestPlay(t *testing.T) {
 	}{
 		{"readme", readme, false, "en", "Result: Ala wins", "", false},
 		{"readme pl", readme, false, "pl", "Wynik: Wygrywa Ala", "", false},
+		// The story in the script's header: six rounds, Bartek without
+		// bases, 19 to 5.
+		{"readme end", readme, false, "en", "Round 6, turn 12\nResult: Ala wins", "", false},
+		{"readme score", readme, false, "en", "Ala: 19 (medals 0, bases 9, achievements 10)", "", false},
+		{"readme loser", readme, false, "en", "Bartek: 5 (medals 0, bases 0, achievements 5)", "", false},
+		{"readme bases", readme, false, "en", "Bartek: bases ; hand 3", "", false},
 		{"refused stops", bad, false, "en", "Round 1", "x.jsonl:2: refused not_your_turn", true},
 		{"refused continues", bad, true, "en", "Turn of: Bartek", "x.jsonl:2: refused not_your_turn", false},
 	}

@@ -136,7 +136,7 @@ func (EndTurn) Type() string    { return "end_turn" }
 var Actions = rules.NewCodec("wotrush",
 	StartGame{}, Buy{}, PlayCard{}, Defend{}, Research{}, Dismantle{}, Siege{},
 	Discard{}, Attack{}, Fire{}, TakeMedals{}, EndTurn{},
-	RevealHand{}, RevealReserve{}, Select{},
+	RevealHand{}, RevealReserve{}, Select{}, DeclareEnd{},
 )
 
 // EncodeAction writes an action as {"type": ..., fields...}.

@@ -62,6 +62,39 @@ func (s *State) finishTurn() []Event {
 	return append(evs, s.startTurn()...)
 }
 
+// DeclareEnd is the referee ending a game that cannot end by the rules.
+// The rulebook's only ends are a player's last base destroyed and the
+// ninth single medal taken ("Gra dobiega końca w jednym z następujących
+// przypadków"); it has no rule for a game where neither can happen any
+// more (squads scrapped by Demontaż and Badania, nobody able to attack or
+// buy). The engine does not guess at that: the table's referee declares
+// the end, between turns (before the active player has done anything in
+// step II, so no card is half played and no medal is owed), and the game
+// is scored exactly as at the normal end. It is no player's action: it
+// carries no seat and LegalActions does not list it.
+type DeclareEnd struct {
+	// Reason is shown in the event (optional).
+	Reason string `json:"reason,omitempty"`
+}
+
+func (DeclareEnd) Type() string { return "declare_end" }
+
+func (s *State) declareEnd(a DeclareEnd) ([]Event, error) {
+	if err := s.busy(); err != nil {
+		return nil, err
+	}
+	if s.Acted {
+		return nil, rules.Reject("mid_turn", "koniec gry można ogłosić tylko między turami (%s już gra)", "the end can only be declared between turns (%s has already played)", s.name(s.Active))
+	}
+	why := a.Reason
+	if why == "" {
+		why = "—"
+	}
+	evs := []Event{{Type: "end_declared", Seat: s.Active,
+		Text: rules.Textf("Sędzia kończy grę przed turą gracza %[1]s: %[2]s", "The referee ends the game before %[1]s's turn: %[2]s", s.name(s.Active), why)}}
+	return append(evs, s.score()...), nil
+}
+
 // triggerEnd notes that the game ends with this round: the player to the
 // right of the first player plays last.
 func (s *State) triggerEnd(why rules.Text) []Event {
@@ -74,7 +107,23 @@ func (s *State) triggerEnd(why rules.Text) []Event {
 		Text: rules.Textf("Koniec gry: %[1]s; ostatnią turę gra %[2]s", "The game ends: %[3]s; %[2]s plays the last turn", why.PL, last, why.EN)}}
 }
 
-// AchievementCount is what an achievement counts for a player at the end.
+// AchievementCount is what an achievement counts for a player at the end
+// (the 12 cards on the rulebook's last pages):
+//   - 1 "gracz, który zniszczył najwięcej Baz": the running counter (attack
+//     and Siege), not the base cards still in the squad;
+//   - 2–6 "najwięcej Lekkich Czołgów [Czołgów Średnich, Dział Samobieżnych,
+//     Ciężkich Czołgów, Jednostek Pomocniczych] w swoim oddziale,
+//     niezależnie od kraju": vehicles of the class in the squad (both
+//     self-propelled icons; barracks are not support units);
+//   - 7–10 "najwięcej Orderów Czerwonego Sztandaru [Żelaznych Krzyży, Medali
+//     Honoru, Médailles Militaires]": medals of the nation, a double counts
+//     2 (option medal_achievement "cards": medal cards);
+//   - 11 "najwięcej kart z dwoma Medalami": double medal cards, any nation;
+//   - 12 "najwięcej kart w swoim oddziale, wliczając karty Medali i
+//     zniszczonych Baz": the squad's size.
+//
+// The squad is "ręka, Garaż i Magazyn" ("ocalałe Bazy gracza nie są częścią
+// oddziału"), defenders only with option defenders_in_squad.
 func (s *State) AchievementCount(seat int, ac AchievementCard) int {
 	p := s.Player(seat)
 	n := 0

@@ -55,6 +55,9 @@ func (s *State) apply(a Action) ([]Event, error) {
 	if s.Phase == PhaseOver {
 		return nil, rules.Reject("game_over", "gra się skończyła", "the game is over")
 	}
+	if d, ok := a.(DeclareEnd); ok {
+		return s.declareEnd(d)
+	}
 	seat := actionSeat(a)
 	if s.Player(seat) == nil {
 		return nil, rules.Reject("unknown_seat", "miejsce %d nie gra", "seat %d is not playing", seat)

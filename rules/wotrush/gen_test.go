@@ -128,17 +128,7 @@ func TestGenerateBotGames(t *testing.T) {
 	if !*gen {
 		t.Skip("run with -gen to rewrite the bot games")
 	}
-	// readme.jsonl: the shortest two-player bot game of seeds 1–300, the
-	// README's complete example.
-	var short []byte
-	for seed := uint64(1); seed <= 300; seed++ {
-		if d := botGame(t, 2, seed, Options{}); short == nil || bytes.Count(d, []byte("\n")) < bytes.Count(short, []byte("\n")) {
-			short = d
-		}
-	}
-	if err := os.WriteFile("testdata/games/readme.jsonl", short, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// readme.jsonl is hand-written (a story in its header), not generated.
 	for _, g := range []struct {
 		n    int
 		seed uint64

@@ -1,14 +1,19 @@
 package wotrush
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // LegalActions lists what may be played now. With a decision pending it is
 // every legal answer. Otherwise it is the active player's options: EndTurn,
 // every card that can be played (with and without its abilities), every
-// single-card purchase with each minimal set of paying cards (under
-// Recruitment several cards may also be bought at once; those combinations
-// are not listed), and every attack (each non-empty set of same-nation
-// attackers with a target). Every action listed is accepted by Apply.
+// single-card purchase with each minimal set of paying cards, under
+// Recruitment every set of two or more Reserve cards (at most the
+// combinations of the Reserve's cards, 11 for a row of 4) with one minimal
+// payment (the fewest paying cards, the first such set in hand order), and
+// every attack (each non-empty set of same-nation attackers with a
+// target). Every action listed is accepted by Apply.
 func LegalActions(s State) []Action {
 	if s.Phase != PhasePlay {
 		return nil
@@ -95,6 +100,25 @@ func LegalActions(s State) []Action {
 					}
 				}
 			}
+			// "W tej turze możesz zakupić dowolną liczbę Pojazdów. Suma
+			// surowców na kartach przeznaczonych do akcji zakupu musi być
+			// równa lub większa od sumy kosztów kart": several Reserve
+			// cards in one purchase, each set with one minimal payment.
+			if s.Recruitment {
+				row := s.Reserve
+				if len(row) > 4 {
+					row = row[:4]
+				}
+				for rmask := 1; rmask < 1<<len(row); rmask++ {
+					cards := subset(row, rmask)
+					if len(cards) < 2 {
+						continue
+					}
+					if pay := minimalPayment(&s, cards, payers); pay != nil {
+						cand = append(cand, Buy{Seat: seat, Cards: cards, Pay: pay})
+					}
+				}
+			}
 		}
 	}
 	if !s.Attacked {
@@ -120,6 +144,23 @@ func LegalActions(s State) []Action {
 		}
 	}
 	return legalOnly(s, cand)
+}
+
+// minimalPayment is the first set of paying cards, fewest first, that
+// covers cards; nil if none does. No proper subset of a smallest covering
+// set covers, so it is minimal.
+func minimalPayment(s *State, cards, payers []string) []string {
+	for size := 1; size <= len(payers); size++ {
+		for mask := 1; mask < 1<<len(payers); mask++ {
+			if bits.OnesCount(uint(mask)) != size {
+				continue
+			}
+			if pay := subset(payers, mask); s.affords(cards, pay) {
+				return pay
+			}
+		}
+	}
+	return nil
 }
 
 func subset(ids []string, mask int) []string {
