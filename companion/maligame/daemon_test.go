@@ -61,8 +61,7 @@ func keysInDemo(t *testing.T) int {
 // same journal. Then the table's screen draws the map as it ended.
 func TestDemoThroughTheDaemon(t *testing.T) {
 	dir := t.TempDir()
-	r := tabletest.Start(t, demoTable(t, dir, true), maligame.Spec)
-	w := tabletest.Watch(t, r.D.BrokerAddr(), "demo", "stol-2")
+	r, w := tabletest.StartWatched(t, demoTable(t, dir, true), maligame.Spec)
 	keys := keysInDemo(t)
 	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
 	w.Until(t, "the answers to the demo's keys", func() bool { return w.Count(`"command_result"`) >= keys })

@@ -18,6 +18,12 @@ func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
 	return tabletest.Start(t, cfg, wotrushgame.Spec)
 }
 
+// startWatched serves cfg with a watcher subscribed first: it sees the
+// demo's events from the first.
+func startWatched(t testing.TB, cfg *companion.Config) (*tabletest.Running, *tabletest.Watcher) {
+	return tabletest.StartWatched(t, cfg, wotrushgame.Spec)
+}
+
 func watch(t *testing.T, addr string) *tabletest.Watcher {
 	return tabletest.Watch(t, addr, "demo", "stol-1")
 }
@@ -65,8 +71,7 @@ func demoOver(ps publicState) bool {
 // the state is the same.
 func TestDemoEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	r := start(t, demoTable(t, dir, true))
-	w := watch(t, r.D.BrokerAddr())
+	r, w := startWatched(t, demoTable(t, dir, true))
 	w.Until(t, "the demo's last step (BASE-2-1 damaged in round 3)", func() bool { return demoOver(last(w)) })
 	w.Until(t, "the answers to the demo's 7 keys", func() bool {
 		n := 0
@@ -77,18 +82,24 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 		return n >= 7
 	})
+	// The journal's events come on their own path, not ordered with the
+	// state or the answers: wait for the last of them too.
+	wanted := []string{"unknown_tag", "hand_shown", "reserve_shown", "bought", "attack", "damaged"}
+	w.Until(t, "the demo's events", func() bool {
+		joined := strings.Join(w.Events, "\n")
+		for _, want := range wanted {
+			if !strings.Contains(joined, want) {
+				return false
+			}
+		}
+		return true
+	})
 	w.Mu.Lock()
 	final := last(w)
 	raw := w.States[len(w.States)-1]
 	for _, e := range w.Events {
 		if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
 			t.Errorf("the demo had a refusal: %s", e)
-		}
-	}
-	joined := strings.Join(w.Events, "\n")
-	for _, want := range []string{"unknown_tag", "hand_shown", "reserve_shown", "bought", "attack", "damaged"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("no %s event", want)
 		}
 	}
 	for _, p := range final.State.Players {

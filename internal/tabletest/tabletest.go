@@ -65,6 +65,7 @@ func DemoConfig(t testing.TB, dir, file string, script bool) *companion.Config {
 // Running is a daemon serving in the background.
 type Running struct {
 	D      *companion.Daemon
+	cfg    *companion.Config
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -73,6 +74,25 @@ type Running struct {
 // session, if any, runs without pauses.
 func Start(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *Running {
 	t.Helper()
+	r := Open(t, cfg, spec)
+	r.Serve(t)
+	return r
+}
+
+// StartWatched is Start with a Watcher subscribed before the daemon
+// serves, so it sees every event of a simulated session from the first
+// (events are not retained: a later subscriber misses them).
+func StartWatched(t testing.TB, cfg *companion.Config, spec companion.GameSpec) (*Running, *Watcher) {
+	t.Helper()
+	r := Open(t, cfg, spec)
+	w := Watch(t, r.D.BrokerAddr(), cfg.Venue, cfg.Table)
+	r.Serve(t)
+	return r, w
+}
+
+// Open opens the daemon for cfg playing spec, not serving yet.
+func Open(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *Running {
+	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
 		Games: companion.Games{spec}, SimSpeed: 0, Heartbeat: 300 * time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -80,12 +100,18 @@ func Start(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *Runnin
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &Running{D: d, cfg: cfg}
+}
+
+// Serve serves the opened daemon in the background and waits for its
+// screens' listener, if it has one.
+func (r *Running) Serve(t testing.TB) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Running{D: d, cancel: cancel, done: make(chan error, 1)}
-	go func() { r.done <- d.Serve(ctx) }()
-	for end := time.Now().Add(10 * time.Second); cfg.Display.Listen != "" && d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	r.cancel, r.done = cancel, make(chan error, 1)
+	go func() { r.done <- r.D.Serve(ctx) }()
+	for end := time.Now().Add(10 * time.Second); r.cfg.Display.Listen != "" && r.D.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 	}
-	return r
 }
 
 // Stop stops serving and closes the daemon.
