@@ -3,6 +3,7 @@ package rules
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -98,4 +99,37 @@ func (st Step[E]) Transcript(lang string) string {
 		fmt.Fprintf(&b, "  %s: %s\n", typ, pick(text))
 	}
 	return b.String()
+}
+
+// SetupLine reads a script line the way most engines do: a line of type
+// "setup" holds the fields of the engine's Setup (read strictly), which
+// newGame turns into the opening action; any other line is an action the
+// codec decodes.
+func SetupLine[S any, A Action](line []byte, codec *Codec, newGame func(S) (A, error)) (Action, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return nil, err
+	}
+	if head.Type != "setup" {
+		return codec.Decode(line)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		return nil, err
+	}
+	delete(fields, "type")
+	rest, _ := json.Marshal(fields)
+	var s S
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
+	}
+	a, err := newGame(s)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }

@@ -1,8 +1,6 @@
 package bitwa
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/sztab/sztab/rules"
@@ -44,31 +42,10 @@ func ParseScript(cat *Catalogue, name string, data []byte) ([]ScriptLine, error)
 }
 
 func parseScriptLine(cat *Catalogue, line []byte) (Action, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		return nil, err
+	if cat == nil {
+		return nil, fmt.Errorf("no catalogue")
 	}
-	var typ string
-	if raw, ok := fields["type"]; ok {
-		if err := json.Unmarshal(raw, &typ); err != nil {
-			return nil, fmt.Errorf("type: %w", err)
-		}
-	}
-	if typ == "setup" {
-		if cat == nil {
-			return nil, fmt.Errorf("setup: no catalogue")
-		}
-		delete(fields, "type")
-		rest, _ := json.Marshal(fields)
-		var s Setup
-		dec := json.NewDecoder(bytes.NewReader(rest))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("setup: %w", err)
-		}
-		return cat.NewGame(s)
-	}
-	return DecodeAction(line)
+	return rules.SetupLine(line, Actions, cat.NewGame)
 }
 
 // Step is one script line played: its events, or the error that refused it.

@@ -1,10 +1,6 @@
 package mali
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/sztab/sztab/rules"
 )
 
@@ -36,23 +32,7 @@ func ParseScript(cat *Catalogue, name string, data []byte) ([]ScriptLine, error)
 }
 
 func parseScriptLine(cat *Catalogue, line []byte) (Action, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		return nil, err
-	}
-	var typ string
-	if err := json.Unmarshal(fields["type"], &typ); err == nil && typ == "setup" {
-		delete(fields, "type")
-		rest, _ := json.Marshal(fields)
-		var s Setup
-		dec := json.NewDecoder(bytes.NewReader(rest))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("setup: %w", err)
-		}
-		return cat.NewGame(s), nil
-	}
-	return DecodeAction(line)
+	return rules.SetupLine(line, Actions, func(s Setup) (StartGame, error) { return cat.NewGame(s), nil })
 }
 
 // Step is one script line played: its events, or the error that refused it.
