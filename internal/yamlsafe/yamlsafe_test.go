@@ -68,3 +68,27 @@ func TestSameAsYAML(t *testing.T) {
 		t.Errorf("unknown field: got %v, want yaml's own error", err)
 	}
 }
+
+func TestStrictAndEntryLine(t *testing.T) {
+	var v struct {
+		Cards []struct {
+			ID string `yaml:"id"`
+		} `yaml:"cards"`
+	}
+	doc := []byte("# cards\ncards:\n  - {id: a}\n  - {id: b}\nother: 1\n")
+	if err := Strict(doc, &v); err == nil || !strings.Contains(err.Error(), "field other not found") {
+		t.Errorf("an unknown field: %v", err)
+	}
+	if err := Strict([]byte("# nothing\n"), &v); err != ErrEmpty {
+		t.Errorf("an empty document: %v", err)
+	}
+	for _, tc := range []struct {
+		key   string
+		index int
+		want  int
+	}{{"cards", 1, 4}, {"cards", 0, 3}, {"cards", 5, 3}, {"other", 0, 5}, {"missing", 0, 0}} {
+		if got := EntryLine(doc, tc.key, tc.index); got != tc.want {
+			t.Errorf("EntryLine(%s, %d) = %d, want %d", tc.key, tc.index, got, tc.want)
+		}
+	}
+}

@@ -8,15 +8,11 @@
 package bitwa
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
@@ -300,10 +296,10 @@ func (e *entryError) Unwrap() error { return e.err }
 // start with "bitwa: FILE:LINE:" and name the card.
 func ParseCatalogue(cardsName string, cards []byte, componentsName string, components []byte) (*Catalogue, error) {
 	var d Data
-	if err := strictYAML(cards, &d); err != nil {
+	if err := yamlsafe.Strict(cards, &d); err != nil {
 		return nil, fmt.Errorf("bitwa: %s: %w", cardsName, err)
 	}
-	if err := strictYAML(components, &d.Components); err != nil {
+	if err := yamlsafe.Strict(components, &d.Components); err != nil {
 		return nil, fmt.Errorf("bitwa: %s: %w", componentsName, err)
 	}
 	cat, err := newCatalogue(d)
@@ -314,44 +310,11 @@ func ParseCatalogue(cardsName string, cards []byte, componentsName string, compo
 			if ee.file == ComponentsFile {
 				name, data = componentsName, components
 			}
-			return nil, fmt.Errorf("bitwa: %s:%d: %w", name, entryLine(data, ee.list, ee.index), ee)
+			return nil, fmt.Errorf("bitwa: %s:%d: %w", name, yamlsafe.EntryLine(data, ee.list, ee.index), ee)
 		}
 		return nil, fmt.Errorf("bitwa: %s, %s: %w", cardsName, componentsName, err)
 	}
 	return cat, nil
-}
-
-// entryLine finds the line of entry index of the top-level list key; 0
-// when it cannot be found.
-func entryLine(data []byte, key string, index int) int {
-	var doc yaml.Node
-	if err := yamlsafe.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return 0
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
-		return 0
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			l := m.Content[i+1]
-			if l.Kind == yaml.SequenceNode && index < len(l.Content) {
-				return l.Content[index].Line
-			}
-			return l.Line
-		}
-	}
-	return 0
-}
-
-func strictYAML(data []byte, v any) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	err := yamlsafe.Decode(dec, v)
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("empty file")
-	}
-	return err
 }
 
 // NewCatalogue checks data (as StartGame carries it) and indexes it.

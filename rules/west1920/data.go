@@ -15,11 +15,9 @@
 package west1920
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -251,13 +249,13 @@ func bad(file string, path []any, f string, args ...any) error {
 // and the hex.
 func ParseCatalogue(mapName string, mapData []byte, oobName string, oob []byte, cardsName string, cards []byte) (*Catalogue, error) {
 	var d Data
-	if err := strictYAML(mapData, &d.Map); err != nil {
+	if err := yamlsafe.Strict(mapData, &d.Map); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", mapName, err)
 	}
-	if err := strictYAML(oob, &d.OOB); err != nil {
+	if err := yamlsafe.Strict(oob, &d.OOB); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", oobName, err)
 	}
-	if err := strictYAML(cards, &d.Cards); err != nil {
+	if err := yamlsafe.Strict(cards, &d.Cards); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", cardsName, err)
 	}
 	c, err := newCatalogue(d)
@@ -341,16 +339,6 @@ func lineOf(data []byte, path []any) int {
 		line = n.Line
 	}
 	return line
-}
-
-func strictYAML(data []byte, v any) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	err := yamlsafe.Decode(dec, v)
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("empty file")
-	}
-	return err
 }
 
 // Hex limits.

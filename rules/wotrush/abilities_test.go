@@ -100,9 +100,9 @@ func TestEveryAbilityRefuses(t *testing.T) {
 		defendWith(&s, 2, 0, "DE-07")
 		hand(&s, 1, "SU-16")
 		s, _ = mustApply(t, s, PlayCard{Seat: 1, Card: "SU-16"})
-		wantRejection(t, s, Siege{Seat: 1, Target: "SU-07"}, "illegal_choice")   // own defender
+		wantRejection(t, s, Siege{Seat: 1, Target: "SU-07"}, "illegal_choice")    // own defender
 		wantRejection(t, s, Siege{Seat: 1, Target: "BASE-1-2"}, "illegal_choice") // own base
-		wantRejection(t, s, Siege{Seat: 1, Target: "DE-08"}, "illegal_choice")     // not on a base
+		wantRejection(t, s, Siege{Seat: 1, Target: "DE-08"}, "illegal_choice")    // not on a base
 		s, _ = mustApply(t, s, Siege{Seat: 1, Target: "DE-07"})
 		if !s.Player(2).Bases[0].DefenderDamaged {
 			t.Error("the defender is not damaged")

@@ -7,14 +7,10 @@
 package wotrush
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
@@ -210,10 +206,10 @@ func (e *entryError) Unwrap() error { return e.err }
 // Errors start with "wotrush: FILE:LINE:" and name the entry.
 func ParseCatalogue(vehiclesName string, vehicles []byte, componentsName string, components []byte) (*Catalogue, error) {
 	var d Data
-	if err := strictYAML(vehicles, &d); err != nil {
+	if err := yamlsafe.Strict(vehicles, &d); err != nil {
 		return nil, fmt.Errorf("wotrush: %s: %w", vehiclesName, err)
 	}
-	if err := strictYAML(components, &d.Components); err != nil {
+	if err := yamlsafe.Strict(components, &d.Components); err != nil {
 		return nil, fmt.Errorf("wotrush: %s: %w", componentsName, err)
 	}
 	cat, err := newCatalogue(d)
@@ -224,45 +220,12 @@ func ParseCatalogue(vehiclesName string, vehicles []byte, componentsName string,
 			if ee.file == ComponentsFile {
 				name, data = componentsName, components
 			}
-			line := entryLine(data, ee.list, ee.index)
+			line := yamlsafe.EntryLine(data, ee.list, ee.index)
 			return nil, fmt.Errorf("wotrush: %s:%d: %w", name, line, ee)
 		}
 		return nil, fmt.Errorf("wotrush: %s, %s: %w", vehiclesName, componentsName, err)
 	}
 	return cat, nil
-}
-
-// entryLine finds the line of entry index of the top-level list key; 0
-// when it cannot be found.
-func entryLine(data []byte, key string, index int) int {
-	var doc yaml.Node
-	if err := yamlsafe.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return 0
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
-		return 0
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			l := m.Content[i+1]
-			if l.Kind == yaml.SequenceNode && index < len(l.Content) {
-				return l.Content[index].Line
-			}
-			return l.Line
-		}
-	}
-	return 0
-}
-
-func strictYAML(data []byte, v any) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	err := yamlsafe.Decode(dec, v)
-	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("empty file")
-	}
-	return err
 }
 
 // NewCatalogue checks data (as StartGame carries it) and indexes it.
