@@ -468,6 +468,8 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 			return nil, n
 		}
 		return []companion.Action{wotrush.EndTurn{Seat: s.Active}}, nil
+	case "end_game":
+		return []companion.Action{wotrush.DeclareEnd{Reason: "sędzia / referee"}}, nil
 	case "cancel":
 		if s.Selection == nil {
 			return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}

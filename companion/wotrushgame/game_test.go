@@ -25,6 +25,13 @@ func TestBind(t *testing.T) {
 		check func(t *testing.T, g *Game)
 	}{
 		{name: "hand card laid face up", in: scan("seat-1", "ENG-1-4"), want: []string{"reveal_hand"}},
+		{name: "the referee ends a game that cannot end", in: page(0, "end_game"), want: []string{"declare_end"},
+			check: func(t *testing.T, g *Game) {
+				if g.State().Result == nil {
+					t.Error("no result after the referee ended the game")
+				}
+			}},
+		{name: "not once a turn is under way", setup: acted, in: page(0, "end_game"), code: "mid_turn"},
 		{name: "a Garage card drawn for real", in: scan("seat-1", "TECH-1-1"), want: []string{"reveal_hand"},
 			check: func(t *testing.T, g *Game) {
 				s := g.State()

@@ -49,6 +49,9 @@ var commands = wire.Vocabulary{
 	{Name: "dismantle", Label: rules.Text{PL: "Demontaż", EN: "Dismantle"}, From: wire.Seat | wire.Ref, Args: []string{"magazine card", "magazine card?"}},
 	{Name: "discard", Label: rules.Text{PL: "Sabotaż: odłóż kartę", EN: "Sabotage: discard a card"}, From: wire.Seat | wire.Ref, Args: []string{"card"}},
 	{Name: "medals", Label: rules.Text{PL: "Medale: ile podwójnych", EN: "Medals: how many doubles"}, From: wire.Seat | wire.Ref, Args: []string{"doubles"}},
+	// A game that cannot end (nobody can attack or take a medal) is ended
+	// by the referee and scored as at the normal end (AMBIGUITIES.md).
+	{Name: "end_game", Label: rules.Text{PL: "Zakończ grę i policz punkty (sędzia)", EN: "End the game and score it (referee)"}, From: wire.Ref},
 }
 
 // LegalActions are the action types the engine takes now.
