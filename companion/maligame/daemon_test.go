@@ -58,7 +58,7 @@ func keysInDemo(t *testing.T) int {
 // The demo table played through the real daemon and broker: every key
 // answered and taken, the README's game's result published (Bartek 9,
 // Ania 5, red-2 in prison), and the same state after a restart on the
-// same journal. Then the table's screen draws the map as it ended.
+// same journal.
 func TestDemoThroughTheDaemon(t *testing.T) {
 	dir := t.TempDir()
 	r, w := tabletest.StartWatched(t, demoTable(t, dir, true), maligame.Spec)
@@ -86,19 +86,6 @@ func TestDemoThroughTheDaemon(t *testing.T) {
 	}
 	w.Mu.Unlock()
 
-	// The table's screen draws the end: five couriers on the map (red-2 is
-	// in prison), the soldier where he arrested him, the result.
-	ctx := chromium.Start(t)
-	addr := r.D.DisplayAddr()
-	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
-		t.Fatal(err)
-	}
-	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
-	chromium.Until(t, ctx, `document.querySelector("[data-testid=soldier]").dataset.node === "sggw-dworzec/1"`)
-	chromium.Until(t, ctx, `document.querySelector("[data-testid=prison]").textContent.includes("red-2")`)
-	chromium.Until(t, ctx, `!!document.querySelector("[data-testid=result]")`)
-	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)
-
 	seq := r.D.Seq()
 	r.Stop(t)
 	r2 := tabletest.Start(t, demoTable(t, dir, false), maligame.Spec)
@@ -115,12 +102,31 @@ func TestDemoThroughTheDaemon(t *testing.T) {
 	}
 }
 
+// The table's screen after the demo draws the end: five couriers on the
+// map (red-2 is in prison), the soldier where he arrested him, the result.
+func TestBrowserTableDrawsTheEnd(t *testing.T) {
+	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true), maligame.Spec)
+	defer r.Stop(t)
+	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
+	ctx := chromium.Start(t)
+	addr := r.D.DisplayAddr()
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=soldier]").dataset.node === "sggw-dworzec/1"`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=prison]").textContent.includes("red-2")`)
+	chromium.Until(t, ctx, `!!document.querySelector("[data-testid=result]")`)
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)
+
+}
+
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // A player moves from their page: Bartek picks his courier and clicks the
 // field, the table takes it; Ania clicking during Bartek's move is refused
 // with the reason on her page.
-func TestPlayerMovesFromThePage(t *testing.T) {
+func TestBrowserPlayerMovesACourier(t *testing.T) {
 	r := tabletest.Start(t, demoTable(t, t.TempDir(), false), maligame.Spec)
 	defer r.Stop(t)
 	for _, uid := range []string{"04A1A000", "04A1A001", "04A1A002"} { // r04 onto the track; red-3 and green-2 laid
@@ -155,7 +161,7 @@ func TestPlayerMovesFromThePage(t *testing.T) {
 // The extended variant's secret goals: dealt virtually, each player sees
 // their six on their own page (nobody else's), ticks three of three colours
 // and keeps them.
-func TestPlayerKeepsGoalsOnThePage(t *testing.T) {
+func TestBrowserPlayerKeepsGoals(t *testing.T) {
 	dir := t.TempDir()
 	cfg := demoTable(t, dir, false)
 	text := strings.NewReplacer("variant: basic", "variant: extended", "deck: tags", "deck: virtual").Replace(string(cfg.Raw()))
