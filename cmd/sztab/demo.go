@@ -24,9 +24,12 @@ func newDemoCmd() *cobra.Command {
 		Short: "Run a demo table: simulated hardware, embedded broker, a scripted game",
 		Long: `Runs the daemon on a simulated table with the embedded MQTT broker and plays
 the game's demo script (firmware-config/demo/<game>.yaml). The skirmish demo
-plays the rulebook's worked example: a unit card is scanned, a target card is
-scanned, dice are entered on the keypad, the shot is resolved. Every run starts
-a fresh journal in a new directory. Ctrl-C stops it.`,
+(the default) plays the rulebook's worked example: a unit card is scanned, a
+target card is scanned, dice are entered on the keypad, the shot is resolved.
+--game mali-powstancy plays the README's Mali game (cards from tags, couriers
+moved as the pages send them, the soldier's die); --game bitwa-warszawska and
+--game wot-rush play a few rounds of theirs. Every run starts a fresh journal in
+a new directory. Ctrl-C stops it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
 				d, err := os.MkdirTemp("", "sztab-demo-")
