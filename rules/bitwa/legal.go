@@ -11,9 +11,9 @@ const (
 // LegalActions lists actions Apply accepts in s: every answer to the
 // pending decision (for moves and supply: declining, each single-unit
 // move and add, then answers of several units — every split of up to the
-// decision's number of units over the single moves and adds, smallest
-// first, at most MaxMultiAnswers of them; for rolls: one roll a face), or
-// every action of the active player (each card to each front with each
+// decision's number of units over the single moves and adds, by size
+// with the cap shared between sizes, at most MaxMultiAnswers of them; for
+// rolls: one roll a face), or every action of the active player (each card to each front with each
 // effect, each discard action, pass). Every entry is checked by Apply.
 func LegalActions(s State) []Action {
 	if s.Phase == "" || s.Phase == PhaseOver {
