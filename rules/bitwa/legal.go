@@ -13,8 +13,9 @@ const (
 // move and add, then answers of several units — every split of up to the
 // decision's number of units over the single moves and adds, by size
 // with the cap shared between sizes, at most MaxMultiAnswers of them; for
-// rolls: one roll a face), or every action of the active player (each card to each front with each
-// effect, each discard action, pass). Every entry is checked by Apply.
+// rolls: one roll a face), or every action of the active player (each
+// card to each front with each effect, each discard action, pass). Every
+// entry is checked by Apply.
 func LegalActions(s State) []Action {
 	if s.Phase == "" || s.Phase == PhaseOver {
 		return nil
