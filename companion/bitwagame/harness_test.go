@@ -61,3 +61,26 @@ func feedAll(t testing.TB, g *Game, ins ...companion.Input) {
 		}
 	}
 }
+
+// testGameN is a game for n players (3: Marysia and Zuzia, WP, against
+// Janek; 4: and Staś, ACz), seed 1920, opened.
+func testGameN(t testing.TB, n int) *Game {
+	t.Helper()
+	cat, err := bitwa.DefaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []bitwa.PlayerInfo{{Seat: 1, Name: "Marysia", Army: bitwa.WP}, {Seat: 2, Name: "Janek", Army: bitwa.ACz}, {Seat: 3, Name: "Zuzia", Army: bitwa.WP}, {Seat: 4, Name: "Staś", Army: bitwa.ACz}}
+	st, err := cat.NewGame(bitwa.Setup{Players: ps[:n], Seed: 1920})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGame(st, nil)
+	start, _ := g.Start()
+	if _, commit, err := g.Apply(start); err != nil {
+		t.Fatal(err)
+	} else {
+		commit()
+	}
+	return g
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // `sztab play --game bitwa-warszawska`: the README's example game plays
-// through; a refused line stops the run with its line and reason, or is
+// through to its end (WP wins 9:4 in round 5); a refused line stops the run with its line and reason, or is
 // reported and skipped with Continue.
 func TestPlay(t *testing.T) {
 	readme, err := os.ReadFile("../../rules/bitwa/testdata/games/readme.jsonl")
@@ -31,8 +31,9 @@ func TestPlay(t *testing.T) {
 		wantErr   string
 		wantError bool
 	}{
-		{"readme", readme, false, "en", "WP: VP 5", "", false},
-		{"readme pl", readme, false, "pl", "ACZ: PZ 3", "", false},
+		{"readme", readme, false, "en", "Result: Polish Army wins (VP 9:4, 2nd lines 4:0)", "", false},
+		{"readme pl", readme, false, "pl", "Wynik: wygrywa Wojsko Polskie (PZ 9:4, 2LF 4:0)", "", false},
+		{"readme vp", readme, false, "en", "ACZ: VP 4,", "", false},
 		{"refused stops", bad, false, "en", "Round 0", "x.jsonl:2: refused not_your_decision", true},
 		{"refused continues", bad, true, "en", "Waiting: Red Army: lay your blockade", "x.jsonl:2: refused not_your_decision", false},
 	}

@@ -286,6 +286,8 @@ func (s *State) step(st Work) {
 					Text: tr("Poparcie społeczne: możesz położyć znacznik Blokady Specjalnej", "Public support: you may lay the special blockade")})
 			}
 		}
+	case "fights_discard":
+		s.fightsDiscard()
 	case "military_start":
 		s.Stage = StageMilitary
 		s.Active = 0

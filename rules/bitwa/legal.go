@@ -1,11 +1,21 @@
 package bitwa
 
+// MaxMultiAnswers caps the answers of several units that LegalActions
+// lists for one move or supply decision, and MaxMultiTries the candidates
+// it tries for them (each is checked by Apply).
+const (
+	MaxMultiAnswers = 40
+	MaxMultiTries   = 400
+)
+
 // LegalActions lists actions Apply accepts in s: every answer to the
 // pending decision (for moves and supply: declining, each single-unit
-// move and add; for rolls: one roll a face), or every action of the
-// active player (each card to each front with each effect, each discard
-// action, pass). Every entry is checked by Apply. Moves of several units
-// at once are legal too but not listed.
+// move and add, then answers of several units — every split of up to the
+// decision's number of units over the single moves and adds, by size
+// with the cap shared between sizes, at most MaxMultiAnswers of them; for
+// rolls: one roll a face), or every action of the active player (each
+// card to each front with each effect, each discard action, pass). Every
+// entry is checked by Apply.
 func LegalActions(s State) []Action {
 	if s.Phase == "" || s.Phase == PhaseOver {
 		return nil
@@ -48,14 +58,18 @@ func LegalActions(s State) []Action {
 			for _, f := range Fronts {
 				cand = append(cand, Supply{Seat: seat, Add: []string{f}})
 			}
-			for _, m := range s.singleMoves(pd.Army, 0, 0, "") {
+			singles := s.singleMoves(pd.Army, 0, 0, "")
+			for _, m := range singles {
 				cand = append(cand, Supply{Seat: seat, Moves: []UnitMove{m}})
 			}
+			return append(legalOnly(s, cand), s.multiAnswers(pd, seat, singles, true)...)
 		case DecideMove:
 			cand = append(cand, Move{Seat: seat})
-			for _, m := range s.singleMoves(pd.Army, pd.FromLine, pd.ToLine, pd.MoveFront) {
+			singles := s.singleMoves(pd.Army, pd.FromLine, pd.ToLine, pd.MoveFront)
+			for _, m := range singles {
 				cand = append(cand, Move{Seat: seat, Moves: []UnitMove{m}})
 			}
+			return append(legalOnly(s, cand), s.multiAnswers(pd, seat, singles, false)...)
 		case DecideRemove:
 			cand = append(cand, Remove{Seat: seat, Front: pd.Front, Line: 1}, Remove{Seat: seat, Front: pd.Front, Line: 2})
 		case DecideConfirm:
@@ -122,4 +136,112 @@ func permutations(xs []int) [][]int {
 		}
 	}
 	return out
+}
+
+// multiAnswers lists answers of 2 to pd.N units to a move (or, with
+// supply, a supply) decision: each multiset of the single moves (and, for
+// a supply, of the adds to a front's 2nd line), by size, the moves of the
+// same path merged into one UnitMove; the budget is shared between the
+// sizes. Splits that take more units from a
+// line than it holds (counting the adds made first) or add more than the
+// Reserve holds are skipped before Apply; Apply checks the rest (limits,
+// blockades). At most MaxMultiAnswers accepted ones are returned and at
+// most MaxMultiTries candidates tried.
+func (s *State) multiAnswers(pd *Pending, seat int, singles []UnitMove, supply bool) []Action {
+	var items []UnitMove // adds are items with an empty From, To the front
+	if supply {
+		for _, f := range Fronts {
+			items = append(items, UnitMove{To: f, N: 1})
+		}
+	}
+	items = append(items, singles...)
+	if len(items) == 0 || pd.N < 2 {
+		return nil
+	}
+	ar := s.Army(pd.Army)
+	var out []Action
+	tries, found := 0, 0
+	maxTries, maxFound := 0, 0
+	idx := make([]int, 0, pd.N)
+	var walk func(start, size int) bool // false: this size is done
+	walk = func(start, size int) bool {
+		if len(idx) == size {
+			a, ok := s.multiCandidate(ar, items, idx, seat, supply)
+			if !ok {
+				return true
+			}
+			if tries++; tries > maxTries {
+				return false
+			}
+			if _, _, err := Apply(*s, a); err == nil {
+				out = append(out, a)
+				found++
+			}
+			return found < maxFound
+		}
+		for i := start; i < len(items); i++ {
+			idx = append(idx, i)
+			goOn := walk(i, size)
+			idx = idx[:len(idx)-1]
+			if !goOn {
+				return false
+			}
+		}
+		return true
+	}
+	// The budget is shared between the sizes still to come, so that the
+	// largest splits are listed too; what a size leaves goes to the next.
+	usedTries := 0
+	for size := 2; size <= pd.N; size++ {
+		left := pd.N - size + 1
+		maxFound = (MaxMultiAnswers - len(out) + left - 1) / left
+		maxTries = (MaxMultiTries - usedTries + left - 1) / left
+		tries, found = 0, 0
+		walk(0, size)
+		usedTries += min(tries, maxTries)
+	}
+	return out
+}
+
+// multiCandidate builds the answer of the chosen items, or reports that it
+// cannot be right (more units from a line than it holds, more adds than
+// the Reserve).
+func (s *State) multiCandidate(ar *Army, items []UnitMove, idx []int, seat int, supply bool) (Action, bool) {
+	var adds []string
+	var moves []UnitMove
+	taken := map[string]int{}
+	for _, i := range idx {
+		it := items[i]
+		if it.From == "" {
+			adds = append(adds, it.To)
+			taken[it.To+"2"]--
+			continue
+		}
+		taken[it.From]++
+		if n := len(moves); n > 0 && moves[n-1].From == it.From && moves[n-1].To == it.To {
+			moves[n-1].N++
+		} else {
+			moves = append(moves, it)
+		}
+	}
+	if len(adds) > ar.Reserve {
+		return nil, false
+	}
+	for pos, n := range taken {
+		if n <= 0 {
+			continue
+		}
+		l := ar.Fronts[frontIndex(pos[:1])]
+		have := l.First
+		if pos[1:] == "2" {
+			have = l.Second
+		}
+		if n > have {
+			return nil, false
+		}
+	}
+	if supply {
+		return Supply{Seat: seat, Add: adds, Moves: moves}, true
+	}
+	return Move{Seat: seat, Moves: moves}, true
 }

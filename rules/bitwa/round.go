@@ -17,7 +17,29 @@ func (s *State) roundStart() {
 		s.push(Work{Op: "military_start"})
 		return
 	}
-	s.push(Work{Op: "funds"}, Work{Op: "supply"}, Work{Op: "support"}, Work{Op: "military_start"})
+	s.push(Work{Op: "funds"}, Work{Op: "supply"}, Work{Op: "support"}, Work{Op: "fights_discard"}, Work{Op: "military_start"})
+}
+
+// fightsDiscard ends stage 2: the cards fought with last round, which lay
+// beside the resource cards through the round's end, go to the discard
+// piles now. Rulebook, 3. DZIAŁANIA MILITARNE, "C. ODRZUCENIE DOWOLNEJ
+// KARTY I WALKA O KARTY ZASOBÓW": "Gracze rozpatrują efekty zdobytych kart
+// Zasobów w kolejnej rundzie, w etapie POJEDYNEK O KARTY ZASOBÓW. Po
+// zastosowaniu tych efektów … karty Wojska należy odłożyć na stos kart
+// odrzuconych." Cards fought with in the game's last round stay there.
+func (s *State) fightsDiscard() {
+	n := 0
+	for i := range s.Armies {
+		ar := &s.Armies[i]
+		for _, r := range ResourceIDs {
+			ar.Discard = append(ar.Discard, ar.Fights[r]...)
+			n += len(ar.Fights[r])
+		}
+		ar.Fights = map[string][]string{}
+	}
+	if n > 0 {
+		s.emit("fights_discarded", tr("karty walki o Zasoby (%d) na stosy kart odrzuconych", "the cards fought with (%d) go to the discard piles", n), Event{N: n})
+	}
 }
 
 // funds resolves the funds card (Karta Funduszy): the initiative and the
@@ -338,11 +360,10 @@ func (s *State) endRound() {
 				}
 			}
 		}
-		// Resource fights: the army with more cards at a resource wins it.
-		for _, r := range ResourceIDs {
-			ar.Discard = append(ar.Discard, ar.Fights[r]...)
-		}
 	}
+	// Resource fights: the army with more cards at a resource wins it. The
+	// cards stay beside the resource cards until the next round's stage 2
+	// has been resolved (fightsDiscard).
 	for _, r := range ResourceIDs {
 		w, e := len(s.Armies[0].Fights[r]), len(s.Armies[1].Fights[r])
 		switch {
@@ -354,9 +375,6 @@ func (s *State) endRound() {
 		if s.Won[r] != "" {
 			s.emit("resource_won", tr("%s zdobywa kartę zasobu %s (%d:%d)", "%s wins the %s card (%d:%d)", s.armyName(s.Won[r]), r, w, e), Event{Army: s.Won[r], Card: r})
 		}
-	}
-	for i := range s.Armies {
-		s.Armies[i].Fights = map[string][]string{}
 	}
 	var keep []Marker
 	for _, m := range s.Blockades {

@@ -174,7 +174,9 @@ type Army struct {
 	// OrderStrength is strength fixed when an order was played (option
 	// strength_when "play").
 	OrderStrength [3]int `json:"order_strength"`
-	// Fights are the cards discarded at each resource card this round.
+	// Fights are the cards discarded at each resource card: this round's in
+	// stage 3, and from the round's end until the next round's stage 2 has
+	// been resolved the cards of the fights being resolved.
 	Fights map[string][]string `json:"fights"`
 	VP     int                 `json:"vp"`
 }
