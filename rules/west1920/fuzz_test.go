@@ -71,3 +71,15 @@ func FuzzParseScript(f *testing.F) {
 		Play(lines, true)
 	})
 }
+
+// BenchmarkParseCatalogue loads the embedded data files: what every
+// FuzzParseCatalogue exec that loads pays.
+func BenchmarkParseCatalogue(b *testing.B) {
+	files := DefaultFiles()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseCatalogue(MapFile, files[MapFile], OOBFile, files[OOBFile], CardsFile, files[CardsFile]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
