@@ -274,6 +274,10 @@ func (s *State) answer(a Action) ([]Event, error) {
 		}
 	case "depot_shortfall":
 		return s.shortfallRemove(a.(RemoveDepot))
+	case "desertion":
+		return s.desertionRoll(a.(Roll))
+	case "card_retreat":
+		return s.cardRetreat(a.(Retreat))
 	case "card_choice":
 		return s.cardChoice(a.(Choose))
 	case "place":

@@ -417,11 +417,3 @@ func (s *State) checkVictory() []Event {
 	}
 	return nil
 }
-
-func (s *State) cardChoice(a Choose) ([]Event, error) {
-	return nil, rejectf("not_implemented", "ten wybór karty wykonuje sędzia akcją adjust", "the referee carries out this card choice with an adjust action")
-}
-
-func (s *State) place(a Place) ([]Event, error) {
-	return nil, rejectf("not_implemented", "rozstawienie wykonuje sędzia akcją adjust", "the referee places this unit with an adjust action")
-}

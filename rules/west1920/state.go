@@ -140,6 +140,8 @@ type Pending struct {
 	Options []string   `json:"options,omitempty"`
 	Hex     Hex        `json:"hex,omitempty"`  // the hex the decision is about (a vacated hex, 9.1)
 	Role    string     `json:"role,omitempty"` // whose losses: attacker or defender (9.4)
+	Unit    string     `json:"unit,omitempty"` // the unit to place or retreat (cards, 9.6, 12.0)
+	UpTo    bool       `json:"up_to,omitempty"` // a choice of at most N (card 37)
 	Text    rules.Text `json:"text"`
 	Odds    *Odds      `json:"odds,omitempty"`
 }
@@ -198,6 +200,9 @@ type State struct {
 	DeckSize int          `json:"deck_size,omitempty"` // set in a View that hides the deck
 	Discards []int        `json:"discards,omitempty"`
 	Effects  []CardEffect `json:"effects,omitempty"`
+	// CardTasks are card instructions carried out at once that wait for a
+	// choice, roll, placement or retreat (3.2), first first.
+	CardTasks []CardTask `json:"card_tasks,omitempty"`
 	// Turn is whose move it is in an alternating phase.
 	Turn      string      `json:"turn,omitempty"`
 	Pending   *Pending    `json:"pending,omitempty"`
@@ -265,6 +270,7 @@ func (s State) clone() State {
 	c.Deck = slices.Clone(s.Deck)
 	c.Discards = slices.Clone(s.Discards)
 	c.Effects = slices.Clone(s.Effects)
+	c.CardTasks = slices.Clone(s.CardTasks)
 	if s.Pending != nil {
 		p := *s.Pending
 		p.Options = slices.Clone(p.Options)
