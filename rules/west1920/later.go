@@ -148,7 +148,8 @@ func (s *State) hqInRange(side string, at int, units []*Unit) bool {
 		for _, u := range units {
 			ok = ok && s.commands(h, u, at)
 		}
-		// 13.4: a Ukrainian HQ never enables a mixed Polish–Ukrainian stack.
+		// 13.4: a Ukrainian HQ never enables a mixed Polish–Ukrainian stack:
+		// commands refuses it the Polish units (TestUkrainianHQMixedStack).
 		if ok {
 			return true
 		}
