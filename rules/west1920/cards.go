@@ -313,6 +313,9 @@ func (s *State) cardChoice(a Choose) ([]Event, error) {
 // place answers a placement (cards 24, 36, 37, 40).
 func (s *State) place(a Place) ([]Event, error) {
 	p := s.Pending
+	if p.Kind == "arrival" {
+		return s.placeArrival(a)
+	}
 	if a.Unit != p.Unit || !slices.Contains(p.Options, string(a.Hex)) {
 		return nil, rejectf("bad_place", "%s: do wyboru %v", "%s: the choice is %v", p.Unit, p.Options)
 	}

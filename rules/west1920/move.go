@@ -522,16 +522,22 @@ func (s *State) enterHex(side string, i int) []Event {
 	for k := range s.HQs {
 		q := &s.HQs[k]
 		if q.Status == OnMap && q.Side != side && q.Hex == h {
-			q.Status, q.From, q.Return = OffMap, h, s.Stage+1
-			evs = append(evs, Event{Type: "hq_removed", Unit: q.ID, Hex: h, Text: rules.Textf("%s zdjęte z planszy do następnego etapu (9.6)", "%s leaves the map until next stage (9.6)", q.Name)})
+			evs = append(evs, s.removeHQ(q)...)
 		}
 	}
-	// 13.5: East Prussia.
+	// 13.5: East Prussia interns Poles for good; Russians leave for 1d6
+	// stages (the roll is asked once nothing else waits: prussiaRollDue).
 	if b.country[i] == EastPrussia {
 		for k := range s.Units {
 			u := &s.Units[k]
 			if u.Status == OnMap && u.Hex == h {
-				u.Status = Interned
+				if u.Side == Russian {
+					u.Status, u.Return = Prussia, 0
+					evs = append(evs, Event{Type: "prussia", Unit: u.ID, Hex: h, Text: rules.Textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", u.Name)})
+				} else {
+					u.Status = Interned
+					evs = append(evs, Event{Type: "interned", Unit: u.ID, Hex: h, Text: rules.Textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", u.Name)})
+				}
 			}
 		}
 	}

@@ -203,6 +203,8 @@ type State struct {
 	// CardTasks are card instructions carried out at once that wait for a
 	// choice, roll, placement or retreat (3.2), first first.
 	CardTasks []CardTask `json:"card_tasks,omitempty"`
+	// Arrivals wait to be placed in the reinforcement phase (12.0, 9.6, 13.5).
+	Arrivals []Arrival `json:"arrivals,omitempty"`
 	// Turn is whose move it is in an alternating phase.
 	Turn      string      `json:"turn,omitempty"`
 	Pending   *Pending    `json:"pending,omitempty"`
@@ -271,6 +273,7 @@ func (s State) clone() State {
 	c.Discards = slices.Clone(s.Discards)
 	c.Effects = slices.Clone(s.Effects)
 	c.CardTasks = slices.Clone(s.CardTasks)
+	c.Arrivals = slices.Clone(s.Arrivals)
 	if s.Pending != nil {
 		p := *s.Pending
 		p.Options = slices.Clone(p.Options)
