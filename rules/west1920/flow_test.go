@@ -176,3 +176,85 @@ func TestVictory(t *testing.T) {
 		t.Fatalf("five cities: winner %q, want a draw", e.Winner)
 	}
 }
+
+// 9.2: a coordinated attack rolls 1d6: 1–2 the attack is cancelled (both
+// stacks count as having attacked), 3–4 it goes in alone, 5–6 the second
+// stack's combat factor is added.
+func TestCoordinatedAttack(t *testing.T) {
+	s := exampleCombat(t)
+	s.unit("ru-6sd").Facing = "SW" // 2114 now faces 2014
+	a := Attack{Side: Russian, From: "2115", Target: "2014", Support: "2114"}
+	n := mustApply(t, s, a)
+	wantPending(t, n, "coordination", Russian, -1)
+	if n.Pending.Odds == nil || n.Pending.Odds.Coordinated == nil {
+		t.Fatal("the coordination roll shows no odds")
+	}
+	base, sup := n.Battle.AttCF, n.Battle.SupportCF
+	if sup <= 0 {
+		t.Fatalf("support CF %d", sup)
+	}
+	c := mustApply(t, n, Roll{Dice: []int{2}})
+	if c.Battle != nil || !c.unit("ru-6sd").Attacked || !c.unit("ru-7sd").Attacked || c.Turn != Polish {
+		t.Fatal("1–2: the attack is cancelled, both stacks have attacked, the turn passes")
+	}
+	alone := mustApply(t, n, Roll{Dice: []int{4}})
+	if alone.Battle.AttCF != base || alone.Pending.Kind != "combat_roll" {
+		t.Fatalf("3–4: AttCF %d, want %d", alone.Battle.AttCF, base)
+	}
+	with := mustApply(t, n, Roll{Dice: []int{5}})
+	if with.Battle.AttCF != base+sup || !with.Battle.Supported {
+		t.Fatalf("5–6: AttCF %d, want %d", with.Battle.AttCF, base+sup)
+	}
+}
+
+// pendingStep answers the pending decision with the first legal action
+// accepted by pick.
+func pendingStep(t *testing.T, s State, pick func(Action) bool) State {
+	t.Helper()
+	for _, a := range LegalActions(s) {
+		if pick(a) {
+			return mustApply(t, s, a)
+		}
+	}
+	t.Fatalf("no legal answer to %+v", s.Pending)
+	return s
+}
+
+// 9.5c: after a difference of 7 or more the winner takes no losses, picks
+// the loser's route, and units entering the vacated hex may attack again
+// at once (if in HQ range, next to and facing an enemy stack); after a
+// 9.5b win they may not (one attack a stage, 9.2).
+func TestRoutExtraAttack(t *testing.T) {
+	for _, c := range []struct {
+		dice  []int
+		rout  bool
+		wantE string
+	}{{[]int{3, 1}, true, ""}, {[]int{2, 4}, false, "attacked_once"}} {
+		s := exampleCombat(t)
+		putHQ(t, &s, "ru-hq-14a", "2013") // in range of 2014 after the pursuit
+		s = mustApply(t, s, Attack{Side: Russian, From: "2115", Target: "2014"})
+		s = mustApply(t, s, Roll{Dice: c.dice})
+		if c.rout && (s.Battle.Outcome.Rule != "9.5c" || s.Battle.AttLosses != 0) {
+			t.Fatalf("outcome %+v: want 9.5c with no attacker losses", s.Battle.Outcome)
+		}
+		for s.Pending != nil && s.Pending.Kind == "losses" {
+			s = pendingStep(t, s, func(Action) bool { return true })
+		}
+		wantPending(t, s, "retreat", map[bool]string{true: Russian, false: Polish}[c.rout], -1)
+		s = pendingStep(t, s, func(a Action) bool { return len(a.(Retreat).Path) > 0 })
+		wantPending(t, s, "pursuit", Russian, -1)
+		s = mustApply(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd", "ru-24sd"}, Facing: "NW"})
+		if s.Turn == Polish {
+			s = mustApply(t, s, Pass{Side: Polish})
+		}
+		_, _, err := Apply(s, Attack{Side: Russian, From: "2014", Target: "1914"})
+		if c.wantE == "" && err != nil {
+			t.Fatalf("9.5c: the pursuers may attack again: %v", err)
+		}
+		if c.wantE != "" {
+			if r, ok := asRejection(err); !ok || r.Code != c.wantE {
+				t.Fatalf("9.5b: got %v, want %s", err, c.wantE)
+			}
+		}
+	}
+}
