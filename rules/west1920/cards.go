@@ -22,7 +22,7 @@ type CardTask struct {
 // immediate reports the effects carried out at once with a choice (3.2).
 func immediate(do string) bool {
 	switch do {
-	case "weaken_nearest", "eliminate", "desertion", "forced_retreat", "replace_free", "relocate", "return_eliminated":
+	case "weaken_nearest", "eliminate", "desertion", "forced_retreat", "replace_free", "relocate", "return_eliminated", "no_chit":
 		return true
 	}
 	return false
@@ -175,6 +175,18 @@ func (s *State) taskCandidates(t CardTask) (cands []string, n int, upTo bool) {
 			}
 		}
 		return cands, n, true
+	case "no_chit":
+		// Card 21: side's stacks next to an enemy stack, by hex.
+		for _, h := range s.stackHexes(side) {
+			at := b.Index(h)
+			for d := N; d <= NW; d++ {
+				if j := b.Neighbour(at, d); j >= 0 && len(s.ownStack(other(side), b.HexAt(j))) > 0 {
+					cands = append(cands, string(h))
+					break
+				}
+			}
+		}
+		return cands, n, false
 	case "forced_retreat":
 		// Cards 20, 28: non-artillery units next to an enemy unit (of
 		// cavalry, card 28).
@@ -227,6 +239,9 @@ func (s *State) carryOut(t CardTask, ids []string) []Event {
 			place = append(place, CardTask{Card: t.Card, Player: t.Player, Effect: e, Step: "place", Unit: id})
 		}
 		s.CardTasks = append(place, s.CardTasks...)
+	case "no_chit":
+		s.Effects = append(s.Effects, CardEffect{Card: t.Card, Player: t.Player, Effect: e, Hexes: ids})
+		evs = append(evs, Event{Type: "card_effect", N: t.Card, Text: rules.Textf("Karta %d: bez żetonów aktywacji na %v (7.1)", "Card %d: no activation chit on %v (7.1)", t.Card, ids)})
 	case "forced_retreat":
 		var rt []CardTask
 		for _, id := range ids {

@@ -283,3 +283,62 @@ func TestCard37ReturnEliminated(t *testing.T) {
 	n = mustApply(t, n, Choose{Side: Russian, Targets: []string{}})
 	wantResources(t, n)
 }
+
+// Card 21: no activation chit on 1 (Polish column) or 2 (Russian column)
+// Polish stacks next to Russian stacks, the Russian player's choice (7.1).
+func TestCard21NoChit(t *testing.T) {
+	s := bare(t, PhaseEvents, Russian, 5)
+	put(t, &s, "pl-8dp", "1705", "NE")
+	put(t, &s, "pl-10dp", "1707", "NE")
+	put(t, &s, "pl-11dp", "1503", "NE") // not next to the Russians
+	put(t, &s, "ru-2sd", "1805", "SW")
+	put(t, &s, "ru-4sd", "1806", "SW")
+	n, _ := playCards(t, s, 21, 33)
+	wantPending(t, n, "card_choice", Russian, 1)
+	if !slices.Equal(n.Pending.Options, []string{"1705", "1707"}) {
+		t.Fatalf("options %v", n.Pending.Options)
+	}
+	n = mustApply(t, n, Choose{Side: Russian, Targets: []string{"1707"}})
+	n.Phase, n.Turn, n.Pending = PhaseChits, Polish, nil
+	rejectCode(t, n, AssignChit{Side: Polish, Hex: "1707"}, "card_forbids")
+	mustApply(t, n, AssignChit{Side: Polish, Hex: "1705"})
+	n, _ = playCards(t, s, 12, 21) // two stacks, two candidates: both, no choice
+	n.Phase, n.Turn, n.Pending = PhaseChits, Polish, nil
+	rejectCode(t, n, AssignChit{Side: Polish, Hex: "1705"}, "card_forbids")
+	rejectCode(t, n, AssignChit{Side: Polish, Hex: "1707"}, "card_forbids")
+}
+
+// Card 31, Russian column: one Polish stack, named by the Polish player
+// (Order.Card), moves without the 7.2 roll; a second order needs it.
+func TestCard31NoActivationRoll(t *testing.T) {
+	s := bare(t, PhaseEvents, Russian, 5)
+	n, _ := playCards(t, s, 12, 31)
+	n.Phase, n.Turn, n.Pending = PhaseOrders, Polish, nil
+	put(t, &n, "pl-4bk", "1606", "NE")
+	put(t, &n, "pl-7bk", "1609", "NE")
+	putHQ(t, &n, "pl-hq-1a", "1603") // two hexes between: a roll is due
+	n.Chits = []Chit{{Side: Polish, Hex: "1606", Cost: 1}}
+	o := firstOrder(t, n, 1)
+	if o.Hex != "1606" {
+		t.Fatalf("order from %s", o.Hex)
+	}
+	if p := mustApply(t, n, o).Pending; p == nil || p.Kind != "activation" {
+		t.Fatal("without the card the order needs the roll")
+	}
+	n.Chits = append(n.Chits, Chit{Side: Polish, Hex: "1609", Cost: 1})
+	rejectCode(t, n, Order{Side: Polish, Hex: o.Hex, Path: o.Path, Facing: o.Facing, Card: 30}, "no_card")
+	o.Card = 31
+	m := mustApply(t, n, o)
+	if m.Pending != nil && m.Pending.Kind == "activation" {
+		t.Fatal("card 31 did not spare the roll")
+	}
+	// The card is spent: the next order naming it is refused.
+	m.Turn = Polish
+	for _, a := range LegalActions(m) {
+		if o2, ok := a.(Order); ok && o2.Hex != o.Hex && len(o2.Path) > 0 {
+			o2.Card = 31
+			rejectCode(t, m, o2, "no_card")
+			return
+		}
+	}
+}

@@ -126,6 +126,8 @@ type CardEffect struct {
 	Player string `json:"player"` // who played the card
 	Effect Effect `json:"effect"`
 	Used   int    `json:"used,omitempty"`
+	// Hexes are the stacks chosen for card 21 (no chit there, 7.1).
+	Hexes []string `json:"hexes,omitempty"`
 }
 
 // Pending is a decision the engine waits for: who answers (Side; "" for a
