@@ -69,6 +69,9 @@ type Order struct {
 	Path   []Hex    `json:"path,omitempty"`
 	Facing string   `json:"facing,omitempty"`
 	HQ     string   `json:"hq,omitempty"`
+	// Card names a card played this stage that spares this order the
+	// activation roll (card 31, Russian column: one Polish stack).
+	Card int `json:"card,omitempty"`
 }
 
 // DiscardChit removes a chit without an order; only from a stack facing an

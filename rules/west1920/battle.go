@@ -159,6 +159,21 @@ func (s *State) attack(a Attack) ([]Event, error) {
 		return nil, err
 	}
 	s.Battle = bt
+	if len(bt.Defenders) == 0 {
+		// 9.6: an HQ attacked alone is removed at once; no losses; the
+		// attackers may pursue into the hex.
+		evs := []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na samotne dowództwo w %s (9.6)", "Attack from %s on a lone HQ in %s (9.6)", a.From, a.Target)}}
+		for k := range s.HQs {
+			if q := &s.HQs[k]; q.Status == OnMap && q.Side != a.Side && q.Hex == a.Target {
+				evs = append(evs, s.removeHQ(q)...)
+			}
+		}
+		bt.Support = ""
+		s.markAttackers()
+		bt.Outcome = &CombatOutcome{Winner: Attacker, Effect: EffectRetreat, Rule: "9.6"}
+		bt.Loser, bt.Retreated = other(a.Side), true
+		return append(evs, s.nextBattleStep()...), nil
+	}
 	if a.Support != "" {
 		co, _ := CoordinatedCombat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)}, bt.SupportCF,
 			CombatStack{Combat: bt.DefCF, Units: max(1, len(bt.Defenders)), Steps: s.steps(bt.Defenders)})
@@ -284,6 +299,14 @@ func (s *State) nextBattleStep() []Event {
 			Text: rules.Textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
 		return nil
 	}
+	// 9.6: an HQ whose combat units were all eliminated leaves the map.
+	evs := s.strandedHQs()
+	return append(evs, s.afterLosses()...)
+}
+
+// afterLosses is the retreat and pursuit (9.5b) and the battle's end.
+func (s *State) afterLosses() []Event {
+	bt := s.Battle
 	if bt.Outcome.Effect != EffectHold && bt.Loser != "" && !bt.Retreated {
 		losers := bt.Defenders
 		if bt.Loser == bt.Side {

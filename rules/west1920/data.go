@@ -249,13 +249,13 @@ func bad(file string, path []any, f string, args ...any) error {
 // and the hex.
 func ParseCatalogue(mapName string, mapData []byte, oobName string, oob []byte, cardsName string, cards []byte) (*Catalogue, error) {
 	var d Data
-	if err := yamlsafe.Strict(mapData, &d.Map); err != nil {
+	if err := mapCache.decode(mapData, &d.Map); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", mapName, err)
 	}
-	if err := yamlsafe.Strict(oob, &d.OOB); err != nil {
+	if err := oobCache.decode(oob, &d.OOB); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", oobName, err)
 	}
-	if err := yamlsafe.Strict(cards, &d.Cards); err != nil {
+	if err := cardsCache.decode(cards, &d.Cards); err != nil {
 		return nil, fmt.Errorf("west1920: %s: %w", cardsName, err)
 	}
 	c, err := newCatalogue(d)

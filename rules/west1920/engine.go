@@ -33,6 +33,7 @@ func Apply(s State, a Action) (State, []Event, error) {
 	}
 	if next.Phase != PhaseOver && next.cat != nil {
 		evs = append(evs, next.checkVictory()...)
+		next.prussiaRollDue()
 	}
 	return next, evs, nil
 }
@@ -274,6 +275,14 @@ func (s *State) answer(a Action) ([]Event, error) {
 		}
 	case "depot_shortfall":
 		return s.shortfallRemove(a.(RemoveDepot))
+	case "desertion":
+		return s.desertionRoll(a.(Roll))
+	case "prussia":
+		return s.prussiaRoll(a.(Roll))
+	case "arrival":
+		return s.placeArrival(a.(Place))
+	case "card_retreat":
+		return s.cardRetreat(a.(Retreat))
 	case "card_choice":
 		return s.cardChoice(a.(Choose))
 	case "place":

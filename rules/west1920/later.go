@@ -148,7 +148,8 @@ func (s *State) hqInRange(side string, at int, units []*Unit) bool {
 		for _, u := range units {
 			ok = ok && s.commands(h, u, at)
 		}
-		// 13.4: a Ukrainian HQ never enables a mixed Polish–Ukrainian stack.
+		// 13.4: a Ukrainian HQ never enables a mixed Polish–Ukrainian stack:
+		// commands refuses it the Polish units (TestUkrainianHQMixedStack).
 		if ok {
 			return true
 		}
@@ -340,35 +341,6 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 
 // ---- 12.0 reinforcements, end of stage, 2.2 victory ----
 
-func (s *State) reinforcements() []Event {
-	s.Phase = PhaseReinforcement
-	var evs []Event
-	for _, r := range s.cat.Data.OOB.Reinforcements {
-		if r.Stage != s.Stage {
-			continue
-		}
-		for _, id := range r.Units {
-			if u := s.unit(id); u != nil && u.Status == Waiting {
-				u.Status, u.Hex = OnMap, r.Hex
-				if u.Facing == "" && u.Type != Artillery {
-					u.Facing = "W"
-					u.Facing = "SW"
-				}
-				if s.checkStacking(r.Hex) != nil {
-					u.Status = Eliminated
-					evs = append(evs, Event{Type: "reinforcement_lost", Unit: id, Text: rules.Textf("%s nie może wejść: usunięta (12.0)", "%s cannot enter: removed (12.0)", u.Name)})
-					continue
-				}
-				evs = append(evs, Event{Type: "reinforcement", Unit: id, Hex: r.Hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", u.Name, r.Hex)})
-			} else if h := s.hq(id); h != nil && h.Status == Waiting {
-				h.Status, h.Hex = OnMap, r.Hex
-				evs = append(evs, Event{Type: "reinforcement", Unit: id, Hex: r.Hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", h.Name, r.Hex)})
-			}
-		}
-	}
-	return append(evs, s.endStage()...)
-}
-
 func (s *State) endStage() []Event {
 	var evs []Event
 	if s.Stage >= Stages {
@@ -416,12 +388,4 @@ func (s *State) checkVictory() []Event {
 		}
 	}
 	return nil
-}
-
-func (s *State) cardChoice(a Choose) ([]Event, error) {
-	return nil, rejectf("not_implemented", "ten wybór karty wykonuje sędzia akcją adjust", "the referee carries out this card choice with an adjust action")
-}
-
-func (s *State) place(a Place) ([]Event, error) {
-	return nil, rejectf("not_implemented", "rozstawienie wykonuje sędzia akcją adjust", "the referee places this unit with an adjust action")
 }

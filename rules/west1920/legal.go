@@ -157,6 +157,12 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 			c = append(c, Losses{Side: p.Side, Units: dbl})
 		}
 	case "retreat":
+		if p.Kind == "card_retreat" {
+			for _, path := range s.twoHexPaths(p.Hex) {
+				c = append(c, Retreat{Side: p.Side, Path: path})
+			}
+			break
+		}
 		bt := s.Battle
 		from, losers := bt.Target, bt.Defenders
 		if bt.Loser == bt.Side {
@@ -201,6 +207,19 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 					break
 				}
 			}
+		}
+	case "choose":
+		// Each window of N consecutive options (and none, when fewer may
+		// be chosen).
+		if p.UpTo {
+			c = append(c, Choose{Side: p.Side, Targets: []string{}})
+		}
+		for k := 0; k+p.N <= len(p.Options); k++ {
+			c = append(c, Choose{Side: p.Side, Targets: slices.Clone(p.Options[k : k+p.N])})
+		}
+	case "place":
+		for _, h := range p.Options {
+			c = append(c, Place{Side: p.Side, Unit: p.Unit, Hex: Hex(h)})
 		}
 	case "remove_depot":
 		for _, h := range p.Options {

@@ -12,6 +12,11 @@ func (s *State) assignChit(a AssignChit) ([]Event, error) {
 	if s.Phase != PhaseChits || a.Side != s.Turn {
 		return nil, rejectf("not_your_turn", "żetony aktywacji przydziela się na zmianę w fazie ruchu (7.1)", "chits are assigned in turn in the movement phase (7.1)")
 	}
+	for _, e := range s.Effects {
+		if e.Effect.Do == "no_chit" && e.Effect.Side == a.Side && slices.Contains(e.Hexes, string(a.Hex)) {
+			return nil, rejectf("card_forbids", "karta %d: na %s nie można położyć żetonu (7.1)", "card %d: no chit may go on %s (7.1)", e.Card, a.Hex)
+		}
+	}
 	units := s.ownStack(a.Side, a.Hex)
 	if len(units) == 0 {
 		return nil, rejectf("no_stack", "%s nie ma stosu w %s", "%s has no stack in %s", sideName(a.Side).PL, a.Hex)
@@ -251,8 +256,22 @@ func (s *State) order(a Order) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	var free *CardEffect
+	if a.Card != 0 {
+		// Card 31 (Russian column): the Polish player names the stack
+		// that moves without the 7.2 roll.
+		for i := range s.Effects {
+			if e := &s.Effects[i]; e.Card == a.Card && e.Effect.Do == "no_activation_roll" && e.Effect.Side == a.Side && e.Used < max(1, e.Effect.N) {
+				free = e
+			}
+		}
+		if free == nil {
+			return nil, rejectf("no_card", "karta %d nie zwalnia z rzutu aktywacji", "card %d does not spare the activation roll", a.Card)
+		}
+		free.Used++
+	}
 	s.Chits = slices.Delete(s.Chits, ci, ci+1)
-	if len(a.Path) > 0 && s.effect("no_activation_roll", a.Side) == nil {
+	if len(a.Path) > 0 && free == nil {
 		gap := s.hqGap(a.Side, s.cat.Board.Index(a.Hex), movers)
 		if gap != 0 {
 			s.Move = &Move{Order: a}
@@ -522,16 +541,22 @@ func (s *State) enterHex(side string, i int) []Event {
 	for k := range s.HQs {
 		q := &s.HQs[k]
 		if q.Status == OnMap && q.Side != side && q.Hex == h {
-			q.Status, q.From, q.Return = OffMap, h, s.Stage+1
-			evs = append(evs, Event{Type: "hq_removed", Unit: q.ID, Hex: h, Text: rules.Textf("%s zdjęte z planszy do następnego etapu (9.6)", "%s leaves the map until next stage (9.6)", q.Name)})
+			evs = append(evs, s.removeHQ(q)...)
 		}
 	}
-	// 13.5: East Prussia.
+	// 13.5: East Prussia interns Poles for good; Russians leave for 1d6
+	// stages (the roll is asked once nothing else waits: prussiaRollDue).
 	if b.country[i] == EastPrussia {
 		for k := range s.Units {
 			u := &s.Units[k]
 			if u.Status == OnMap && u.Hex == h {
-				u.Status = Interned
+				if u.Side == Russian {
+					u.Status, u.Return = Prussia, 0
+					evs = append(evs, Event{Type: "prussia", Unit: u.ID, Hex: h, Text: rules.Textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", u.Name)})
+				} else {
+					u.Status = Interned
+					evs = append(evs, Event{Type: "interned", Unit: u.ID, Hex: h, Text: rules.Textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", u.Name)})
+				}
 			}
 		}
 	}

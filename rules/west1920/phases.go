@@ -139,10 +139,7 @@ func (s *State) resolveCards() []Event {
 		apply(other(first), cb)
 	}
 	s.Discards = append(s.Discards, a, b)
-	if s.Pending == nil {
-		evs = append(evs, s.enterResources()...)
-	}
-	return evs
+	return append(evs, s.runCardTasks()...)
 }
 
 // applyEffect carries out one instruction (3.2: at once, or it stays in
@@ -168,6 +165,11 @@ func (s *State) applyEffect(player string, card int, e Effect) []Event {
 			}
 		}
 		return []Event{ev("lithuania", "Litwa przystępuje do wojny po stronie Rosji (13.3)", "Lithuania joins the war on the Russian side (13.3)")}
+	}
+	if immediate(e.Do) {
+		// 3.2: carried out at once, in order, each choice asked of its chooser.
+		s.CardTasks = append(s.CardTasks, CardTask{Card: card, Player: player, Effect: e})
+		return nil
 	}
 	s.Effects = append(s.Effects, CardEffect{Card: card, Player: player, Effect: e})
 	return []Event{{Type: "card_effect", N: card, Text: rules.Textf("Karta %d: %s w mocy w tym etapie", "Card %d: %s in force this stage", card, e.Do)}}

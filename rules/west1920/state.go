@@ -126,6 +126,8 @@ type CardEffect struct {
 	Player string `json:"player"` // who played the card
 	Effect Effect `json:"effect"`
 	Used   int    `json:"used,omitempty"`
+	// Hexes are the stacks chosen for card 21 (no chit there, 7.1).
+	Hexes []string `json:"hexes,omitempty"`
 }
 
 // Pending is a decision the engine waits for: who answers (Side; "" for a
@@ -140,6 +142,8 @@ type Pending struct {
 	Options []string   `json:"options,omitempty"`
 	Hex     Hex        `json:"hex,omitempty"`  // the hex the decision is about (a vacated hex, 9.1)
 	Role    string     `json:"role,omitempty"` // whose losses: attacker or defender (9.4)
+	Unit    string     `json:"unit,omitempty"` // the unit to place or retreat (cards, 9.6, 12.0)
+	UpTo    bool       `json:"up_to,omitempty"` // a choice of at most N (card 37)
 	Text    rules.Text `json:"text"`
 	Odds    *Odds      `json:"odds,omitempty"`
 }
@@ -198,6 +202,11 @@ type State struct {
 	DeckSize int          `json:"deck_size,omitempty"` // set in a View that hides the deck
 	Discards []int        `json:"discards,omitempty"`
 	Effects  []CardEffect `json:"effects,omitempty"`
+	// CardTasks are card instructions carried out at once that wait for a
+	// choice, roll, placement or retreat (3.2), first first.
+	CardTasks []CardTask `json:"card_tasks,omitempty"`
+	// Arrivals wait to be placed in the reinforcement phase (12.0, 9.6, 13.5).
+	Arrivals []Arrival `json:"arrivals,omitempty"`
 	// Turn is whose move it is in an alternating phase.
 	Turn      string      `json:"turn,omitempty"`
 	Pending   *Pending    `json:"pending,omitempty"`
@@ -265,6 +274,8 @@ func (s State) clone() State {
 	c.Deck = slices.Clone(s.Deck)
 	c.Discards = slices.Clone(s.Discards)
 	c.Effects = slices.Clone(s.Effects)
+	c.CardTasks = slices.Clone(s.CardTasks)
+	c.Arrivals = slices.Clone(s.Arrivals)
 	if s.Pending != nil {
 		p := *s.Pending
 		p.Options = slices.Clone(p.Options)
