@@ -131,7 +131,10 @@ func TestStrategicMovement(t *testing.T) {
 	f := bare(t, PhaseStrategic, Polish, 3)
 	put(t, &f, "pl-8dp", "0609", "NE")
 	put(t, &f, "ru-2sd", "0709", "SW")
-	if err := func() error { _, _, err := Apply(f, StrategicMove{Side: Polish, Unit: "pl-8dp", Path: []Hex{"0509"}}); return err }(); err == nil {
+	if err := func() error {
+		_, _, err := Apply(f, StrategicMove{Side: Polish, Unit: "pl-8dp", Path: []Hex{"0509"}})
+		return err
+	}(); err == nil {
 		t.Fatal("a unit left a hex next to the enemy strategically (11.2)")
 	}
 }

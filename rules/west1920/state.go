@@ -140,9 +140,9 @@ type Pending struct {
 	Dice    int        `json:"dice,omitempty"`
 	N       int        `json:"n,omitempty"`
 	Options []string   `json:"options,omitempty"`
-	Hex     Hex        `json:"hex,omitempty"`  // the hex the decision is about (a vacated hex, 9.1)
-	Role    string     `json:"role,omitempty"` // whose losses: attacker or defender (9.4)
-	Unit    string     `json:"unit,omitempty"` // the unit to place or retreat (cards, 9.6, 12.0)
+	Hex     Hex        `json:"hex,omitempty"`   // the hex the decision is about (a vacated hex, 9.1)
+	Role    string     `json:"role,omitempty"`  // whose losses: attacker or defender (9.4)
+	Unit    string     `json:"unit,omitempty"`  // the unit to place or retreat (cards, 9.6, 12.0)
 	UpTo    bool       `json:"up_to,omitempty"` // a choice of at most N (card 37)
 	Text    rules.Text `json:"text"`
 	Odds    *Odds      `json:"odds,omitempty"`
