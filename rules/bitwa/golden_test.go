@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -40,33 +42,9 @@ func TestGoldenGames(t *testing.T) {
 			if strings.HasSuffix(name, "-players") && final.Phase != PhaseOver {
 				t.Errorf("%s does not reach the end of the game", path)
 			}
-			var b bytes.Buffer
-			for _, lang := range []string{"pl", "en"} {
-				b.WriteString("---- " + lang + "\n")
-				for _, st := range steps {
-					b.WriteString(st.Transcript(lang))
-				}
-			}
-			b.WriteString("---- state\n")
 			shown := final
 			shown.Cards, shown.Comp = nil, Components{}
-			state, _ := json.MarshalIndent(shown, "", "  ")
-			b.Write(state)
-			b.WriteString("\n")
-			golden := strings.TrimSuffix(path, ".jsonl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(b.Bytes(), want) {
-				t.Errorf("%s differs from %s; run with -update if the change is meant", path, golden)
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".jsonl")+".golden", golden.Transcript(steps, shown), *update)
 		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/golden"
 )
 
 var (
@@ -98,31 +100,7 @@ func TestGoldenGames(t *testing.T) {
 			if final.Phase == PhaseOver {
 				over[name] = final.Result != nil && !final.Result.Defeat
 			}
-			var b bytes.Buffer
-			for _, lang := range []string{"pl", "en"} {
-				b.WriteString("---- " + lang + "\n")
-				for _, st := range steps {
-					b.WriteString(st.Transcript(lang))
-				}
-			}
-			b.WriteString("---- state\n")
-			state, _ := json.MarshalIndent(final, "", "  ")
-			b.Write(state)
-			b.WriteString("\n")
-			golden := strings.TrimSuffix(path, ".jsonl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(b.Bytes(), want) {
-				t.Errorf("%s differs from %s; run with -update if the change is meant:\n%s", path, golden, firstDiff(b.Bytes(), want))
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".jsonl")+".golden", golden.Transcript(steps, final), *update)
 		})
 	}
 	for _, g := range exampleGames {
@@ -133,21 +111,4 @@ func TestGoldenGames(t *testing.T) {
 	if !over["readme"] || !over["basic-2p"] || !over["extended-2p"] {
 		t.Errorf("scored endings %v: want the readme, a basic and an extended game scored", over)
 	}
-}
-
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, gl, wl)
-		}
-	}
-	return ""
 }

@@ -1,13 +1,13 @@
 package skirmish
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -27,20 +27,7 @@ func TestGoldenGames(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			got := goldenTranscript(t, cat, path)
-			golden := strings.TrimSuffix(path, ".jsonl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s; run with -update if the change is meant:\n%s", path, golden, firstDiff(got, want))
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".jsonl")+".golden", got, *update)
 		})
 	}
 }
@@ -56,35 +43,5 @@ func goldenTranscript(t *testing.T, cat *Catalogue, path string) []byte {
 		t.Fatal(err)
 	}
 	final, steps := Play(lines, true)
-	var b bytes.Buffer
-	for _, lang := range []string{"pl", "en"} {
-		b.WriteString("---- " + lang + "\n")
-		for _, st := range steps {
-			b.WriteString(st.Transcript(lang))
-		}
-	}
-	b.WriteString("---- state\n")
-	state, _ := json.MarshalIndent(final, "", "  ")
-	b.Write(state)
-	b.WriteString("\n")
-	return b.Bytes()
+	return golden.Transcript(steps, final)
 }
-
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return "line " + itoa(i+1) + ":\n got " + gl + "\nwant " + wl
-		}
-	}
-	return ""
-}
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

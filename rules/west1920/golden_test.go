@@ -1,13 +1,13 @@
 package west1920
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -36,20 +36,7 @@ func TestGoldenGames(t *testing.T) {
 					}
 				}
 			}
-			golden := strings.TrimSuffix(path, ".jsonl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s; run with -update if the change is meant", path, golden)
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".jsonl")+".golden", got, *update)
 		})
 	}
 }
@@ -71,18 +58,7 @@ func playFile(t testing.TB, cat *Catalogue, path string) ([]ScriptLine, State, [
 func goldenTranscript(t *testing.T, cat *Catalogue, path string) ([]byte, State, []Step) {
 	t.Helper()
 	_, final, steps := playFile(t, cat, path)
-	var b bytes.Buffer
-	for _, lang := range []string{"pl", "en"} {
-		b.WriteString("---- " + lang + "\n")
-		for _, st := range steps {
-			b.WriteString(st.Transcript(lang))
-		}
-	}
-	b.WriteString("---- state\n")
-	state, _ := json.MarshalIndent(final, "", "  ")
-	b.Write(state)
-	b.WriteString("\n")
-	return b.Bytes(), final, steps
+	return golden.Transcript(steps, final), final, steps
 }
 
 // The README game ends stage 1 and opens stage 2; its one refusal is the

@@ -1,13 +1,13 @@
 package wotrush
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -30,20 +30,7 @@ func TestGoldenGames(t *testing.T) {
 			if final.Phase != PhaseOver {
 				t.Errorf("%s does not reach the end of the game", path)
 			}
-			golden := strings.TrimSuffix(path, ".jsonl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s; run with -update if the change is meant:\n%s", path, golden, firstDiff(got, want))
-			}
+			golden.Check(t, strings.TrimSuffix(path, ".jsonl")+".golden", got, *update)
 		})
 	}
 }
@@ -65,38 +52,9 @@ func playFile(t testing.TB, cat *Catalogue, path string) ([]ScriptLine, State, [
 func goldenTranscript(t *testing.T, cat *Catalogue, path string) ([]byte, State) {
 	t.Helper()
 	_, final, steps := playFile(t, cat, path)
-	var b bytes.Buffer
-	for _, lang := range []string{"pl", "en"} {
-		b.WriteString("---- " + lang + "\n")
-		for _, st := range steps {
-			b.WriteString(st.Transcript(lang))
-		}
-	}
-	b.WriteString("---- state\n")
 	shown := final
 	shown.Cards = nil
-	state, _ := json.MarshalIndent(shown, "", "  ")
-	b.Write(state)
-	b.WriteString("\n")
-	return b.Bytes(), final
-}
-
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			b, _ := json.Marshal(i + 1)
-			return "line " + string(b) + ":\n got " + gl + "\nwant " + wl
-		}
-	}
-	return ""
+	return golden.Transcript(steps, shown), final
 }
 
 // TestGoldenGamesUseEveryAbility: across the example games every ability
