@@ -124,7 +124,11 @@ type Endpoints struct {
 	Log      *slog.Logger
 	refused  *prometheus.CounterVec
 	metrics  http.Handler
-	warned   sync.Map // remote host → logged once
+	// warned are the refused hosts already logged: each once, and at most
+	// maxWarned of them, so a scan from many addresses (an IPv6 prefix
+	// has plenty) cannot grow the daemon's memory or fill its log.
+	warnMu sync.Mutex
+	warned map[string]bool
 }
 
 // NewEndpoints builds the handlers; allow nil means Loopback. The
@@ -171,9 +175,7 @@ func (e *Endpoints) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !e.Allow.Permits(r.RemoteAddr) {
 			e.refused.WithLabelValues().Inc()
 			host, _, _ := net.SplitHostPort(r.RemoteAddr)
-			if _, seen := e.warned.LoadOrStore(host, true); !seen {
-				e.Log.Warn("metrics: scrape refused: the address is not in metrics.allow", "remote", host)
-			}
+			e.warnRefused(host)
 			http.Error(w, "metrics: "+host+" is not in metrics.allow", http.StatusForbidden)
 			return
 		}
@@ -253,4 +255,24 @@ func NewLogger(w io.Writer, format string, level slog.Level, getenv func(string)
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: want auto, text or json", format)
+}
+
+// maxWarned bounds the refused hosts logged by name.
+const maxWarned = 256
+
+func (e *Endpoints) warnRefused(host string) {
+	e.warnMu.Lock()
+	defer e.warnMu.Unlock()
+	if e.warned[host] || len(e.warned) > maxWarned {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[host] = true
+	if len(e.warned) > maxWarned {
+		e.Log.Warn("metrics: more scrapes refused from further addresses; they are counted in sztab_scrapes_refused_total, not logged")
+		return
+	}
+	e.Log.Warn("metrics: scrape refused: the address is not in metrics.allow", "remote", host)
 }

@@ -99,6 +99,20 @@ func TestEndpoints(t *testing.T) {
 	if n := strings.Count(logs.String(), "scrape refused"); n != 2 {
 		t.Errorf("refusals logged %d times, want once per address (2):\n%s", n, logs.String())
 	}
+	// A scan from many addresses: each counted, at most maxWarned logged
+	// by name, then one line saying the rest are not.
+	for i := range 2 * maxWarned {
+		get("/metrics", fmt.Sprintf("[2001:db8::%x]:1", i))
+	}
+	if n := strings.Count(logs.String(), "scrape refused: the address"); n != maxWarned {
+		t.Errorf("%d refused addresses logged by name, want %d", n, maxWarned)
+	}
+	if n := strings.Count(logs.String(), "further addresses"); n != 1 {
+		t.Errorf("the line saying further addresses go unlogged came %d times, want once", n)
+	}
+	if len(e.warned) > maxWarned+1 {
+		t.Errorf("%d refused hosts remembered, want at most %d", len(e.warned), maxWarned+1)
+	}
 }
 
 func TestListenOnAPortInUseNamesTheAddress(t *testing.T) {
