@@ -213,7 +213,7 @@ func TestCards29And34FreeReplacement(t *testing.T) {
 	put(t, &s2, "pl-8dp", "1705", "NE")
 	s2.unit("pl-8dp").Weak = true
 	if s2.Supplied("pl-8dp") {
-		t.Skip("pl-8dp is supplied without depots on the assumed map")
+		t.Fatal("pl-8dp at 1705 without depots is supplied: the scene no longer tests an unsupplied unit")
 	}
 	n, _ = playCards(t, s2, 29, 33)
 	if !n.unit("pl-8dp").Weak {

@@ -96,9 +96,10 @@ func TestReplacementPhase(t *testing.T) {
 	cut := bare(t, PhaseReplacement, Polish, 3)
 	put(t, &cut, "pl-8dp", "1705", "NE")
 	cut.unit("pl-8dp").Weak = true
-	if !cut.Supplied("pl-8dp") {
-		rejectCode(t, cut, Replace{Side: Polish, Unit: "pl-8dp"}, "unsupplied")
+	if cut.Supplied("pl-8dp") {
+		t.Fatal("pl-8dp at 1705 without depots is supplied: the scene no longer tests an unsupplied unit")
 	}
+	rejectCode(t, cut, Replace{Side: Polish, Unit: "pl-8dp"}, "unsupplied")
 }
 
 // 11.1, 11.2: strategic moves alternate, one per unit a stage, at most
