@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/sztab/sztab/companion/wire"
@@ -172,4 +173,19 @@ func refusal(err error) string {
 		return fmt.Sprintf("refused %s: %s / %s", rej.Code, rej.Reason.PL, rej.Reason.EN)
 	}
 	return err.Error()
+}
+
+// DataFile reads one of a game's data files: the file a table's config (or
+// `sztab play --data`) names, resolved by resolve, or the embedded
+// default of that name when none is named. It returns the name errors
+// about the data should give: the configured path, or the default's name.
+func DataFile(path string, resolve func(string) string, name string, defaults map[string][]byte) (string, []byte, error) {
+	if path == "" {
+		return name, defaults[name], nil
+	}
+	b, err := os.ReadFile(resolve(path))
+	if err != nil {
+		return "", nil, fmt.Errorf("companion: data file %s: %w", name, err)
+	}
+	return path, b, nil
 }

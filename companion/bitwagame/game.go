@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,21 +55,11 @@ type DataFiles struct {
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*bitwa.Catalogue, error) {
 	def := bitwa.DefaultFiles()
-	read := func(path, name string) (string, []byte, error) {
-		if path == "" {
-			return name, def[name], nil
-		}
-		b, err := os.ReadFile(resolve(path))
-		if err != nil {
-			return "", nil, fmt.Errorf("bitwagame: %w", err)
-		}
-		return path, b, nil
-	}
-	cn, c, err := read(files.Cards, bitwa.CardsFile)
+	cn, c, err := companion.DataFile(files.Cards, resolve, bitwa.CardsFile, def)
 	if err != nil {
 		return nil, err
 	}
-	pn, p, err := read(files.Components, bitwa.ComponentsFile)
+	pn, p, err := companion.DataFile(files.Components, resolve, bitwa.ComponentsFile, def)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,8 @@
 package skirmishgame
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 
@@ -39,25 +37,15 @@ type DataFiles struct {
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*skirmish.Catalogue, error) {
 	def := skirmish.DefaultFiles()
-	read := func(path, name string) ([]byte, error) {
-		if path == "" {
-			return def[name], nil
-		}
-		b, err := os.ReadFile(resolve(path))
-		if err != nil {
-			return nil, fmt.Errorf("skirmishgame: %w", err)
-		}
-		return b, nil
-	}
-	w, err := read(files.Weapons, "weapons.yaml")
+	_, w, err := companion.DataFile(files.Weapons, resolve, "weapons.yaml", def)
 	if err != nil {
 		return nil, err
 	}
-	u, err := read(files.Units, "units.yaml")
+	_, u, err := companion.DataFile(files.Units, resolve, "units.yaml", def)
 	if err != nil {
 		return nil, err
 	}
-	o, err := read(files.Orders, "orders.yaml")
+	_, o, err := companion.DataFile(files.Orders, resolve, "orders.yaml", def)
 	if err != nil {
 		return nil, err
 	}

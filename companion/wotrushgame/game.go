@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,21 +48,11 @@ type DataFiles struct {
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*wotrush.Catalogue, error) {
 	def := wotrush.DefaultFiles()
-	read := func(path, name string) (string, []byte, error) {
-		if path == "" {
-			return name, def[name], nil
-		}
-		b, err := os.ReadFile(resolve(path))
-		if err != nil {
-			return "", nil, fmt.Errorf("wotrushgame: %w", err)
-		}
-		return path, b, nil
-	}
-	vn, v, err := read(files.Vehicles, wotrush.VehiclesFile)
+	vn, v, err := companion.DataFile(files.Vehicles, resolve, wotrush.VehiclesFile, def)
 	if err != nil {
 		return nil, err
 	}
-	cn, c, err := read(files.Components, wotrush.ComponentsFile)
+	cn, c, err := companion.DataFile(files.Components, resolve, wotrush.ComponentsFile, def)
 	if err != nil {
 		return nil, err
 	}
