@@ -3,41 +3,23 @@ package bitwagame
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/rules/bitwa"
 )
 
 var update = flag.Bool("update", false, "rewrite the demo's script and tags in firmware-config/demo")
 
-// demoStep is one step of the demo session: a narration, a card scanned on
-// a reader, or a key (a seat's button or the dice keypad, with a page's
-// args).
-type demoStep struct {
-	say    string
-	reader string
-	card   string
-	keypad string
-	key    string
-	args   []string
-	// want is the action type the step must end with ("" for a narration
-	// or an unknown tag).
-	want string
-}
+type demoStep = tabletest.DemoStep
 
-func say(s string) demoStep { return demoStep{say: s} }
-func on(reader, card, want string) demoStep {
-	return demoStep{reader: reader, card: card, want: want}
-}
-func key(keypad, k, want string, args ...string) demoStep {
-	return demoStep{keypad: keypad, key: k, args: args, want: want}
-}
+var (
+	say = tabletest.Say
+	on  = tabletest.On
+	key = tabletest.Key
+)
 
 // demo is the demo session (firmware-config/demo/bitwa-warszawska-demo.jsonl
 // is written from it with -update): the opening and the whole first round,
@@ -45,7 +27,7 @@ func key(keypad, k, want string, args ...string) demoStep {
 var demo = []demoStep{
 	say("Bitwa Warszawska — Marysia (Wojsko Polskie) przeciw Jankowi (Armia Czerwona). Po 1 Oddziale na każdej 2. linii, 18 w Rezerwie."),
 	say("Ktoś kładzie na czytniku kartę spoza gry."),
-	{reader: "seat-1", card: "?"},
+	{Reader: "seat-1", Card: tabletest.UnknownCard},
 	say("Przygotowanie: Marysia kładzie znacznik Blokady WP na polu Dowódcy Armii Czerwonej na Froncie Północnym..."),
 	key("seat-1", "blockade", "blockade", "commander_field", "N"),
 	say("...a Janek swój na polu Rozkazu WP na Froncie Południowym."),
@@ -88,9 +70,6 @@ var demo = []demoStep{
 // uidOf is the demo tag of a card: 04 and six hex digits from its place in
 // the sorted card list; "?" is a card not in the registry.
 func uidOf(ids []string, card string) string {
-	if card == "?" {
-		return "04998877"
-	}
 	return fmt.Sprintf("04%06X", 0xB00000+slices.Index(ids, card))
 }
 
@@ -113,68 +92,15 @@ func TestDemoSessionPlays(t *testing.T) {
 	for _, c := range cs {
 		ids = append(ids, c.ID)
 	}
-	var script, tags strings.Builder
-	script.WriteString("# The Bitwa Warszawska demo session (written by companion/bitwagame's\n# TestDemoSessionPlays -update from its demo steps; edit those, not this).\n")
-	for i, st := range demo {
-		switch {
-		case st.say != "":
-			fmt.Fprintf(&script, "{\"say\": %q}\n{\"wait\": \"1s\"}\n", st.say)
-			continue
-		case st.reader != "":
-			fmt.Fprintf(&script, "{\"tag\": {\"reader\": %q, \"uid\": %q}}\n{\"untag\": {\"reader\": %q, \"uid\": %q}}\n", st.reader, uidOf(ids, st.card), st.reader, uidOf(ids, st.card))
-			if st.card == "?" {
-				continue
-			}
-			took, rej := feed(t, g, scan(st.reader, st.card))
-			check(t, g, i, st, took, rej)
-		default:
-			args := ""
-			if len(st.args) > 0 {
-				args = fmt.Sprintf(", \"args\": [\"%s\"]", strings.Join(st.args, "\", \""))
-			}
-			fmt.Fprintf(&script, "{\"key\": {\"keypad\": %q, \"key\": %q%s}}\n", st.keypad, st.key, args)
-			took, rej := feed(t, g, press(st.keypad, st.key, st.args...))
-			check(t, g, i, st, took, rej)
-		}
-		script.WriteString("{\"wait\": \"700ms\"}\n")
-	}
+	session := tabletest.Session{Steps: demo, Press: press, UID: func(card string) string { return uidOf(ids, card) },
+		Describe: func() string { s := g.State(); return fmt.Sprintf("pending %+v active %d", s.Pending, s.Active) }}
+	script := session.Play(t, g, "# The Bitwa Warszawska demo session (written by companion/bitwagame's\n# TestDemoSessionPlays -update from its demo steps; edit those, not this).\n")
 	s := g.State()
 	if !demoEnd(s) {
 		t.Errorf("after the demo: round %d stage %s, VP %d:%d, WP 2nd lines %d", s.Round, s.Stage, s.Army(bitwa.WP).VP, s.Army(bitwa.ACz).VP, s.SecondLines(bitwa.WP))
 	}
-	tags.WriteString("# Tag registry of the Bitwa Warszawska demo table: every card of both\n# decks (written by companion/bitwagame's TestDemoSessionPlays -update;\n# at a real table: sztab tags enroll --cards table.yaml).\ntags:\n")
-	for _, c := range cs {
-		fmt.Fprintf(&tags, "  - {uid: %q, kind: card, id: %q, label: %q}\n", uidOf(ids, c.ID), c.ID, c.Label)
-	}
-	dir := filepath.Join("..", "..", "firmware-config", "demo")
-	for name, got := range map[string]string{"bitwa-warszawska-demo.jsonl": script.String(), "bitwa-warszawska-tags.yaml": tags.String()} {
-		path := filepath.Join(dir, name)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil || string(want) != got {
-			t.Errorf("%s is not the demo's steps (%v); run go test ./companion/bitwagame -run DemoSession -update", path, err)
-		}
-	}
-}
-
-func check(t *testing.T, g *Game, i int, st demoStep, took []companion.Action, rej *rules.Rejection) {
-	t.Helper()
-	if rej != nil {
-		s := g.State()
-		t.Fatalf("step %d (%s%s %s %v): refused: %s %s; pending %+v active %d", i, st.reader, st.keypad, st.card+st.key, st.args, rej.Code, rej.Reason.EN, s.Pending, s.Active)
-	}
-	if len(took) == 0 || took[len(took)-1].Type() != st.want {
-		var types []string
-		for _, a := range took {
-			types = append(types, a.Type())
-		}
-		t.Fatalf("step %d (%s%s %s): took %v, want … %s", i, st.reader, st.keypad, st.card+st.key, types, st.want)
-	}
+	tags := tabletest.Tags("# Tag registry of the Bitwa Warszawska demo table: every card of both\n# decks (written by companion/bitwagame's TestDemoSessionPlays -update;\n# at a real table: sztab tags enroll --cards table.yaml).\ntags:\n", cs, func(card string) string { return uidOf(ids, card) })
+	tabletest.CheckDemoFiles(t, map[string]string{"bitwa-warszawska-demo.jsonl": script, "bitwa-warszawska-tags.yaml": tags}, *update, "run go test ./companion/bitwagame -run DemoSession -update")
 }
 
 // demoEnd is the state the demo ends in: round 2's military stage.
