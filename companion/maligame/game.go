@@ -33,6 +33,10 @@ type Game struct {
 	seed uint64
 	// physicalDeck: the order cards come from their tags (Config.Deck).
 	physicalDeck bool
+	// bd is what the screens show before the soldier's die, computed for
+	// the current state when bdFresh (see View).
+	bd      *beforeTheDie
+	bdFresh bool
 	// snap is the camera's latest snapshot, for the desyncs.
 	snap *vision.Snapshot
 }
@@ -58,7 +62,8 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
 	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6d616c69)), seed: cfg.Dice.Seed, physicalDeck: c.Deck != "virtual"}
-	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Show: show}
+	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply,
+		Show: func(s mali.State, v companion.Viewer) any { return show(s, v, g.beforeTheDie()) }}
 	return g, nil
 }
 

@@ -251,4 +251,9 @@ func TestViewBeforeTheDie(t *testing.T) {
 	if red == 0 {
 		t.Error("the referee's view has no red-move odds")
 	}
+	// Computed once per state: after the die they are gone.
+	apply(t, g, mali.RollDie{Colour: mali.Black, Value: 1})
+	if after := g.View(companion.Public).(View); after.Odds != nil || after.Routes != nil {
+		t.Errorf("odds %v and routes %v shown after the die", after.Odds, after.Routes)
+	}
 }

@@ -30,7 +30,7 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := mali.Play(lines, sc.Continue)
-	v := show(final, sc.View).(View)
+	v := show(final, sc.View, computeBeforeTheDie(final)).(View)
 	return companion.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v.State, sc.Lang) })
 }
 

@@ -30,7 +30,26 @@ type View struct {
 	Routes []mali.SoldierRoute `json:"soldier_routes,omitempty"`
 }
 
-func show(s mali.State, v companion.Viewer) any {
+// beforeTheDie is what the screens show while the round-starter is to
+// roll the soldier's die (basic variant): every courier's odds and the
+// soldier's routes. It depends on the state alone, so the game computes it
+// once per state for all the viewers; nil at any other time.
+type beforeTheDie struct {
+	odds   []mali.CourierOdds
+	routes []mali.SoldierRoute
+}
+
+func computeBeforeTheDie(s mali.State) *beforeTheDie {
+	if s.Catalogue() == nil || s.Variant != mali.Basic || s.Result != nil || s.Pending == nil || s.Pending.Kind != mali.WaitRoll {
+		return nil
+	}
+	var bd beforeTheDie
+	bd.odds, _ = mali.SoldierOdds(s)
+	bd.routes, _ = mali.SoldierPath(s, maxBlack(s))
+	return &bd
+}
+
+func show(s mali.State, v companion.Viewer, bd *beforeTheDie) any {
 	mv := mali.Viewer{Referee: v.Role == companion.RoleReferee}
 	if v.Role == companion.RolePlayer {
 		mv.Seat = v.Seat
@@ -44,18 +63,41 @@ func show(s mali.State, v companion.Viewer) any {
 	if s.Variant == mali.Extended {
 		out.Goals = cat.Goals
 	}
-	if s.Variant == mali.Basic && s.Result == nil && s.Pending != nil && s.Pending.Kind == mali.WaitRoll {
-		if odds, err := mali.SoldierOdds(s); err == nil {
-			for i := range odds {
-				if !mv.Referee {
-					odds[i].RedMin, odds[i].RedMax = 0, 0
-				}
+	if bd != nil {
+		out.Odds = slices.Clone(bd.odds)
+		for i := range out.Odds {
+			if !mv.Referee {
+				out.Odds[i].RedMin, out.Odds[i].RedMax = 0, 0
 			}
-			out.Odds = odds
 		}
-		out.Routes, _ = mali.SoldierPath(s, maxBlack(s))
+		out.Routes = bd.routes
 	}
 	return out
+}
+
+// beforeTheDie is the current state's, computed once per state, not once
+// per viewer (about 0.5 ms each): the adapter shows every viewer the
+// current state.
+func (g *Game) beforeTheDie() *beforeTheDie {
+	if !g.bdFresh {
+		g.bd, g.bdFresh = computeBeforeTheDie(g.State()), true
+	}
+	return g.bd
+}
+
+// Apply is the adapter's, with the views' derived part renewed on commit.
+func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
+	evs, commit, err := g.Adapter.Apply(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return evs, func() { commit(); g.bdFresh = false }, nil
+}
+
+// SetState is the adapter's, for tests; the views' derived part follows.
+func (g *Game) SetState(s mali.State) {
+	g.Adapter.SetState(s)
+	g.bdFresh = false
 }
 
 func maxBlack(s mali.State) int {
