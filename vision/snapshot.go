@@ -64,6 +64,10 @@ type Snapshot struct {
 	// Warszawska's wooden units per front and line). A board calibration
 	// gives the nodes; a simulated table gives them in its script.
 	Pieces []PieceCount `json:"pieces,omitempty"`
+	// Terrain is the cover on the table, read from its colours.
+	Terrain []Terrain `json:"terrain,omitempty"`
+	// Markers are the template and objective markers on the table.
+	Markers []TableMarker `json:"markers,omitempty"`
 }
 
 // PieceCount is how many pieces of one colour stand on one node or zone of

@@ -1,0 +1,37 @@
+package vision
+
+// Cover kinds (skirmish rulebook, "Modyfikator przeszkód": light cover is
+// marked yellow, heavy cover green).
+const (
+	CoverLight = "light"
+	CoverHeavy = "heavy"
+)
+
+// Terrain is a piece of cover read from the table's colours.
+type Terrain struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // CoverLight or CoverHeavy
+	// Outline is the piece's polygon in table millimetres, its vertices in
+	// order around it.
+	Outline [][2]float64 `json:"outline"`
+	// SigmaMM is the standard uncertainty of the outline, per axis.
+	SigmaMM float64 `json:"sigma_mm"`
+}
+
+// Table marker kinds.
+const (
+	MarkerTemplate  = "template"  // an orange template marker (area weapons)
+	MarkerObjective = "objective" // an objective marker (scenarios 2 and 4)
+)
+
+// TableMarker is a marker on the table that is not a model's.
+type TableMarker struct {
+	Kind string  `json:"kind"` // MarkerTemplate or MarkerObjective
+	X    float64 `json:"x_mm"`
+	Y    float64 `json:"y_mm"`
+	// DiameterMM is the marker's size (a template's area).
+	DiameterMM float64 `json:"diameter_mm"`
+	SigmaMM    float64 `json:"sigma_mm"`
+	// Confidence is how sure the reading is (0–1).
+	Confidence float64 `json:"confidence,omitempty"`
+}
