@@ -46,13 +46,13 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 	if err := s.checkRetreatPath(a.Side, a.Hex, a.Path, len(ids)); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
-	evs := s.moveStack(a.Side, ids, dest, a.Facing)
+	dest := s.retreatEnd(a.Path)
 	for k := range s.HQs {
 		if q := &s.HQs[k]; q.Status == OnMap && q.Side == a.Side && q.Hex == a.Hex {
 			q.Hex = dest // 9.5b applies: HQs go with the stack
 		}
 	}
+	evs := s.moveStack(a.Side, ids, dest, a.Facing)
 	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: rules.Textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
 	// 9.1: the enemy stack that faced it may enter the vacated hex.
 	var followers []string
@@ -130,6 +130,18 @@ func (s *State) checkRetreatPath(side string, from Hex, path []Hex, n int) error
 	return nil
 }
 
+// retreatEnd is where a retreat path ends: its last hex, or the first hex
+// in a neutral country, where the retreating units are interned (1.3, 13.5).
+func (s *State) retreatEnd(path []Hex) Hex {
+	b := s.cat.Board
+	for _, h := range path {
+		if i := b.Index(h); i >= 0 && b.country[i] != "" && !s.passable(i) {
+			return h
+		}
+	}
+	return path[len(path)-1]
+}
+
 // moveStack puts units on dest with one facing (arrivals take the facing
 // of friendly cavalry/infantry already there).
 func (s *State) moveStack(side string, ids []string, dest Hex, facing string) []Event {
@@ -177,6 +189,8 @@ func (s *State) attack(a Attack) ([]Event, error) {
 	if a.Support != "" {
 		co, _ := CoordinatedCombat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)}, bt.SupportCF,
 			CombatStack{Combat: bt.DefCF, Units: max(1, len(bt.Defenders)), Steps: s.steps(bt.Defenders)})
+		s.tieOdds(&co.WithoutSupport)
+		s.tieOdds(&co.WithSupport)
 		s.rollPending("coordination", a.Side, 1, "rzut koordynacji 1K6: 1–2 atak odwołany, 3–4 bez wsparcia, 5–6 wsparcie (9.2)", "coordination roll 1d6: 1–2 cancelled, 3–4 alone, 5–6 supported (9.2)", &Odds{Coordinated: &co})
 		return []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na %s ze wsparciem z %s", "Attack from %s on %s supported from %s", a.From, a.Target, a.Support)}}, nil
 	}
@@ -207,8 +221,24 @@ func (s *State) askCombatRoll() []Event {
 	}
 	co, _ := Combat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)},
 		CombatStack{Combat: bt.DefCF, Units: len(bt.Defenders), Steps: s.steps(bt.Defenders)})
+	s.tieOdds(&co)
 	s.rollPending("combat_roll", "", 2, "rzut walki: 1K6 atakującego i 1K6 obrońcy (9.3)", "combat roll: the attacker's 1d6 and the defender's 1d6 (9.3)", &Odds{Combat: &co})
 	return nil
+}
+
+// tieOdds moves the tie to the defender's wins under the option
+// tie_combat: defender (9.3, AMBIGUITIES.md).
+func (s *State) tieOdds(o *CombatOdds) {
+	if s.Options.TieCombat != "defender" {
+		return
+	}
+	o.DefenderWins += o.Tie
+	o.Tie = 0
+	for i := range o.Outcomes {
+		if o.Outcomes[i].Diff == 0 {
+			o.Outcomes[i].Winner = Defender
+		}
+	}
 }
 
 func (s *State) coordinationRoll(r Roll) ([]Event, error) {
@@ -236,7 +266,7 @@ func (s *State) markAttackers() {
 	bt := s.Battle
 	for _, id := range bt.Attackers {
 		u := s.unit(id)
-		u.Attacked, u.Fought, u.Routed = true, true, false
+		u.Attacked, u.Fought, u.Routed, u.Again = true, true, false, false
 	}
 	if bt.Support != "" {
 		for _, u := range s.ownStack(bt.Side, bt.Support) {
@@ -259,12 +289,24 @@ func (s *State) combatRoll(r Roll) ([]Event, error) {
 	if err != nil {
 		return nil, rejectf("bad_combat", "%v", "%v", err)
 	}
+	if out.Winner == "" && s.Options.TieCombat == "defender" {
+		// Option tie_combat: defender (AMBIGUITIES.md, 9.3): equal values
+		// are a defender's win by 0, a 9.5a result with no losses.
+		out.Winner = Defender
+	}
 	s.Pending = nil
 	bt.Outcome = &out
 	s.markAttackers()
 	evs := []Event{ev("combat", "Atak %d + %d = %d, obrona %d + %d = %d: różnica %d, %s; straty: atakujący %d, obrońca %d",
 		"Attack %d + %d = %d, defence %d + %d = %d: difference %d, %s; losses: attacker %d, defender %d",
 		bt.AttCF, r.Dice[0], bt.AttCF+r.Dice[0], bt.DefCF, r.Dice[1], bt.DefCF+r.Dice[1], out.Diff, out.Rule, out.AttackerLosses, out.DefenderLosses)}
+	// The event names the winning side ("" when nobody wins).
+	switch out.Winner {
+	case Attacker:
+		evs[0].Side = bt.Side
+	case Defender:
+		evs[0].Side = other(bt.Side)
+	}
 	bt.AttLosses, bt.DefLosses = out.AttackerLosses, out.DefenderLosses
 	switch out.Winner {
 	case Attacker:
@@ -276,6 +318,11 @@ func (s *State) combatRoll(r Roll) ([]Event, error) {
 		}
 	case Defender:
 		bt.Loser = bt.Side
+		if out.Effect == EffectRout {
+			for _, id := range bt.Defenders {
+				s.unit(id).Routed = true // 9.3 fifth point: won under 9.5c
+			}
+		}
 	}
 	return append(evs, s.nextBattleStep()...), nil
 }
@@ -423,7 +470,7 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 	if err := s.checkRetreatPath(bt.Loser, from, a.Path, len(ids)); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
+	dest := s.retreatEnd(a.Path)
 	there := len(s.ownStack(bt.Loser, dest))
 	over := there + len(ids) - StackLimit
 	if over > 0 && len(a.Eliminate) != over {
@@ -439,12 +486,12 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 		s.unit(id).Status = Eliminated
 		ids = slices.DeleteFunc(ids, func(x string) bool { return x == id })
 	}
-	evs = append(evs, s.moveStack(bt.Loser, ids, dest, a.Facing)...)
 	for k := range s.HQs {
 		if q := &s.HQs[k]; q.Status == OnMap && q.Side == bt.Loser && q.Hex == from {
-			q.Hex = dest // 9.5b: HQs retreat with the stack
+			q.Hex = dest // 9.5b: HQs retreat with the stack (13.5: into East Prussia too)
 		}
 	}
+	evs = append(evs, s.moveStack(bt.Loser, ids, dest, a.Facing)...)
 	bt.Retreated = true
 	s.Pending = nil
 	evs = append([]Event{{Type: "retreat", Side: bt.Loser, Hex: dest, Text: rules.Textf("Odwrót z %s do %s (9.5b)", "Retreat from %s to %s (9.5b)", from, dest)}}, evs...)
@@ -489,6 +536,12 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 			return nil, rejectf("cannot_pursue", "pościg na %s niemożliwy", "no pursuit into %s", vacated)
 		}
 		evs = append(evs, s.moveStack(other(bt.Loser), a.Units, vacated, a.Facing)...)
+		if bt.Outcome.Effect == EffectRout {
+			// 9.5c: each unit entering the vacated hex may attack again.
+			for _, id := range a.Units {
+				s.unit(id).Again = true
+			}
+		}
 		b := s.cat.Board
 		o := s.occupancy(other(bt.Loser))
 		for _, st := range a.Further {

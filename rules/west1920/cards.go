@@ -375,7 +375,7 @@ func (s *State) cardRetreat(a Retreat) ([]Event, error) {
 	if err := s.checkRetreatPath(u.Side, u.Hex, a.Path, 1); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
+	dest := s.retreatEnd(a.Path)
 	if len(s.ownStack(u.Side, dest))+1 > StackLimit {
 		return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", dest, StackLimit)
 	}

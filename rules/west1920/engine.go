@@ -197,10 +197,10 @@ func (s *State) start(a StartGame) ([]Event, error) {
 func (s *State) beginStage() {
 	for i := range s.Units {
 		u := &s.Units[i]
-		u.Ordered, u.Moved, u.Attacked, u.Fought, u.Routed, u.Strategic = false, false, false, false, false, false
+		u.Ordered, u.Moved, u.Attacked, u.Fought, u.Routed, u.Again, u.Strategic = false, false, false, false, false, false, false
 	}
 	for i := range s.HQs {
-		s.HQs[i].Moved = false
+		s.HQs[i].Moved, s.HQs[i].Strategic = false, false
 	}
 	s.Effects = nil
 	for i := range s.Players {

@@ -17,7 +17,7 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 	var ids []string
 	inf, cav, art := false, false, false
 	for _, u := range att {
-		if u.Attacked && !u.Routed {
+		if u.Attacked && !u.Again {
 			return nil, rejectf("attacked_once", "%s już atakowała w tym etapie (9.2)", "%s has already attacked this stage (9.2)", u.Name)
 		}
 		ids = append(ids, u.ID)
@@ -279,6 +279,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	if p.StratMoves >= p.StratLimit {
 		return nil, rejectf("strategic_limit", "limit ruchu strategicznego: %d (11.2)", "the strategic movement limit is %d (11.2)", p.StratLimit)
 	}
+	if q := s.hq(a.Unit); q != nil && q.Side == a.Side && q.Status == OnMap {
+		return s.strategicHQ(a, q)
+	}
 	u := s.unit(a.Unit)
 	if u == nil || u.Side != a.Side || u.Status != OnMap {
 		return nil, rejectf("unknown_unit", "%q nie jest twoją jednostką na mapie", "%q is not a unit of yours on the map", a.Unit)
@@ -337,6 +340,49 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	evs := s.moveStack(a.Side, []string{u.ID}, dest, a.Facing)
 	s.passTurn()
 	return append([]Event{{Type: "strategic", Unit: u.ID, Hex: dest, Text: rules.Textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", u.Name, dest)}}, evs...), nil
+}
+
+// strategicHQ moves an HQ strategically (11.1: "dowództwo lub jednostkę
+// bojową"): it counts against the same limit (11.2, cards 3, 15, 18, 22)
+// and the same bans (cards 4, 32), once a stage; no impassable or
+// enemy-held hex, not into or out of a hex next to enemy combat units
+// unless a stationary friend holds it (11.2). HQs are never unsupplied and
+// do not stack (1.2, 6.0), so neither limit applies; 13.1's RP are for
+// combat units only (AMBIGUITIES.md, 11.2).
+func (s *State) strategicHQ(a StrategicMove, q *HQ) ([]Event, error) {
+	p := s.player(a.Side)
+	if q.Strategic {
+		return nil, rejectf("strategic_once", "%s już wykonało ruch strategiczny (11.2)", "%s has already moved strategically (11.2)", q.Name)
+	}
+	b := s.cat.Board
+	if e := s.effect("no_strategic", a.Side); e != nil && (e.Effect.Zone == "" || (e.Effect.Zone == "S") == b.south[b.Index(q.Hex)]) {
+		return nil, rejectf("card_forbids", "karta %d zabrania ruchu strategicznego", "card %d forbids strategic movement", e.Card)
+	}
+	if len(a.Path) == 0 {
+		return nil, rejectf("bad_path", "pusta droga", "an empty path")
+	}
+	o := s.occupancy(a.Side)
+	prev := b.Index(q.Hex)
+	for k, h := range append([]Hex{q.Hex}, a.Path...) {
+		i := b.Index(h)
+		if k > 0 {
+			if i < 0 || b.DirTo(prev, i) < 0 {
+				return nil, rejectf("bad_path", "%s nie sąsiaduje z poprzednim heksem", "%s is not next to the previous hex", h)
+			}
+			if !s.passable(i) || o.enemyAny[i] {
+				return nil, rejectf("impassable", "%s: niedostępny lub zajęty przez wroga (11.2)", "%s: impassable or enemy-held (11.2)", h)
+			}
+		}
+		if s.zoc(a.Side, i, nil, &o) {
+			return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+		}
+		prev = i
+	}
+	p.StratMoves++
+	q.Strategic = true
+	q.Hex = a.Path[len(a.Path)-1]
+	s.passTurn()
+	return []Event{{Type: "strategic", Side: a.Side, Unit: q.ID, Hex: q.Hex, Text: rules.Textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", q.Name, q.Hex)}}, nil
 }
 
 // ---- 12.0 reinforcements, end of stage, 2.2 victory ----

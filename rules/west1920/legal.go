@@ -110,6 +110,13 @@ func (s *State) candidates() []Action {
 				}
 			}
 		}
+		for _, q := range s.HQs {
+			if q.Side == side && q.Status == OnMap && !q.Strategic {
+				for _, path := range s.paths(b.Index(q.Hex), 4) {
+					c = append(c, StrategicMove{Side: side, Unit: q.ID, Path: path})
+				}
+			}
+		}
 	}
 	return c
 }

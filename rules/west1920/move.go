@@ -544,23 +544,39 @@ func (s *State) enterHex(side string, i int) []Event {
 			evs = append(evs, s.removeHQ(q)...)
 		}
 	}
-	// 13.5: East Prussia interns Poles for good; Russians leave for 1d6
-	// stages (the roll is asked once nothing else waits: prussiaRollDue).
-	if b.country[i] == EastPrussia {
+	// 1.3, 13.5: a neutral country interns whoever enters it (a retreat may
+	// lead there, 9.5b), East Prussia interns Poles for good and sends
+	// Russians out for 1d6 stages (the roll is asked once nothing else
+	// waits: prussiaRollDue). HQs retreating with their stack go too.
+	if b.country[i] != "" && !s.passable(i) {
+		away := Interned
+		if b.country[i] == EastPrussia && side == Russian {
+			away = Prussia
+		}
 		for k := range s.Units {
-			u := &s.Units[k]
-			if u.Status == OnMap && u.Hex == h {
-				if u.Side == Russian {
-					u.Status, u.Return = Prussia, 0
-					evs = append(evs, Event{Type: "prussia", Unit: u.ID, Hex: h, Text: rules.Textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", u.Name)})
-				} else {
-					u.Status = Interned
-					evs = append(evs, Event{Type: "interned", Unit: u.ID, Hex: h, Text: rules.Textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", u.Name)})
-				}
+			if u := &s.Units[k]; u.Status == OnMap && u.Hex == h && u.Side == side {
+				u.Status, u.Return = away, 0
+				evs = append(evs, s.awayEvent(u.ID, u.Name, h, away, b.country[i]))
+			}
+		}
+		for k := range s.HQs {
+			if q := &s.HQs[k]; q.Status == OnMap && q.Hex == h && q.Side == side {
+				q.Status, q.Return = away, 0
+				evs = append(evs, s.awayEvent(q.ID, q.Name, h, away, b.country[i]))
 			}
 		}
 	}
 	return evs
+}
+
+func (s *State) awayEvent(id, name string, h Hex, away, country string) Event {
+	if away == Prussia {
+		return Event{Type: "prussia", Unit: id, Hex: h, Text: rules.Textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", name)}
+	}
+	if country == EastPrussia {
+		return Event{Type: "interned", Unit: id, Hex: h, Text: rules.Textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", name)}
+	}
+	return Event{Type: "interned", Unit: id, Hex: h, Text: rules.Textf("%s internowana w kraju neutralnym (%s, 1.3)", "%s interned in a neutral country (%s, 1.3)", name, country)}
 }
 
 func (s *State) attritionRoll(r Roll) ([]Event, error) {
