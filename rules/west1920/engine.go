@@ -63,6 +63,9 @@ func (s *State) apply(a Action) ([]Event, error) {
 		}
 	}
 	if p := s.Pending; p != nil {
+		if p.Kind == "extra_order" && a.Type() == "pass" && actionSide(a) == p.Side {
+			return s.declineExtra(), nil
+		}
 		if a.Type() != p.Action {
 			return nil, rejectf("awaiting_decision", "najpierw: %[1]s", "first: %[2]s", p.Text.PL, p.Text.EN)
 		}
@@ -287,6 +290,8 @@ func (s *State) answer(a Action) ([]Event, error) {
 		return s.cardChoice(a.(Choose))
 	case "place":
 		return s.place(a.(Place))
+	case "extra_order":
+		return s.extraOrder(a.(Order))
 	}
 	return nil, rejectf("unknown_decision", "nieznana decyzja %s", "unknown decision %s", p.Kind)
 }

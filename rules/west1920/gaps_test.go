@@ -190,3 +190,95 @@ func TestStrategicHQ(t *testing.T) {
 		t.Error("LegalActions lists no strategic move of the HQ")
 	}
 }
+
+// extraOrderFrom is the first legal card-31 order from h moving n hexes.
+func extraOrderFrom(t *testing.T, s State, h Hex, n int) Order {
+	t.Helper()
+	for _, a := range LegalActions(s) {
+		if o, ok := a.(Order); ok && o.Hex == h && len(o.Path) == n {
+			return o
+		}
+	}
+	t.Fatalf("no legal order of %d hexes from %s", n, h)
+	return Order{}
+}
+
+// Card 31, Polish column: after the combat phase the Polish player may
+// give two more orders, to stacks that had orders already this stage; 7.2
+// (the activation roll) and 7.4 (allowances) apply, 7.3 does not (no chit,
+// no RP); no unit twice under the card; a pass gives the rest up; then the
+// replacement phase. Without the card combat goes straight to replacement.
+func TestCard31ExtraOrders(t *testing.T) {
+	s := bare(t, PhaseEvents, Russian, 5)
+	n, _ := playCards(t, s, 31, 33)
+	if n.effect("extra_moves", Polish) == nil {
+		t.Fatal("card 31's Polish column is not in force")
+	}
+	n.Phase, n.Turn, n.Pending = PhaseCombat, Polish, nil
+	put(t, &n, "pl-4bk", "1606", "NE")
+	put(t, &n, "pl-8dp", "1608", "NE")
+	putHQ(t, &n, "pl-hq-1a", "1606")
+	n.unit("pl-4bk").Ordered = true // moved in the movement phase
+	n.unit("pl-8dp").Ordered = true
+	spent := n.player(Polish).Spent
+	n = mustApply(t, n, Pass{Side: Polish})
+	n, evs := mustApplyEv(t, n, Pass{Side: Russian})
+	if !hasEvent(evs, "extra_orders") {
+		t.Error("no extra_orders event")
+	}
+	wantPending(t, n, "extra_order", Polish, 2)
+	if n.Phase != PhaseCombat {
+		t.Fatalf("phase %s: the orders come before replacement", n.Phase)
+	}
+	rejectCode(t, n, Pass{Side: Russian}, "awaiting_decision")
+	// Declining at once: straight to replacement.
+	if d := mustApply(t, n, Pass{Side: Polish}); d.Phase != PhaseReplacement || d.Pending != nil {
+		t.Fatalf("after a pass: phase %s pending %+v", d.Phase, d.Pending)
+	}
+	// 7.4 applies: infantry moves at most three hexes.
+	far := n.paths(n.cat.Board.Index("1608"), 4)
+	for _, p := range far {
+		if len(p) == 4 {
+			if _, _, err := Apply(n, Order{Side: Polish, Hex: "1608", Path: p}); err == nil {
+				t.Fatalf("infantry moved four hexes under card 31 (7.4)")
+			}
+			break
+		}
+	}
+	// First order: the cavalry with its HQ, no roll, no RP.
+	o := extraOrderFrom(t, n, "1606", 1)
+	n = mustApply(t, n, o)
+	if u := n.unit("pl-4bk"); u.Hex != o.Path[0] {
+		t.Fatalf("pl-4bk at %s, want %s", u.Hex, o.Path[0])
+	}
+	wantPending(t, n, "extra_order", Polish, 1)
+	if n.player(Polish).Spent != spent {
+		t.Errorf("RP spent %d, want %d: 7.3 does not apply", n.player(Polish).Spent, spent)
+	}
+	// Not the same unit twice.
+	rejectCode(t, n, Order{Side: Polish, Hex: o.Path[0], Facing: "N"}, "no_units_left")
+	// Second order: one hex between the stack and the HQ, the 7.2 roll.
+	o2 := extraOrderFrom(t, n, "1608", 1)
+	r := mustApply(t, n, o2)
+	wantPending(t, r, "activation", Polish, 1)
+	failed := mustApply(t, r, Roll{Dice: []int{1}})
+	if failed.unit("pl-8dp").Hex != "1608" || failed.Phase != PhaseReplacement {
+		t.Fatalf("a failed roll: pl-8dp at %s, phase %s", failed.unit("pl-8dp").Hex, failed.Phase)
+	}
+	moved := mustApply(t, r, Roll{Dice: []int{6}})
+	if moved.unit("pl-8dp").Hex != o2.Path[0] || moved.Phase != PhaseReplacement || moved.player(Polish).Spent != spent {
+		t.Fatalf("a good roll: pl-8dp at %s, phase %s, spent %d", moved.unit("pl-8dp").Hex, moved.Phase, moved.player(Polish).Spent)
+	}
+	for _, u := range moved.Units {
+		if u.Moved {
+			t.Errorf("%s still marked as moved in the replacement phase", u.ID)
+		}
+	}
+	// Without the card: combat ends in replacement.
+	w := bare(t, PhaseCombat, Polish, 5)
+	put(t, &w, "pl-8dp", "1608", "NE")
+	w = mustApply(t, w, Pass{Side: Polish})
+	if w = mustApply(t, w, Pass{Side: Russian}); w.Phase != PhaseReplacement || w.Pending != nil {
+		t.Fatalf("without card 31: phase %s pending %+v", w.Phase, w.Pending)
+	}
+}

@@ -224,6 +224,19 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 		for k := 0; k+p.N <= len(p.Options); k++ {
 			c = append(c, Choose{Side: p.Side, Targets: slices.Clone(p.Options[k : k+p.N])})
 		}
+	case "order":
+		// Card 31's orders after combat: a pass, turns, one shortest path
+		// to each hex within five.
+		c = append(c, Pass{Side: p.Side})
+		b := s.cat.Board
+		for _, h := range s.stackHexes(p.Side) {
+			for d := N; d <= NW; d++ {
+				c = append(c, Order{Side: p.Side, Hex: h, Facing: d.String()})
+			}
+			for _, path := range s.paths(b.Index(h), 5) {
+				c = append(c, Order{Side: p.Side, Hex: h, Path: path})
+			}
+		}
 	case "place":
 		for _, h := range p.Options {
 			c = append(c, Place{Side: p.Side, Unit: p.Unit, Hex: Hex(h)})

@@ -102,6 +102,9 @@ func (s *State) hasChit(side string) bool {
 // afterOrder hands the turn over, or ends the phase when no chits are left.
 func (s *State) afterOrder() []Event {
 	s.Move, s.Pending = nil, nil
+	if s.Phase == PhaseCombat {
+		return s.nextExtraOrder() // card 31's orders after combat
+	}
 	evs := s.pruneChits()
 	if len(s.Chits) == 0 {
 		return append(evs, s.enterHQ()...)
@@ -272,27 +275,32 @@ func (s *State) order(a Order) ([]Event, error) {
 	}
 	s.Chits = slices.Delete(s.Chits, ci, ci+1)
 	if len(a.Path) > 0 && free == nil {
-		gap := s.hqGap(a.Side, s.cat.Board.Index(a.Hex), movers)
-		if gap != 0 {
-			s.Move = &Move{Order: a}
-			fail := 1.0
-			if gap > 0 {
-				fail = float64(min(gap, 6)) / 6
-			}
-			if gap < 0 {
-				// No HQ can be reached: the order fails (7.2).
-				for _, u := range movers {
-					u.Ordered = true
-				}
-				evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Brak dowództwa w zasięgu: rozkaz nie wykonany (7.2)", "No HQ can be reached: the order fails (7.2)")}}
-				return append(evs, s.afterOrder()...), nil
-			}
-			s.rollPending("activation", a.Side, 1, "rzut aktywacji 1K6: porażka przy wyniku ≤ "+itoa(gap)+" (7.2)", "activation roll 1d6: fails on "+itoa(gap)+" or less (7.2)", &Odds{Fail: &fail})
-			s.Pending.N = gap
-			return []Event{{Type: "activation_needed", Side: a.Side, Hex: a.Hex, N: gap, Text: rules.Textf("%d heksy przerwy do dowództwa: rzut aktywacji (7.2)", "%d hexes between the stack and its HQ: activation roll (7.2)", gap)}}, nil
+		if evs, waits := s.activation(a, movers); waits {
+			return evs, nil
 		}
 	}
 	return s.execute(a, movers)
+}
+
+// activation is 7.2's roll for a move order with no HQ in or next to the
+// stack: it asks for the roll (Pending "activation"), or fails the order
+// when no HQ can be reached; waits is false when no roll is due.
+func (s *State) activation(a Order, movers []*Unit) (evs []Event, waits bool) {
+	gap := s.hqGap(a.Side, s.cat.Board.Index(a.Hex), movers)
+	if gap == 0 {
+		return nil, false
+	}
+	s.Move = &Move{Order: a}
+	if gap < 0 {
+		// No HQ can be reached: the order fails (7.2).
+		s.markOrdered(movers)
+		evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Brak dowództwa w zasięgu: rozkaz nie wykonany (7.2)", "No HQ can be reached: the order fails (7.2)")}}
+		return append(evs, s.afterOrder()...), true
+	}
+	fail := float64(min(gap, 6)) / 6
+	s.rollPending("activation", a.Side, 1, "rzut aktywacji 1K6: porażka przy wyniku ≤ "+itoa(gap)+" (7.2)", "activation roll 1d6: fails on "+itoa(gap)+" or less (7.2)", &Odds{Fail: &fail})
+	s.Pending.N = gap
+	return []Event{{Type: "activation_needed", Side: a.Side, Hex: a.Hex, N: gap, Text: rules.Textf("%d heksy przerwy do dowództwa: rzut aktywacji (7.2)", "%d hexes between the stack and its HQ: activation roll (7.2)", gap)}}, true
 }
 
 func (s *State) activationRoll(r Roll) ([]Event, error) {
@@ -303,9 +311,7 @@ func (s *State) activationRoll(r Roll) ([]Event, error) {
 	s.Pending = nil
 	movers, _ := s.checkOrder(a)
 	if r.Dice[0] <= gap {
-		for _, u := range movers {
-			u.Ordered = true
-		}
+		s.markOrdered(movers)
 		evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Rzut %d ≤ %d: rozkaz nie wykonany, jednostki zostają (7.2)", "Roll %d ≤ %d: the order fails, the units stay (7.2)", r.Dice[0], gap)}}
 		return append(evs, s.afterOrder()...), nil
 	}
@@ -317,9 +323,24 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 	b := s.cat.Board
 	stack := s.ownStack(a.Side, a.Hex)
 	var movers []*Unit
+	// Card 31 (Polish column): after combat, stacks may move "even if
+	// activated earlier this stage", but no unit twice under the card.
+	var again []string
+	extra := s.Phase == PhaseCombat
+	if extra {
+		if e := s.effect("extra_moves", a.Side); e != nil {
+			again = e.Units
+		}
+	}
+	ordered := func(u *Unit) bool {
+		if extra {
+			return slices.Contains(again, u.ID)
+		}
+		return u.Ordered
+	}
 	if len(a.Units) == 0 {
 		for _, u := range stack {
-			if !u.Ordered {
+			if !ordered(u) {
 				movers = append(movers, u)
 			}
 		}
@@ -334,7 +355,7 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 			if found == nil {
 				return nil, rejectf("not_in_stack", "%s nie stoi w %s", "%s is not in %s", id, a.Hex)
 			}
-			if found.Ordered {
+			if ordered(found) {
 				return nil, rejectf("already_ordered", "%s wykonał już rozkaz w tym etapie (7.2)", "%s has already had an order this stage (7.2)", found.Name)
 			}
 			movers = append(movers, found)
@@ -474,12 +495,21 @@ func (s *State) zoc(side string, i int, movers []*Unit, o *occupancy) bool {
 	return true
 }
 
+// markOrdered: the units had their order (7.2), or one of card 31's.
+func (s *State) markOrdered(movers []*Unit) {
+	e := s.effect("extra_moves", Polish)
+	for _, u := range movers {
+		u.Ordered = true
+		if s.Phase == PhaseCombat && e != nil {
+			e.Units = append(e.Units, u.ID)
+		}
+	}
+}
+
 func (s *State) execute(a Order, movers []*Unit) ([]Event, error) {
 	b := s.cat.Board
 	var evs []Event
-	for _, u := range movers {
-		u.Ordered = true
-	}
+	s.markOrdered(movers)
 	if len(a.Path) == 0 {
 		for _, u := range s.ownStack(a.Side, a.Hex) {
 			if u.Type != Artillery {
@@ -607,6 +637,73 @@ func (s *State) hit(u *Unit, n int, rule string) []Event {
 		}
 	}
 	return nil
+}
+
+// ---- card 31, Polish column: two more orders after combat ----
+
+// enterExtraOrders ends the combat phase: with card 31's Polish column in
+// force the Polish player may first give up to two more orders (7.2 and 7.4
+// apply, 7.3 does not: no chit, no RP), then replacement (10.0) follows.
+func (s *State) enterExtraOrders() []Event {
+	e := s.effect("extra_moves", Polish)
+	if e == nil {
+		return s.enterReplacement()
+	}
+	for i := range s.Units {
+		s.Units[i].Moved = false // 7.4's "has not moved and will not" is per phase
+	}
+	return append([]Event{{Type: "extra_orders", Side: Polish, N: e.Effect.N, Text: rules.Textf("Karta %d: %s może wydać %d rozkazy po walce (7.2, 7.4; bez kosztu 7.3)",
+		"Card %d: %s may give %d more orders after combat (7.2, 7.4; no 7.3 cost)", e.Card, sideName(Polish).PL, e.Effect.N)}}, s.nextExtraOrder()...)
+}
+
+// nextExtraOrder asks for the next of card 31's orders, or goes on to the
+// replacement phase when they are used or declined.
+func (s *State) nextExtraOrder() []Event {
+	e := s.effect("extra_moves", Polish)
+	left := 0
+	if e != nil {
+		left = e.Effect.N - e.Used
+	}
+	if left > 0 && len(s.stackHexes(Polish)) > 0 {
+		s.setPending(Pending{Kind: "extra_order", Action: "order", Side: Polish, N: left,
+			Text: rules.Textf("Karta %d: rozkaz dla stosu (zostało %d) albo pas", "Card %d: an order for a stack (%d left) or pass", e.Card, left)})
+		return nil
+	}
+	for i := range s.Units {
+		s.Units[i].Moved = false
+	}
+	s.Move, s.Pending = nil, nil
+	return s.enterReplacement()
+}
+
+// extraOrder carries out one of card 31's orders: any Polish stack, its
+// units even if they had an order this stage (not twice under the card);
+// the 7.2 roll when no HQ is in or next to the stack; 7.4's limits.
+func (s *State) extraOrder(a Order) ([]Event, error) {
+	if a.Card != 0 {
+		return nil, rejectf("no_card", "karta %d nie dotyczy rozkazów karty 31", "card %d does not apply to card 31's orders", a.Card)
+	}
+	movers, err := s.checkOrder(a)
+	if err != nil {
+		return nil, err
+	}
+	s.effect("extra_moves", a.Side).Used++
+	s.Pending = nil
+	if len(a.Path) > 0 {
+		if evs, waits := s.activation(a, movers); waits {
+			return evs, nil
+		}
+	}
+	return s.execute(a, movers)
+}
+
+// declineExtra: the Polish player gives up card 31's remaining orders.
+func (s *State) declineExtra() []Event {
+	if e := s.effect("extra_moves", Polish); e != nil {
+		e.Used = e.Effect.N
+	}
+	evs := []Event{{Type: "pass", Side: Polish, Text: rules.Textf("%s rezygnuje z pozostałych rozkazów karty 31", "%s gives up card 31's remaining orders", sideName(Polish).PL)}}
+	return append(evs, s.nextExtraOrder()...)
 }
 
 // ---- 8.0 HQ movement ----

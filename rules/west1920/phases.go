@@ -276,7 +276,7 @@ func (s *State) endPhase() []Event {
 		s.rollPending("first_roll", "", 2, "kto atakuje pierwszy: 1K6 gracza polskiego i rosyjskiego (9.2)", "who attacks first: the Polish and the Russian 1d6 (9.2)", nil)
 		return nil
 	case PhaseCombat:
-		return s.enterReplacement()
+		return s.enterExtraOrders()
 	case PhaseReplacement:
 		s.startAlternating(PhaseStrategic, s.firstByTotalRP())
 		return []Event{ev("phase", "Ruch strategiczny (11.0)", "Strategic movement (11.0)")}

@@ -131,6 +131,8 @@ type CardEffect struct {
 	Used   int    `json:"used,omitempty"`
 	// Hexes are the stacks chosen for card 21 (no chit there, 7.1).
 	Hexes []string `json:"hexes,omitempty"`
+	// Units took one of card 31's orders after combat (Polish column).
+	Units []string `json:"units,omitempty"`
 }
 
 // Pending is a decision the engine waits for: who answers (Side; "" for a
