@@ -282,3 +282,23 @@ func TestCard31ExtraOrders(t *testing.T) {
 		t.Fatalf("without card 31: phase %s pending %+v", w.Phase, w.Pending)
 	}
 }
+
+// The assumed set-up's depots (5.2, 5.3): every start depot of both sides
+// is linked to its main base, so stage 1's upkeep is 1 RP a depot (7 for
+// the Poles, 8 for the Russians), leaving both players RP for chits.
+func TestStartDepotsConnected(t *testing.T) {
+	s := newGame(t)
+	sup := s.computeSupply()
+	n := map[string]int{}
+	for i, d := range s.Depots {
+		n[d.Side]++
+		if !sup.Connected[i] {
+			t.Errorf("%s depot in %s is not linked to its main base", d.Side, d.Hex)
+		}
+	}
+	for side, want := range map[string]int{Polish: 7, Russian: 8} {
+		if got := s.upkeep(side, &sup); got != want || n[side] != want {
+			t.Errorf("%s: %d depots cost %d RP at the start, want %d", side, n[side], got, want)
+		}
+	}
+}
