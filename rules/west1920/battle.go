@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // ---- 9.1 withdrawal before combat ----
@@ -52,8 +50,8 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 			q.Hex = dest // 9.5b applies: HQs go with the stack
 		}
 	}
-	evs := s.moveStack(a.Side, ids, dest, a.Facing)
-	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: rules.Textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
+	evs := append(s.passThrough(a.Side, a.Path, dest), s.moveStack(a.Side, ids, dest, a.Facing)...)
+	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
 	// 9.1: the enemy stack that faced it may enter the vacated hex.
 	var followers []string
 	for d := N; d <= NW; d++ {
@@ -69,7 +67,7 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 	}
 	if len(followers) > 0 {
 		s.setPending(Pending{Kind: "withdraw_follow", Action: "pursue", Side: other(a.Side), Options: followers, Hex: a.Hex,
-			Text: rules.Textf("wrogi stos może wejść na opuszczony heks %s (pusta lista: nie) (9.1)", "the enemy stack may enter the vacated hex %s (an empty list: no) (9.1)", a.Hex)})
+			Text: textf("wrogi stos może wejść na opuszczony heks %s (pusta lista: nie) (9.1)", "the enemy stack may enter the vacated hex %s (an empty list: no) (9.1)", a.Hex)})
 		return evs, nil
 	}
 	s.passTurn()
@@ -92,7 +90,7 @@ func (s *State) follow(a Pursue) ([]Event, error) {
 		if len(s.ownStack(a.Side, p.Hex))+len(a.Units) > StackLimit {
 			return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", p.Hex, StackLimit)
 		}
-		evs = append(evs, Event{Type: "follow", Side: a.Side, Hex: p.Hex, N: len(a.Units), Text: rules.Textf("%d jedn. wchodzi na opuszczony heks %s (9.1)", "%d unit(s) enter the vacated hex %s (9.1)", len(a.Units), p.Hex)})
+		evs = append(evs, Event{Type: "follow", Side: a.Side, Hex: p.Hex, N: len(a.Units), Text: textf("%d jedn. wchodzi na opuszczony heks %s (9.1)", "%d unit(s) enter the vacated hex %s (9.1)", len(a.Units), p.Hex)})
 		evs = append(evs, s.moveStack(a.Side, a.Units, p.Hex, a.Facing)...)
 	}
 	s.Pending = nil
@@ -128,6 +126,16 @@ func (s *State) checkRetreatPath(side string, from Hex, path []Hex, n int) error
 		prev = i
 	}
 	return nil
+}
+
+// retreatLoss is how many of n retreating units a path loses: all of them
+// interned in a neutral country, or those over the stacking limit (9.5b).
+func (s *State) retreatLoss(side string, n int, path []Hex) int {
+	dest := s.retreatEnd(path)
+	if i := s.cat.Board.Index(dest); s.cat.Board.country[i] != "" && !s.passable(i) {
+		return n
+	}
+	return max(0, len(s.ownStack(side, dest))+n-StackLimit)
 }
 
 // retreatEnd is where a retreat path ends: its last hex, or the first hex
@@ -174,7 +182,7 @@ func (s *State) attack(a Attack) ([]Event, error) {
 	if len(bt.Defenders) == 0 {
 		// 9.6: an HQ attacked alone is removed at once; no losses; the
 		// attackers may pursue into the hex.
-		evs := []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na samotne dowództwo w %s (9.6)", "Attack from %s on a lone HQ in %s (9.6)", a.From, a.Target)}}
+		evs := []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na samotne dowództwo w %s (9.6)", "Attack from %s on a lone HQ in %s (9.6)", a.From, a.Target)}}
 		for k := range s.HQs {
 			if q := &s.HQs[k]; q.Status == OnMap && q.Side != a.Side && q.Hex == a.Target {
 				evs = append(evs, s.removeHQ(q)...)
@@ -192,9 +200,9 @@ func (s *State) attack(a Attack) ([]Event, error) {
 		s.tieOdds(&co.WithoutSupport)
 		s.tieOdds(&co.WithSupport)
 		s.rollPending("coordination", a.Side, 1, "rzut koordynacji 1K6: 1–2 atak odwołany, 3–4 bez wsparcia, 5–6 wsparcie (9.2)", "coordination roll 1d6: 1–2 cancelled, 3–4 alone, 5–6 supported (9.2)", &Odds{Coordinated: &co})
-		return []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na %s ze wsparciem z %s", "Attack from %s on %s supported from %s", a.From, a.Target, a.Support)}}, nil
+		return []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na %s ze wsparciem z %s", "Attack from %s on %s supported from %s", a.From, a.Target, a.Support)}}, nil
 	}
-	return append([]Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na %s", "Attack from %s on %s", a.From, a.Target)}}, s.askCombatRoll()...), nil
+	return append([]Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na %s", "Attack from %s on %s", a.From, a.Target)}}, s.askCombatRoll()...), nil
 }
 
 func (s *State) steps(ids []string) int {
@@ -338,12 +346,12 @@ func (s *State) nextBattleStep() []Event {
 	}
 	if bt.DefLosses > 0 {
 		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(other(bt.Side)), N: bt.DefLosses, Options: s.alive(bt.Defenders), Role: string(Defender),
-			Text: rules.Textf("obrońca traci %d (9.4)", "the defender takes %d loss(es) (9.4)", bt.DefLosses)})
+			Text: textf("obrońca traci %d (9.4)", "the defender takes %d loss(es) (9.4)", bt.DefLosses)})
 		return nil
 	}
 	if bt.AttLosses > 0 {
 		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(bt.Side), N: bt.AttLosses, Options: s.alive(bt.Attackers), Role: string(Attacker),
-			Text: rules.Textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
+			Text: textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
 		return nil
 	}
 	// 9.6: an HQ whose combat units were all eliminated leaves the map.
@@ -363,7 +371,7 @@ func (s *State) afterLosses() []Event {
 		for _, id := range s.alive(losers) {
 			if u := s.unit(id); u.Type == Artillery {
 				u.Status = Eliminated // 9.5b: artillery is eliminated
-				evs = append(evs, Event{Type: "eliminated", Unit: id, Text: rules.Textf("%s wyeliminowana (9.5b)", "%s eliminated (9.5b)", u.Name)})
+				evs = append(evs, Event{Type: "eliminated", Unit: id, Text: textf("%s wyeliminowana (9.5b)", "%s eliminated (9.5b)", u.Name)})
 			}
 		}
 		if len(s.alive(losers)) > 0 {
@@ -371,7 +379,7 @@ func (s *State) afterLosses() []Event {
 			if bt.Outcome.Effect == EffectRout {
 				who = other(bt.Loser) // 9.5c: the winner picks the route
 			}
-			s.setPending(Pending{Kind: "retreat", Action: "retreat", Side: who, Text: rules.Textf("odwrót o dwa heksy (9.5b)", "retreat two hexes (9.5b)")})
+			s.setPending(Pending{Kind: "retreat", Action: "retreat", Side: who, Text: textf("odwrót o dwa heksy (9.5b)", "retreat two hexes (9.5b)")})
 			return evs
 		}
 		bt.Retreated = true
@@ -384,7 +392,7 @@ func (s *State) afterLosses() []Event {
 		}
 		if len(s.alive(winners)) > 0 {
 			s.setPending(Pending{Kind: "pursuit", Action: "pursue", Side: other(bt.Loser), Options: s.alive(winners),
-				Text: rules.Textf("pościg: wejście na opuszczony heks (pusta lista: bez pościgu) (9.5b)", "pursuit: enter the vacated hex (an empty list: none) (9.5b)")})
+				Text: textf("pościg: wejście na opuszczony heks (pusta lista: bez pościgu) (9.5b)", "pursuit: enter the vacated hex (an empty list: none) (9.5b)")})
 			return nil
 		}
 	}
@@ -461,7 +469,7 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 		var evs []Event
 		for _, id := range ids {
 			s.unit(id).Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: id, Text: rules.Textf("%s bez drogi odwrotu: wyeliminowana (9.5b)", "%s cannot retreat: eliminated (9.5b)", s.unit(id).Name)})
+			evs = append(evs, Event{Type: "eliminated", Unit: id, Text: textf("%s bez drogi odwrotu: wyeliminowana (9.5b)", "%s cannot retreat: eliminated (9.5b)", s.unit(id).Name)})
 		}
 		bt.Retreated = true
 		s.Pending = nil
@@ -469,6 +477,19 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 	}
 	if err := s.checkRetreatPath(bt.Loser, from, a.Path, len(ids)); err != nil {
 		return nil, err
+	}
+	if bt.Outcome.Effect == EffectRout {
+		// 9.5c: the winner must pick a route that loses the fewest units
+		// (over-stacking eliminations; internment counts as losing them).
+		best := len(ids)
+		for _, p := range s.twoHexPaths(from) {
+			if s.checkRetreatPath(bt.Loser, from, p, len(ids)) == nil {
+				best = min(best, s.retreatLoss(bt.Loser, len(ids), p))
+			}
+		}
+		if got := s.retreatLoss(bt.Loser, len(ids), a.Path); got > best {
+			return nil, rejectf("retreat_costly", "ta droga kosztuje %d jednostek, inna tylko %d (9.5c)", "this route loses %d unit(s), another only %d (9.5c)", got, best)
+		}
 	}
 	dest := s.retreatEnd(a.Path)
 	there := len(s.ownStack(bt.Loser, dest))
@@ -491,10 +512,11 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 			q.Hex = dest // 9.5b: HQs retreat with the stack (13.5: into East Prussia too)
 		}
 	}
+	evs = append(evs, s.passThrough(bt.Loser, a.Path, dest)...)
 	evs = append(evs, s.moveStack(bt.Loser, ids, dest, a.Facing)...)
 	bt.Retreated = true
 	s.Pending = nil
-	evs = append([]Event{{Type: "retreat", Side: bt.Loser, Hex: dest, Text: rules.Textf("Odwrót z %s do %s (9.5b)", "Retreat from %s to %s (9.5b)", from, dest)}}, evs...)
+	evs = append([]Event{{Type: "retreat", Side: bt.Loser, Hex: dest, Text: textf("Odwrót z %s do %s (9.5b)", "Retreat from %s to %s (9.5b)", from, dest)}}, evs...)
 	return append(evs, s.nextBattleStep()...), nil
 }
 
@@ -552,7 +574,7 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 			}
 			evs = append(evs, s.moveStack(other(bt.Loser), []string{st.Unit}, st.Hex, st.Facing)...)
 		}
-		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: rules.Textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
+		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
 	}
 	s.Battle, s.Pending = nil, nil
 	s.passTurn()

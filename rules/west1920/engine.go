@@ -18,10 +18,26 @@ type Event struct {
 }
 
 func ev(typ string, pl, en string, args ...any) Event {
-	return Event{Type: typ, Text: rules.Textf(pl, en, args...)}
+	return Event{Type: typ, Text: textf(pl, en, args...)}
 }
 
-func rejectf(code, pl, en string, args ...any) error { return rules.Reject(code, pl, en, args...) }
+// rejectf is a rejection whose reason is written by textf.
+func rejectf(code, pl, en string, args ...any) error {
+	return &rules.Rejection{Code: code, Reason: textf(pl, en, args...)}
+}
+
+// textf is rules.Textf where an argument of type rules.Text (a side's
+// name) is written in each text's own language.
+func textf(pl, en string, args ...any) rules.Text {
+	p, e := make([]any, len(args)), make([]any, len(args))
+	for i, a := range args {
+		p[i], e[i] = a, a
+		if t, ok := a.(rules.Text); ok {
+			p[i], e[i] = t.PL, t.EN
+		}
+	}
+	return rules.Text{PL: fmt.Sprintf(pl, p...), EN: fmt.Sprintf(en, e...)}
+}
 
 // Apply plays action a on state s: the next state and what happened, or a
 // *rules.Rejection and s itself. s is never changed.
@@ -32,6 +48,10 @@ func Apply(s State, a Action) (State, []Event, error) {
 		return s, nil, err
 	}
 	if next.Phase != PhaseOver && next.cat != nil {
+		// 13.3, 13.4: a Lithuanian unit more than two hexes from Lithuania
+		// or a Ukrainian unit north of the line is eliminated as soon as it
+		// gets there (a move, retreat or card), not only at the supply check.
+		evs = append(evs, next.specialChecks()...)
 		evs = append(evs, next.checkVictory()...)
 		next.prussiaRollDue()
 	}
@@ -340,7 +360,7 @@ func (s *State) adjust(a Adjust) ([]Event, error) {
 		if err := s.checkStacking(u.Hex); err != nil {
 			return nil, err
 		}
-		return []Event{{Type: "adjust", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", u.Name, a.Note)}}, nil
+		return []Event{{Type: "adjust", Unit: u.ID, Hex: u.Hex, Text: textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", u.Name, a.Note)}}, nil
 	}
 	if h := s.hq(a.Unit); h != nil {
 		if a.Hex != "" {
@@ -355,7 +375,7 @@ func (s *State) adjust(a Adjust) ([]Event, error) {
 				h.Status = OnMap
 			}
 		}
-		return []Event{{Type: "adjust", Unit: h.ID, Hex: h.Hex, Text: rules.Textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", h.Name, a.Note)}}, nil
+		return []Event{{Type: "adjust", Unit: h.ID, Hex: h.Hex, Text: textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", h.Name, a.Note)}}, nil
 	}
 	return nil, rejectf("unknown_unit", "nie ma jednostki %q", "no unit %q", a.Unit)
 }
