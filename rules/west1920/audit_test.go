@@ -214,3 +214,27 @@ func TestEventTextLanguages(t *testing.T) {
 		t.Fatalf("texts %+v", evs[0].Text)
 	}
 }
+
+// 9.6: after attacking a lone HQ the attackers may occupy its hex, but the
+// cavalry's extra hex of 9.5b does not apply.
+func TestLoneHQNoFurtherPursuit(t *testing.T) {
+	s := bare(t, PhaseCombat, Polish, 5)
+	put(t, &s, "pl-4bk", "1705", "NE")
+	putHQ(t, &s, "pl-hq-1a", "1705")
+	putHQ(t, &s, "ru-hq-15a", "1804")
+	s = mustApply(t, s, Attack{Side: Polish, From: "1705", Target: "1804"})
+	wantPending(t, s, "pursuit", Polish, -1)
+	rejectCode(t, s, Pursue{Side: Polish, Units: []string{"pl-4bk"}, Further: []PursuitStep{{Unit: "pl-4bk", Hex: "1904"}}}, "cannot_pursue")
+	if n := mustApply(t, s, Pursue{Side: Polish, Units: []string{"pl-4bk"}}); n.unit("pl-4bk").Hex != "1804" {
+		t.Fatal("the cavalry did not occupy the HQ's hex")
+	}
+}
+
+// The referee's correction of an HQ refuses an unknown status.
+func TestAdjustHQStatus(t *testing.T) {
+	s := newGame(t)
+	rejectCode(t, s, Adjust{Unit: "pl-hq-1a", Status: "sunk"}, "bad_status")
+	if n := mustApply(t, s, Adjust{Unit: "pl-hq-1a", Status: OffMap}); n.hq("pl-hq-1a").Status != OffMap {
+		t.Fatal("a valid HQ status was not set")
+	}
+}

@@ -566,6 +566,10 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 		}
 		b := s.cat.Board
 		o := s.occupancy(other(bt.Loser))
+		if len(a.Further) > 0 && bt.Outcome.Rule == "9.6" {
+			// 9.6: after a lone HQ is attacked the units only occupy its hex.
+			return nil, rejectf("cannot_pursue", "po ataku na samotne dowództwo tylko zajęcie heksu (9.6)", "after attacking a lone HQ the units only occupy its hex (9.6)")
+		}
 		for _, st := range a.Further {
 			u := s.unit(st.Unit)
 			i := b.Index(st.Hex)

@@ -370,6 +370,9 @@ func (s *State) adjust(a Adjust) ([]Event, error) {
 			h.Hex, h.Status = a.Hex, OnMap
 		}
 		if a.Status != "" {
+			if !slices.Contains([]string{Waiting, Eliminated, Interned, Prussia, OffMap, "on_map"}, a.Status) {
+				return nil, rejectf("bad_status", "status %q", "status %q", a.Status)
+			}
 			h.Status = a.Status
 			if a.Status == "on_map" {
 				h.Status = OnMap
