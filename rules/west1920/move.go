@@ -495,7 +495,7 @@ func (s *State) zoc(side string, i int, movers []*Unit, o *occupancy) bool {
 
 // markOrdered: the units had their order (7.2), or one of card 31's.
 func (s *State) markOrdered(movers []*Unit) {
-	e := s.effect("extra_moves", Polish)
+	e := s.effect("extra_moves", "")
 	for _, u := range movers {
 		u.Ordered = true
 		if s.Phase == PhaseCombat && e != nil {
@@ -655,30 +655,28 @@ func (s *State) hit(u *Unit, n int, rule string) []Event {
 // ---- card 31, Polish column: two more orders after combat ----
 
 // enterExtraOrders ends the combat phase: with card 31's Polish column in
-// force the Polish player may first give up to two more orders (7.2 and 7.4
-// apply, 7.3 does not: no chit, no RP), then replacement (10.0) follows.
+// force the Polish player (the effect's side) may first give up to two more
+// orders (7.2 and 7.4 apply, 7.3 does not: no chit, no RP), then
+// replacement (10.0) follows.
 func (s *State) enterExtraOrders() []Event {
-	e := s.effect("extra_moves", Polish)
+	e := s.effect("extra_moves", "")
 	if e == nil {
 		return s.enterReplacement()
 	}
 	for i := range s.Units {
 		s.Units[i].Moved = false // 7.4's "has not moved and will not" is per phase
 	}
-	return append([]Event{{Type: "extra_orders", Side: Polish, N: e.Effect.N, Text: textf("Karta %d: %s może wydać %d rozkazy po walce (7.2, 7.4; bez kosztu 7.3)",
-		"Card %d: %s may give %d more orders after combat (7.2, 7.4; no 7.3 cost)", e.Card, sideName(Polish), e.Effect.N)}}, s.nextExtraOrder()...)
+	return append([]Event{{Type: "extra_orders", Side: e.Effect.Side, N: e.Effect.N, Text: textf("Karta %d: %s może wydać %d rozkazy po walce (7.2, 7.4; bez kosztu 7.3)",
+		"Card %d: %s may give %d more orders after combat (7.2, 7.4; no 7.3 cost)", e.Card, sideName(e.Effect.Side), e.Effect.N)}}, s.nextExtraOrder()...)
 }
 
 // nextExtraOrder asks for the next of card 31's orders, or goes on to the
 // replacement phase when they are used or declined.
 func (s *State) nextExtraOrder() []Event {
-	e := s.effect("extra_moves", Polish)
-	left := 0
-	if e != nil {
-		left = e.Effect.N - e.Used
-	}
-	if left > 0 && len(s.stackHexes(Polish)) > 0 {
-		s.setPending(Pending{Kind: "extra_order", Action: "order", Side: Polish, N: left,
+	e := s.effect("extra_moves", "")
+	if e != nil && e.Effect.N-e.Used > 0 && len(s.stackHexes(e.Effect.Side)) > 0 {
+		left := e.Effect.N - e.Used
+		s.setPending(Pending{Kind: "extra_order", Action: "order", Side: e.Effect.Side, N: left,
 			Text: textf("Karta %d: rozkaz dla stosu (zostało %d) albo pas", "Card %d: an order for a stack (%d left) or pass", e.Card, left)})
 		return nil
 	}
@@ -710,12 +708,11 @@ func (s *State) extraOrder(a Order) ([]Event, error) {
 	return s.execute(a, movers)
 }
 
-// declineExtra: the Polish player gives up card 31's remaining orders.
+// declineExtra: the player gives up card 31's remaining orders.
 func (s *State) declineExtra() []Event {
-	if e := s.effect("extra_moves", Polish); e != nil {
-		e.Used = e.Effect.N
-	}
-	evs := []Event{{Type: "pass", Side: Polish, Text: textf("%s rezygnuje z pozostałych rozkazów karty 31", "%s gives up card 31's remaining orders", sideName(Polish))}}
+	e := s.effect("extra_moves", "")
+	e.Used = e.Effect.N
+	evs := []Event{{Type: "pass", Side: e.Effect.Side, Text: textf("%s rezygnuje z pozostałych rozkazów karty %d", "%s gives up card %d's remaining orders", sideName(e.Effect.Side), e.Card)}}
 	return append(evs, s.nextExtraOrder()...)
 }
 
