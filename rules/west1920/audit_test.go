@@ -238,3 +238,44 @@ func TestAdjustHQStatus(t *testing.T) {
 		t.Fatal("a valid HQ status was not set")
 	}
 }
+
+// 9.5c: "może natychmiast wykonać kolejny atak": right after the pursuit
+// the winner is asked (attack_again): an attack by a stack of the units
+// that entered the vacated hex, or a pass that forfeits it (and is not a
+// pass for the phase). A side that passed for the phase is not asked.
+func TestAttackAgainAtOnce(t *testing.T) {
+	rout := func(t *testing.T, passed bool) State {
+		s := exampleCombat(t)
+		putHQ(t, &s, "ru-hq-14a", "2013")
+		if passed {
+			s.player(Russian).Passed = true
+		}
+		s = mustApply(t, s, Attack{Side: Russian, From: "2115", Target: "2014"})
+		s = mustApply(t, s, Roll{Dice: []int{3, 1}})
+		for s.Pending != nil && s.Pending.Kind == "losses" {
+			s = pendingStep(t, s, func(Action) bool { return true })
+		}
+		s = pendingStep(t, s, func(a Action) bool { return len(a.(Retreat).Path) > 0 })
+		return mustApply(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd", "ru-24sd"}, Facing: "NW"})
+	}
+	s := rout(t, false)
+	wantPending(t, s, "attack_again", Russian, -1)
+	if s.Pending.Hex != "2014" {
+		t.Errorf("pending hex %s, want the vacated 2014", s.Pending.Hex)
+	}
+	rejectCode(t, s, Attack{Side: Russian, From: "2115", Target: "2014"}, "not_again")
+	rejectCode(t, s, Pass{Side: Polish}, "awaiting_decision")
+	n := mustApply(t, s, Attack{Side: Russian, From: "2014", Target: "1914"})
+	wantPending(t, n, "combat_roll", "", -1)
+	// Declined: the flags go, the turn passes, the Russians have not passed.
+	d, evs := mustApplyEv(t, s, Pass{Side: Russian})
+	if !hasEvent(evs, "no_attack_again") || d.Turn != Polish || d.player(Russian).Passed || d.unit("ru-7sd").Again {
+		t.Fatalf("after declining: turn %s, passed %v, again %v", d.Turn, d.player(Russian).Passed, d.unit("ru-7sd").Again)
+	}
+	d = mustApply(t, d, Pass{Side: Polish})
+	rejectCode(t, d, Attack{Side: Russian, From: "2014", Target: "1914"}, "attacked_once")
+	// A side that passed for the phase is not asked.
+	if p := rout(t, true); p.Pending != nil {
+		t.Fatalf("pending %+v after a pass for the phase", p.Pending)
+	}
+}

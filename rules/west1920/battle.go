@@ -581,6 +581,69 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
 	}
 	s.Battle, s.Pending = nil, nil
+	// 9.5c: the units that entered the vacated hex may attack again at
+	// once (their side's pass for the phase forfeits it).
+	if w := other(bt.Loser); bt.Outcome.Effect == EffectRout && len(a.Units) > 0 && !s.player(w).Passed && s.canAttackAgain(w) {
+		vacated := bt.Target
+		if bt.Loser == bt.Side {
+			vacated = bt.From
+		}
+		s.setPending(Pending{Kind: "attack_again", Action: "attack", Side: w, Hex: vacated,
+			Text: textf("%s może natychmiast zaatakować ponownie jednostkami, które weszły na opuszczony heks (pas: nie) (9.5c)", "%s may attack again at once with the units that entered the vacated hex (pass: no) (9.5c)", sideName(w))})
+		return evs, nil
+	}
+	s.clearAgain()
 	s.passTurn()
 	return evs, nil
+}
+
+// canAttackAgain: some stack of side's units that may attack again under
+// 9.5c faces an enemy it may attack (HQ in range, 9.2).
+func (s *State) canAttackAgain(side string) bool {
+	b := s.cat.Board
+	for _, u := range s.Units {
+		if u.Status != OnMap || u.Side != side || !u.Again {
+			continue
+		}
+		if t := s.facedHex(side, u.Hex); t >= 0 {
+			if _, err := s.prepareBattle(Attack{Side: side, From: u.Hex, Target: b.HexAt(t)}); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *State) clearAgain() {
+	for i := range s.Units {
+		s.Units[i].Again = false
+	}
+}
+
+// attackAgain answers 9.5c's "may attack again at once": an attack by a
+// stack made only of units that entered the vacated hex. The turn then
+// passes to the opponent of the side that attacked.
+func (s *State) attackAgain(a Attack) ([]Event, error) {
+	stack := s.ownStack(a.Side, a.From)
+	for _, u := range stack {
+		if !u.Again {
+			return nil, rejectf("not_again", "%s nie weszła na opuszczony heks: nie atakuje ponownie (9.5c)", "%s did not enter the vacated hex: it may not attack again (9.5c)", u.Name)
+		}
+	}
+	for i := range s.Units {
+		if u := &s.Units[i]; u.Hex != a.From || u.Side != a.Side {
+			u.Again = false
+		}
+	}
+	s.Pending, s.Turn = nil, a.Side
+	return s.attack(a)
+}
+
+// declineAgain: no attack at once under 9.5c; the turn goes on.
+func (s *State) declineAgain() []Event {
+	side := s.Pending.Side
+	s.Pending = nil
+	s.clearAgain()
+	s.passTurn()
+	return []Event{{Type: "no_attack_again", Side: side, Text: textf("%s nie atakuje ponownie (9.5c)", "%s does not attack again (9.5c)", sideName(side))}}
 }

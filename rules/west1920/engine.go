@@ -83,8 +83,14 @@ func (s *State) apply(a Action) ([]Event, error) {
 		}
 	}
 	if p := s.Pending; p != nil {
-		if p.Kind == "extra_order" && a.Type() == "pass" && actionSide(a) == p.Side {
-			return s.declineExtra(), nil
+		if a.Type() == "pass" && actionSide(a) == p.Side {
+			// Decisions a pass declines without passing for the phase.
+			switch p.Kind {
+			case "extra_order":
+				return s.declineExtra(), nil
+			case "attack_again":
+				return s.declineAgain(), nil
+			}
 		}
 		if a.Type() != p.Action {
 			return nil, rejectf("awaiting_decision", "najpierw: %[1]s", "first: %[2]s", p.Text.PL, p.Text.EN)
@@ -312,6 +318,8 @@ func (s *State) answer(a Action) ([]Event, error) {
 		return s.place(a.(Place))
 	case "extra_order":
 		return s.extraOrder(a.(Order))
+	case "attack_again":
+		return s.attackAgain(a.(Attack))
 	}
 	return nil, rejectf("unknown_decision", "nieznana decyzja %s", "unknown decision %s", p.Kind)
 }

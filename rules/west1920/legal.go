@@ -224,6 +224,15 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 		for k := 0; k+p.N <= len(p.Options); k++ {
 			c = append(c, Choose{Side: p.Side, Targets: slices.Clone(p.Options[k : k+p.N])})
 		}
+	case "attack":
+		// 9.5c's attack at once: a pass, or an attack from a stack of the
+		// units that entered the vacated hex.
+		c = append(c, Pass{Side: p.Side})
+		for _, h := range s.stackHexes(p.Side) {
+			if t := s.facedHex(p.Side, h); t >= 0 {
+				c = append(c, Attack{Side: p.Side, From: h, Target: s.cat.Board.HexAt(t)})
+			}
+		}
 	case "order":
 		// Card 31's orders after combat: a pass, turns, one shortest path
 		// to each hex within five.
