@@ -152,7 +152,8 @@ type Replace struct {
 	Unit string `json:"unit"`
 }
 
-// StrategicMove moves one unit any distance (11.1, 11.2).
+// StrategicMove moves one unit any distance (11.1, 11.2): Unit names a
+// combat unit or an HQ (11.1: "dowództwo lub jednostkę bojową").
 type StrategicMove struct {
 	Side   string `json:"side"`
 	Unit   string `json:"unit"`

@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // Arrival is a counter to put on the map in the reinforcement phase: a
@@ -22,7 +20,7 @@ type Arrival struct {
 // phase (9.6).
 func (s *State) removeHQ(q *HQ) []Event {
 	q.Status, q.From, q.Return = OffMap, q.Hex, s.Stage+1
-	return []Event{{Type: "hq_removed", Unit: q.ID, Hex: q.Hex, Text: rules.Textf("%s zdjęte z planszy do następnego etapu (9.6)", "%s leaves the map until next stage (9.6)", q.Name)}}
+	return []Event{{Type: "hq_removed", Unit: q.ID, Hex: q.Hex, Text: textf("%s zdjęte z planszy do następnego etapu (9.6)", "%s leaves the map until next stage (9.6)", q.Name)}}
 }
 
 // strandedHQs: 9.6, an HQ in a battle hex whose combat units were all
@@ -93,7 +91,7 @@ func (s *State) nextArrival() []Event {
 		default:
 			side, name := s.counter(a.ID)
 			s.setPending(Pending{Kind: "arrival", Action: "place", Side: side, Unit: a.ID, Options: opts,
-				Text: rules.Textf("%s: wybierz heks (12.0, 9.6)", "%s: choose the hex (12.0, 9.6)", name)})
+				Text: textf("%s: wybierz heks (12.0, 9.6)", "%s: choose the hex (12.0, 9.6)", name)})
 			return evs
 		}
 	}
@@ -168,11 +166,11 @@ func (s *State) arrivalOptions(a Arrival) ([]string, bool) {
 func (s *State) noArrival(a Arrival) []Event {
 	if u := s.unit(a.ID); u != nil {
 		u.Status = Eliminated
-		return []Event{{Type: "reinforcement_lost", Unit: a.ID, Text: rules.Textf("%s nie może wejść: usunięta (12.0)", "%s cannot enter: removed (12.0)", u.Name)}}
+		return []Event{{Type: "reinforcement_lost", Unit: a.ID, Text: textf("%s nie może wejść: usunięta (12.0)", "%s cannot enter: removed (12.0)", u.Name)}}
 	}
 	q := s.hq(a.ID)
 	q.Status = Eliminated
-	return []Event{{Type: "hq_eliminated", Unit: a.ID, Text: rules.Textf("%s nie ma gdzie wrócić: wyeliminowane (9.6, 12.0)", "%s has nowhere to return: eliminated (9.6, 12.0)", q.Name)}}
+	return []Event{{Type: "hq_eliminated", Unit: a.ID, Text: textf("%s nie ma gdzie wrócić: wyeliminowane (9.6, 12.0)", "%s has nowhere to return: eliminated (9.6, 12.0)", q.Name)}}
 }
 
 // arrive puts the counter on h (13.5: weakened).
@@ -180,7 +178,7 @@ func (s *State) arrive(a Arrival, h string, facing string) []Event {
 	hex := Hex(h)
 	if q := s.hq(a.ID); q != nil {
 		q.Status, q.Hex, q.Return = OnMap, hex, 0
-		return []Event{{Type: "reinforcement", Unit: a.ID, Hex: hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", q.Name, hex)}}
+		return []Event{{Type: "reinforcement", Unit: a.ID, Hex: hex, Text: textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", q.Name, hex)}}
 	}
 	u := s.unit(a.ID)
 	u.Status, u.Hex, u.Return = OnMap, hex, 0
@@ -197,7 +195,7 @@ func (s *State) arrive(a Arrival, h string, facing string) []Event {
 			u.Facing = "NE"
 		}
 	}
-	evs := []Event{{Type: "reinforcement", Unit: a.ID, Hex: hex, Text: rules.Textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", u.Name, hex)}}
+	evs := []Event{{Type: "reinforcement", Unit: a.ID, Hex: hex, Text: textf("%s przybywa do %s (12.0)", "%s arrives in %s (12.0)", u.Name, hex)}}
 	return append(evs, s.moveStack(u.Side, []string{u.ID}, hex, u.Facing)...)
 }
 
@@ -230,14 +228,14 @@ func (s *State) prussiaRollDue() {
 	for _, u := range s.Units {
 		if u.Status == Prussia && u.Return == 0 {
 			s.setPending(Pending{Kind: "prussia", Action: "roll", Side: Russian, Dice: 1, Unit: u.ID,
-				Text: rules.Textf("%s w Prusach Wschodnich: rzut 1K6 na liczbę etapów (13.5)", "%s in East Prussia: roll 1d6 for the stages out (13.5)", u.Name)})
+				Text: textf("%s w Prusach Wschodnich: rzut 1K6 na liczbę etapów (13.5)", "%s in East Prussia: roll 1d6 for the stages out (13.5)", u.Name)})
 			return
 		}
 	}
 	for _, q := range s.HQs {
 		if q.Status == Prussia && q.Return == 0 {
 			s.setPending(Pending{Kind: "prussia", Action: "roll", Side: Russian, Dice: 1, Unit: q.ID,
-				Text: rules.Textf("%s w Prusach Wschodnich: rzut 1K6 na liczbę etapów (13.5)", "%s in East Prussia: roll 1d6 for the stages out (13.5)", q.Name)})
+				Text: textf("%s w Prusach Wschodnich: rzut 1K6 na liczbę etapów (13.5)", "%s in East Prussia: roll 1d6 for the stages out (13.5)", q.Name)})
 			return
 		}
 	}
@@ -256,5 +254,5 @@ func (s *State) prussiaRoll(r Roll) ([]Event, error) {
 		s.hq(id).Return = back
 	}
 	_, name := s.counter(id)
-	return []Event{{Type: "prussia_return", Unit: id, N: back, Text: rules.Textf("%s wróci osłabiona do Smoleńska w fazie posiłków etapu %d (13.5)", "%s returns weakened to Smolensk in stage %d's reinforcement phase (13.5)", name, back)}}, nil
+	return []Event{{Type: "prussia_return", Unit: id, N: back, Text: textf("%s wróci osłabiona do Smoleńska w fazie posiłków etapu %d (13.5)", "%s returns weakened to Smolensk in stage %d's reinforcement phase (13.5)", name, back)}}, nil
 }

@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // ---- 9.1 withdrawal before combat ----
@@ -46,14 +44,14 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 	if err := s.checkRetreatPath(a.Side, a.Hex, a.Path, len(ids)); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
-	evs := s.moveStack(a.Side, ids, dest, a.Facing)
+	dest := s.retreatEnd(a.Path)
 	for k := range s.HQs {
 		if q := &s.HQs[k]; q.Status == OnMap && q.Side == a.Side && q.Hex == a.Hex {
 			q.Hex = dest // 9.5b applies: HQs go with the stack
 		}
 	}
-	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: rules.Textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
+	evs := append(s.passThrough(a.Side, a.Path, dest), s.moveStack(a.Side, ids, dest, a.Facing)...)
+	evs = append([]Event{{Type: "withdraw", Side: a.Side, Hex: dest, Text: textf("Kawaleria z %s wycofuje się do %s (9.1)", "Cavalry withdraws from %s to %s (9.1)", a.Hex, dest)}}, evs...)
 	// 9.1: the enemy stack that faced it may enter the vacated hex.
 	var followers []string
 	for d := N; d <= NW; d++ {
@@ -69,7 +67,7 @@ func (s *State) withdraw(a Withdraw) ([]Event, error) {
 	}
 	if len(followers) > 0 {
 		s.setPending(Pending{Kind: "withdraw_follow", Action: "pursue", Side: other(a.Side), Options: followers, Hex: a.Hex,
-			Text: rules.Textf("wrogi stos może wejść na opuszczony heks %s (pusta lista: nie) (9.1)", "the enemy stack may enter the vacated hex %s (an empty list: no) (9.1)", a.Hex)})
+			Text: textf("wrogi stos może wejść na opuszczony heks %s (pusta lista: nie) (9.1)", "the enemy stack may enter the vacated hex %s (an empty list: no) (9.1)", a.Hex)})
 		return evs, nil
 	}
 	s.passTurn()
@@ -92,7 +90,7 @@ func (s *State) follow(a Pursue) ([]Event, error) {
 		if len(s.ownStack(a.Side, p.Hex))+len(a.Units) > StackLimit {
 			return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", p.Hex, StackLimit)
 		}
-		evs = append(evs, Event{Type: "follow", Side: a.Side, Hex: p.Hex, N: len(a.Units), Text: rules.Textf("%d jedn. wchodzi na opuszczony heks %s (9.1)", "%d unit(s) enter the vacated hex %s (9.1)", len(a.Units), p.Hex)})
+		evs = append(evs, Event{Type: "follow", Side: a.Side, Hex: p.Hex, N: len(a.Units), Text: textf("%d jedn. wchodzi na opuszczony heks %s (9.1)", "%d unit(s) enter the vacated hex %s (9.1)", len(a.Units), p.Hex)})
 		evs = append(evs, s.moveStack(a.Side, a.Units, p.Hex, a.Facing)...)
 	}
 	s.Pending = nil
@@ -130,6 +128,28 @@ func (s *State) checkRetreatPath(side string, from Hex, path []Hex, n int) error
 	return nil
 }
 
+// retreatLoss is how many of n retreating units a path loses: all of them
+// interned in a neutral country, or those over the stacking limit (9.5b).
+func (s *State) retreatLoss(side string, n int, path []Hex) int {
+	dest := s.retreatEnd(path)
+	if i := s.cat.Board.Index(dest); s.cat.Board.country[i] != "" && !s.passable(i) {
+		return n
+	}
+	return max(0, len(s.ownStack(side, dest))+n-StackLimit)
+}
+
+// retreatEnd is where a retreat path ends: its last hex, or the first hex
+// in a neutral country, where the retreating units are interned (1.3, 13.5).
+func (s *State) retreatEnd(path []Hex) Hex {
+	b := s.cat.Board
+	for _, h := range path {
+		if i := b.Index(h); i >= 0 && b.country[i] != "" && !s.passable(i) {
+			return h
+		}
+	}
+	return path[len(path)-1]
+}
+
 // moveStack puts units on dest with one facing (arrivals take the facing
 // of friendly cavalry/infantry already there).
 func (s *State) moveStack(side string, ids []string, dest Hex, facing string) []Event {
@@ -162,7 +182,7 @@ func (s *State) attack(a Attack) ([]Event, error) {
 	if len(bt.Defenders) == 0 {
 		// 9.6: an HQ attacked alone is removed at once; no losses; the
 		// attackers may pursue into the hex.
-		evs := []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na samotne dowództwo w %s (9.6)", "Attack from %s on a lone HQ in %s (9.6)", a.From, a.Target)}}
+		evs := []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na samotne dowództwo w %s (9.6)", "Attack from %s on a lone HQ in %s (9.6)", a.From, a.Target)}}
 		for k := range s.HQs {
 			if q := &s.HQs[k]; q.Status == OnMap && q.Side != a.Side && q.Hex == a.Target {
 				evs = append(evs, s.removeHQ(q)...)
@@ -177,10 +197,12 @@ func (s *State) attack(a Attack) ([]Event, error) {
 	if a.Support != "" {
 		co, _ := CoordinatedCombat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)}, bt.SupportCF,
 			CombatStack{Combat: bt.DefCF, Units: max(1, len(bt.Defenders)), Steps: s.steps(bt.Defenders)})
+		s.tieOdds(&co.WithoutSupport)
+		s.tieOdds(&co.WithSupport)
 		s.rollPending("coordination", a.Side, 1, "rzut koordynacji 1K6: 1–2 atak odwołany, 3–4 bez wsparcia, 5–6 wsparcie (9.2)", "coordination roll 1d6: 1–2 cancelled, 3–4 alone, 5–6 supported (9.2)", &Odds{Coordinated: &co})
-		return []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na %s ze wsparciem z %s", "Attack from %s on %s supported from %s", a.From, a.Target, a.Support)}}, nil
+		return []Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na %s ze wsparciem z %s", "Attack from %s on %s supported from %s", a.From, a.Target, a.Support)}}, nil
 	}
-	return append([]Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: rules.Textf("Atak z %s na %s", "Attack from %s on %s", a.From, a.Target)}}, s.askCombatRoll()...), nil
+	return append([]Event{{Type: "attack", Side: a.Side, Hex: a.Target, Text: textf("Atak z %s na %s", "Attack from %s on %s", a.From, a.Target)}}, s.askCombatRoll()...), nil
 }
 
 func (s *State) steps(ids []string) int {
@@ -207,8 +229,24 @@ func (s *State) askCombatRoll() []Event {
 	}
 	co, _ := Combat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)},
 		CombatStack{Combat: bt.DefCF, Units: len(bt.Defenders), Steps: s.steps(bt.Defenders)})
+	s.tieOdds(&co)
 	s.rollPending("combat_roll", "", 2, "rzut walki: 1K6 atakującego i 1K6 obrońcy (9.3)", "combat roll: the attacker's 1d6 and the defender's 1d6 (9.3)", &Odds{Combat: &co})
 	return nil
+}
+
+// tieOdds moves the tie to the defender's wins under the option
+// tie_combat: defender (9.3, AMBIGUITIES.md).
+func (s *State) tieOdds(o *CombatOdds) {
+	if s.Options.TieCombat != "defender" {
+		return
+	}
+	o.DefenderWins += o.Tie
+	o.Tie = 0
+	for i := range o.Outcomes {
+		if o.Outcomes[i].Diff == 0 {
+			o.Outcomes[i].Winner = Defender
+		}
+	}
 }
 
 func (s *State) coordinationRoll(r Roll) ([]Event, error) {
@@ -236,7 +274,7 @@ func (s *State) markAttackers() {
 	bt := s.Battle
 	for _, id := range bt.Attackers {
 		u := s.unit(id)
-		u.Attacked, u.Fought, u.Routed = true, true, false
+		u.Attacked, u.Fought, u.Routed, u.Again = true, true, false, false
 	}
 	if bt.Support != "" {
 		for _, u := range s.ownStack(bt.Side, bt.Support) {
@@ -259,12 +297,24 @@ func (s *State) combatRoll(r Roll) ([]Event, error) {
 	if err != nil {
 		return nil, rejectf("bad_combat", "%v", "%v", err)
 	}
+	if out.Winner == "" && s.Options.TieCombat == "defender" {
+		// Option tie_combat: defender (AMBIGUITIES.md, 9.3): equal values
+		// are a defender's win by 0, a 9.5a result with no losses.
+		out.Winner = Defender
+	}
 	s.Pending = nil
 	bt.Outcome = &out
 	s.markAttackers()
 	evs := []Event{ev("combat", "Atak %d + %d = %d, obrona %d + %d = %d: różnica %d, %s; straty: atakujący %d, obrońca %d",
 		"Attack %d + %d = %d, defence %d + %d = %d: difference %d, %s; losses: attacker %d, defender %d",
 		bt.AttCF, r.Dice[0], bt.AttCF+r.Dice[0], bt.DefCF, r.Dice[1], bt.DefCF+r.Dice[1], out.Diff, out.Rule, out.AttackerLosses, out.DefenderLosses)}
+	// The event names the winning side ("" when nobody wins).
+	switch out.Winner {
+	case Attacker:
+		evs[0].Side = bt.Side
+	case Defender:
+		evs[0].Side = other(bt.Side)
+	}
 	bt.AttLosses, bt.DefLosses = out.AttackerLosses, out.DefenderLosses
 	switch out.Winner {
 	case Attacker:
@@ -276,6 +326,11 @@ func (s *State) combatRoll(r Roll) ([]Event, error) {
 		}
 	case Defender:
 		bt.Loser = bt.Side
+		if out.Effect == EffectRout {
+			for _, id := range bt.Defenders {
+				s.unit(id).Routed = true // 9.3 fifth point: won under 9.5c
+			}
+		}
 	}
 	return append(evs, s.nextBattleStep()...), nil
 }
@@ -291,12 +346,12 @@ func (s *State) nextBattleStep() []Event {
 	}
 	if bt.DefLosses > 0 {
 		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(other(bt.Side)), N: bt.DefLosses, Options: s.alive(bt.Defenders), Role: string(Defender),
-			Text: rules.Textf("obrońca traci %d (9.4)", "the defender takes %d loss(es) (9.4)", bt.DefLosses)})
+			Text: textf("obrońca traci %d (9.4)", "the defender takes %d loss(es) (9.4)", bt.DefLosses)})
 		return nil
 	}
 	if bt.AttLosses > 0 {
 		s.setPending(Pending{Kind: "losses", Action: "losses", Side: chooser(bt.Side), N: bt.AttLosses, Options: s.alive(bt.Attackers), Role: string(Attacker),
-			Text: rules.Textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
+			Text: textf("atakujący traci %d (9.4)", "the attacker takes %d loss(es) (9.4)", bt.AttLosses)})
 		return nil
 	}
 	// 9.6: an HQ whose combat units were all eliminated leaves the map.
@@ -316,7 +371,7 @@ func (s *State) afterLosses() []Event {
 		for _, id := range s.alive(losers) {
 			if u := s.unit(id); u.Type == Artillery {
 				u.Status = Eliminated // 9.5b: artillery is eliminated
-				evs = append(evs, Event{Type: "eliminated", Unit: id, Text: rules.Textf("%s wyeliminowana (9.5b)", "%s eliminated (9.5b)", u.Name)})
+				evs = append(evs, Event{Type: "eliminated", Unit: id, Text: textf("%s wyeliminowana (9.5b)", "%s eliminated (9.5b)", u.Name)})
 			}
 		}
 		if len(s.alive(losers)) > 0 {
@@ -324,7 +379,7 @@ func (s *State) afterLosses() []Event {
 			if bt.Outcome.Effect == EffectRout {
 				who = other(bt.Loser) // 9.5c: the winner picks the route
 			}
-			s.setPending(Pending{Kind: "retreat", Action: "retreat", Side: who, Text: rules.Textf("odwrót o dwa heksy (9.5b)", "retreat two hexes (9.5b)")})
+			s.setPending(Pending{Kind: "retreat", Action: "retreat", Side: who, Text: textf("odwrót o dwa heksy (9.5b)", "retreat two hexes (9.5b)")})
 			return evs
 		}
 		bt.Retreated = true
@@ -337,7 +392,7 @@ func (s *State) afterLosses() []Event {
 		}
 		if len(s.alive(winners)) > 0 {
 			s.setPending(Pending{Kind: "pursuit", Action: "pursue", Side: other(bt.Loser), Options: s.alive(winners),
-				Text: rules.Textf("pościg: wejście na opuszczony heks (pusta lista: bez pościgu) (9.5b)", "pursuit: enter the vacated hex (an empty list: none) (9.5b)")})
+				Text: textf("pościg: wejście na opuszczony heks (pusta lista: bez pościgu) (9.5b)", "pursuit: enter the vacated hex (an empty list: none) (9.5b)")})
 			return nil
 		}
 	}
@@ -414,7 +469,7 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 		var evs []Event
 		for _, id := range ids {
 			s.unit(id).Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: id, Text: rules.Textf("%s bez drogi odwrotu: wyeliminowana (9.5b)", "%s cannot retreat: eliminated (9.5b)", s.unit(id).Name)})
+			evs = append(evs, Event{Type: "eliminated", Unit: id, Text: textf("%s bez drogi odwrotu: wyeliminowana (9.5b)", "%s cannot retreat: eliminated (9.5b)", s.unit(id).Name)})
 		}
 		bt.Retreated = true
 		s.Pending = nil
@@ -423,7 +478,20 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 	if err := s.checkRetreatPath(bt.Loser, from, a.Path, len(ids)); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
+	if bt.Outcome.Effect == EffectRout {
+		// 9.5c: the winner must pick a route that loses the fewest units
+		// (over-stacking eliminations; internment counts as losing them).
+		best := len(ids)
+		for _, p := range s.twoHexPaths(from) {
+			if s.checkRetreatPath(bt.Loser, from, p, len(ids)) == nil {
+				best = min(best, s.retreatLoss(bt.Loser, len(ids), p))
+			}
+		}
+		if got := s.retreatLoss(bt.Loser, len(ids), a.Path); got > best {
+			return nil, rejectf("retreat_costly", "ta droga kosztuje %d jednostek, inna tylko %d (9.5c)", "this route loses %d unit(s), another only %d (9.5c)", got, best)
+		}
+	}
+	dest := s.retreatEnd(a.Path)
 	there := len(s.ownStack(bt.Loser, dest))
 	over := there + len(ids) - StackLimit
 	if over > 0 && len(a.Eliminate) != over {
@@ -439,15 +507,16 @@ func (s *State) retreat(a Retreat) ([]Event, error) {
 		s.unit(id).Status = Eliminated
 		ids = slices.DeleteFunc(ids, func(x string) bool { return x == id })
 	}
-	evs = append(evs, s.moveStack(bt.Loser, ids, dest, a.Facing)...)
 	for k := range s.HQs {
 		if q := &s.HQs[k]; q.Status == OnMap && q.Side == bt.Loser && q.Hex == from {
-			q.Hex = dest // 9.5b: HQs retreat with the stack
+			q.Hex = dest // 9.5b: HQs retreat with the stack (13.5: into East Prussia too)
 		}
 	}
+	evs = append(evs, s.passThrough(bt.Loser, a.Path, dest)...)
+	evs = append(evs, s.moveStack(bt.Loser, ids, dest, a.Facing)...)
 	bt.Retreated = true
 	s.Pending = nil
-	evs = append([]Event{{Type: "retreat", Side: bt.Loser, Hex: dest, Text: rules.Textf("Odwrót z %s do %s (9.5b)", "Retreat from %s to %s (9.5b)", from, dest)}}, evs...)
+	evs = append([]Event{{Type: "retreat", Side: bt.Loser, Hex: dest, Text: textf("Odwrót z %s do %s (9.5b)", "Retreat from %s to %s (9.5b)", from, dest)}}, evs...)
 	return append(evs, s.nextBattleStep()...), nil
 }
 
@@ -489,8 +558,18 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 			return nil, rejectf("cannot_pursue", "pościg na %s niemożliwy", "no pursuit into %s", vacated)
 		}
 		evs = append(evs, s.moveStack(other(bt.Loser), a.Units, vacated, a.Facing)...)
+		if bt.Outcome.Effect == EffectRout {
+			// 9.5c: each unit entering the vacated hex may attack again.
+			for _, id := range a.Units {
+				s.unit(id).Again = true
+			}
+		}
 		b := s.cat.Board
 		o := s.occupancy(other(bt.Loser))
+		if len(a.Further) > 0 && bt.Outcome.Rule == "9.6" {
+			// 9.6: after a lone HQ is attacked the units only occupy its hex.
+			return nil, rejectf("cannot_pursue", "po ataku na samotne dowództwo tylko zajęcie heksu (9.6)", "after attacking a lone HQ the units only occupy its hex (9.6)")
+		}
 		for _, st := range a.Further {
 			u := s.unit(st.Unit)
 			i := b.Index(st.Hex)
@@ -499,9 +578,72 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 			}
 			evs = append(evs, s.moveStack(other(bt.Loser), []string{st.Unit}, st.Hex, st.Facing)...)
 		}
-		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: rules.Textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
+		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
 	}
 	s.Battle, s.Pending = nil, nil
+	// 9.5c: the units that entered the vacated hex may attack again at
+	// once (their side's pass for the phase forfeits it).
+	if w := other(bt.Loser); bt.Outcome.Effect == EffectRout && len(a.Units) > 0 && !s.player(w).Passed && s.canAttackAgain(w) {
+		vacated := bt.Target
+		if bt.Loser == bt.Side {
+			vacated = bt.From
+		}
+		s.setPending(Pending{Kind: "attack_again", Action: "attack", Side: w, Hex: vacated,
+			Text: textf("%s może natychmiast zaatakować ponownie jednostkami, które weszły na opuszczony heks (pas: nie) (9.5c)", "%s may attack again at once with the units that entered the vacated hex (pass: no) (9.5c)", sideName(w))})
+		return evs, nil
+	}
+	s.clearAgain()
 	s.passTurn()
 	return evs, nil
+}
+
+// canAttackAgain: some stack of side's units that may attack again under
+// 9.5c faces an enemy it may attack (HQ in range, 9.2).
+func (s *State) canAttackAgain(side string) bool {
+	b := s.cat.Board
+	for _, u := range s.Units {
+		if u.Status != OnMap || u.Side != side || !u.Again {
+			continue
+		}
+		if t := s.facedHex(side, u.Hex); t >= 0 {
+			if _, err := s.prepareBattle(Attack{Side: side, From: u.Hex, Target: b.HexAt(t)}); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *State) clearAgain() {
+	for i := range s.Units {
+		s.Units[i].Again = false
+	}
+}
+
+// attackAgain answers 9.5c's "may attack again at once": an attack by a
+// stack made only of units that entered the vacated hex. The turn then
+// passes to the opponent of the side that attacked.
+func (s *State) attackAgain(a Attack) ([]Event, error) {
+	stack := s.ownStack(a.Side, a.From)
+	for _, u := range stack {
+		if !u.Again {
+			return nil, rejectf("not_again", "%s nie weszła na opuszczony heks: nie atakuje ponownie (9.5c)", "%s did not enter the vacated hex: it may not attack again (9.5c)", u.Name)
+		}
+	}
+	for i := range s.Units {
+		if u := &s.Units[i]; u.Hex != a.From || u.Side != a.Side {
+			u.Again = false
+		}
+	}
+	s.Pending, s.Turn = nil, a.Side
+	return s.attack(a)
+}
+
+// declineAgain: no attack at once under 9.5c; the turn goes on.
+func (s *State) declineAgain() []Event {
+	side := s.Pending.Side
+	s.Pending = nil
+	s.clearAgain()
+	s.passTurn()
+	return []Event{{Type: "no_attack_again", Side: side, Text: textf("%s nie atakuje ponownie (9.5c)", "%s does not attack again (9.5c)", sideName(side))}}
 }

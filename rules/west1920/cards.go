@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // CardTask is a card instruction waiting to be carried out (3.2: at once,
@@ -61,7 +59,7 @@ func (s *State) startTask() []Event {
 	switch t.Step {
 	case "roll":
 		s.setPending(Pending{Kind: "desertion", Action: "roll", Side: t.Side, Dice: 1,
-			Text: rules.Textf("Dezercje: %[1]s rzuca 1K6 (karta 8)", "Desertions: %[2]s rolls 1d6 (card 8)", sideName(t.Side).PL, sideName(t.Side).EN)})
+			Text: textf("Dezercje: %[1]s rzuca 1K6 (karta 8)", "Desertions: %[2]s rolls 1d6 (card 8)", sideName(t.Side).PL, sideName(t.Side).EN)})
 		return nil
 	case "place":
 		opts := s.placeOptions(t)
@@ -73,21 +71,21 @@ func (s *State) startTask() []Event {
 		if t.Effect.Do == "relocate" && t.Effect.To != "czechoslovakia" {
 			// Card 24: Toruń, nothing to choose.
 			s.popTask()
-			evs := []Event{{Type: "relocated", Unit: u.ID, Hex: Hex(opts[0]), Text: rules.Textf("%s przeniesiona do %s (karta %d)", "%s moved to %s (card %d)", u.Name, opts[0], t.Card)}}
+			evs := []Event{{Type: "relocated", Unit: u.ID, Hex: Hex(opts[0]), Text: textf("%s przeniesiona do %s (karta %d)", "%s moved to %s (card %d)", u.Name, opts[0], t.Card)}}
 			return append(evs, s.moveStack(u.Side, []string{u.ID}, Hex(opts[0]), "")...)
 		}
 		s.setPending(Pending{Kind: "place", Action: "place", Side: chooserOf(t), Options: opts, Unit: t.Unit,
-			Text: rules.Textf("Karta %d: rozstaw %s", "Card %d: place %s", t.Card, u.Name)})
+			Text: textf("Karta %d: rozstaw %s", "Card %d: place %s", t.Card, u.Name)})
 		return nil
 	case "retreat":
 		u := s.unit(t.Unit)
 		if !s.anyRetreat(u.Side, u.Hex) {
 			s.popTask()
 			u.Status = Eliminated
-			return []Event{{Type: "eliminated", Unit: u.ID, Text: rules.Textf("Karta %d: %s bez drogi odwrotu: wyeliminowana (9.5b)", "Card %d: %s cannot retreat: eliminated (9.5b)", t.Card, u.Name)}}
+			return []Event{{Type: "eliminated", Unit: u.ID, Text: textf("Karta %d: %s bez drogi odwrotu: wyeliminowana (9.5b)", "Card %d: %s cannot retreat: eliminated (9.5b)", t.Card, u.Name)}}
 		}
 		s.setPending(Pending{Kind: "card_retreat", Action: "retreat", Side: u.Side, Unit: u.ID, Hex: u.Hex,
-			Text: rules.Textf("Karta %d: %s wycofuje się o dwa heksy (9.5b)", "Card %d: %s retreats two hexes (9.5b)", t.Card, u.Name)})
+			Text: textf("Karta %d: %s wycofuje się o dwa heksy (9.5b)", "Card %d: %s retreats two hexes (9.5b)", t.Card, u.Name)})
 		return nil
 	}
 	if e.Do == "desertion" && t.Side == "" {
@@ -101,14 +99,14 @@ func (s *State) startTask() []Event {
 	cands, n, upTo := s.taskCandidates(t)
 	if n == 0 || len(cands) == 0 {
 		s.popTask()
-		return []Event{{Type: "card_void", N: t.Card, Text: rules.Textf("Karta %d: nie ma czego wykonać (3.2)", "Card %d: nothing to carry out (3.2)", t.Card)}}
+		return []Event{{Type: "card_void", N: t.Card, Text: textf("Karta %d: nie ma czego wykonać (3.2)", "Card %d: nothing to carry out (3.2)", t.Card)}}
 	}
 	if len(cands) <= n && !upTo {
 		s.popTask()
 		return s.carryOut(t, cands)
 	}
 	s.setPending(Pending{Kind: "card_choice", Action: "choose", Side: chooserOf(t), N: min(n, len(cands)), UpTo: upTo, Options: cands,
-		Text: rules.Textf("Karta %d: wybierz %d z: %v", "Card %d: choose %d of %v", t.Card, min(n, len(cands)), cands)})
+		Text: textf("Karta %d: wybierz %d z: %v", "Card %d: choose %d of %v", t.Card, min(n, len(cands)), cands)})
 	return nil
 }
 
@@ -225,13 +223,13 @@ func (s *State) carryOut(t CardTask, ids []string) []Event {
 		for _, id := range ids {
 			u := s.unit(id)
 			u.Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: id, Hex: u.Hex, Text: rules.Textf("%s wyeliminowana (karta %d)", "%s eliminated (card %d)", u.Name, t.Card)})
+			evs = append(evs, Event{Type: "eliminated", Unit: id, Hex: u.Hex, Text: textf("%s wyeliminowana (karta %d)", "%s eliminated (card %d)", u.Name, t.Card)})
 		}
 	case "replace_free":
 		for _, id := range ids {
 			u := s.unit(id)
 			u.Weak = false
-			evs = append(evs, Event{Type: "restored", Unit: id, Text: rules.Textf("%s przywrócona bez kosztu (karta %d, 10.0)", "%s restored free (card %d, 10.0)", u.Name, t.Card)})
+			evs = append(evs, Event{Type: "restored", Unit: id, Text: textf("%s przywrócona bez kosztu (karta %d, 10.0)", "%s restored free (card %d, 10.0)", u.Name, t.Card)})
 		}
 	case "relocate", "return_eliminated":
 		var place []CardTask
@@ -241,7 +239,7 @@ func (s *State) carryOut(t CardTask, ids []string) []Event {
 		s.CardTasks = append(place, s.CardTasks...)
 	case "no_chit":
 		s.Effects = append(s.Effects, CardEffect{Card: t.Card, Player: t.Player, Effect: e, Hexes: ids})
-		evs = append(evs, Event{Type: "card_effect", N: t.Card, Text: rules.Textf("Karta %d: bez żetonów aktywacji na %v (7.1)", "Card %d: no activation chit on %v (7.1)", t.Card, ids)})
+		evs = append(evs, Event{Type: "card_effect", N: t.Card, Text: textf("Karta %d: bez żetonów aktywacji na %v (7.1)", "Card %d: no activation chit on %v (7.1)", t.Card, ids)})
 	case "forced_retreat":
 		var rt []CardTask
 		for _, id := range ids {
@@ -302,9 +300,9 @@ func boolInt(b bool) int {
 func (s *State) noPlace(t CardTask) []Event {
 	u := s.unit(t.Unit)
 	if t.Effect.Do == "return_eliminated" {
-		return []Event{{Type: "card_void", Unit: u.ID, Text: rules.Textf("Karta %d: %s nie ma gdzie wrócić", "Card %d: %s has nowhere to return", t.Card, u.Name)}}
+		return []Event{{Type: "card_void", Unit: u.ID, Text: textf("Karta %d: %s nie ma gdzie wrócić", "Card %d: %s has nowhere to return", t.Card, u.Name)}}
 	}
-	return []Event{{Type: "card_void", Unit: u.ID, Text: rules.Textf("Karta %d: %s nie ma gdzie się przenieść: zostaje", "Card %d: %s has nowhere to go: it stays", t.Card, u.Name)}}
+	return []Event{{Type: "card_void", Unit: u.ID, Text: textf("Karta %d: %s nie ma gdzie się przenieść: zostaje", "Card %d: %s has nowhere to go: it stays", t.Card, u.Name)}}
 }
 
 // cardChoice answers a card's choice (Choose).
@@ -347,9 +345,9 @@ func (s *State) place(a Place) ([]Event, error) {
 	if t.Effect.Do == "return_eliminated" {
 		u.Status, u.Weak = OnMap, true
 		u.Hex = a.Hex
-		evs = append(evs, Event{Type: "returned", Unit: u.ID, Hex: a.Hex, Text: rules.Textf("%s wraca osłabiona do %s (karta %d)", "%s returns weakened to %s (card %d)", u.Name, a.Hex, t.Card)})
+		evs = append(evs, Event{Type: "returned", Unit: u.ID, Hex: a.Hex, Text: textf("%s wraca osłabiona do %s (karta %d)", "%s returns weakened to %s (card %d)", u.Name, a.Hex, t.Card)})
 	} else {
-		evs = append(evs, Event{Type: "relocated", Unit: u.ID, Hex: a.Hex, Text: rules.Textf("%s przeniesiona do %s (karta %d)", "%s moved to %s (card %d)", u.Name, a.Hex, t.Card)})
+		evs = append(evs, Event{Type: "relocated", Unit: u.ID, Hex: a.Hex, Text: textf("%s przeniesiona do %s (karta %d)", "%s moved to %s (card %d)", u.Name, a.Hex, t.Card)})
 	}
 	evs = append(evs, s.moveStack(u.Side, []string{u.ID}, a.Hex, a.Facing)...)
 	return append(evs, s.runCardTasks()...), nil
@@ -363,7 +361,7 @@ func (s *State) desertionRoll(r Roll) ([]Event, error) {
 	t := &s.CardTasks[0]
 	t.Step, t.Roll = "", r.Dice[0]
 	s.Pending = nil
-	evs := []Event{{Type: "desertion_roll", Side: t.Side, N: r.Dice[0], Text: rules.Textf("Dezercje: %[1]s wyrzuca %[3]d, traci %[4]d (karta 8)", "Desertions: %[2]s rolls %[3]d and loses %[4]d (card 8)", sideName(t.Side).PL, sideName(t.Side).EN, r.Dice[0], r.Dice[0]/2)}}
+	evs := []Event{{Type: "desertion_roll", Side: t.Side, N: r.Dice[0], Text: textf("Dezercje: %[1]s wyrzuca %[3]d, traci %[4]d (karta 8)", "Desertions: %[2]s rolls %[3]d and loses %[4]d (card 8)", sideName(t.Side).PL, sideName(t.Side).EN, r.Dice[0], r.Dice[0]/2)}}
 	return append(evs, s.runCardTasks()...), nil
 }
 
@@ -375,14 +373,15 @@ func (s *State) cardRetreat(a Retreat) ([]Event, error) {
 	if err := s.checkRetreatPath(u.Side, u.Hex, a.Path, 1); err != nil {
 		return nil, err
 	}
-	dest := a.Path[len(a.Path)-1]
+	dest := s.retreatEnd(a.Path)
 	if len(s.ownStack(u.Side, dest))+1 > StackLimit {
 		return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", dest, StackLimit)
 	}
 	s.popTask()
 	s.Pending = nil
 	from := u.Hex
-	evs := []Event{{Type: "retreat", Side: u.Side, Unit: u.ID, Hex: dest, Text: rules.Textf("%s wycofuje się z %s do %s (karta, 9.5b)", "%s retreats from %s to %s (card, 9.5b)", u.Name, from, dest)}}
+	evs := []Event{{Type: "retreat", Side: u.Side, Unit: u.ID, Hex: dest, Text: textf("%s wycofuje się z %s do %s (karta, 9.5b)", "%s retreats from %s to %s (card, 9.5b)", u.Name, from, dest)}}
+	evs = append(evs, s.passThrough(u.Side, a.Path, dest)...)
 	evs = append(evs, s.moveStack(u.Side, []string{u.ID}, dest, a.Facing)...)
 	return append(evs, s.runCardTasks()...), nil
 }

@@ -18,10 +18,26 @@ type Event struct {
 }
 
 func ev(typ string, pl, en string, args ...any) Event {
-	return Event{Type: typ, Text: rules.Textf(pl, en, args...)}
+	return Event{Type: typ, Text: textf(pl, en, args...)}
 }
 
-func rejectf(code, pl, en string, args ...any) error { return rules.Reject(code, pl, en, args...) }
+// rejectf is a rejection whose reason is written by textf.
+func rejectf(code, pl, en string, args ...any) error {
+	return &rules.Rejection{Code: code, Reason: textf(pl, en, args...)}
+}
+
+// textf is rules.Textf where an argument of type rules.Text (a side's
+// name) is written in each text's own language.
+func textf(pl, en string, args ...any) rules.Text {
+	p, e := make([]any, len(args)), make([]any, len(args))
+	for i, a := range args {
+		p[i], e[i] = a, a
+		if t, ok := a.(rules.Text); ok {
+			p[i], e[i] = t.PL, t.EN
+		}
+	}
+	return rules.Text{PL: fmt.Sprintf(pl, p...), EN: fmt.Sprintf(en, e...)}
+}
 
 // Apply plays action a on state s: the next state and what happened, or a
 // *rules.Rejection and s itself. s is never changed.
@@ -32,6 +48,10 @@ func Apply(s State, a Action) (State, []Event, error) {
 		return s, nil, err
 	}
 	if next.Phase != PhaseOver && next.cat != nil {
+		// 13.3, 13.4: a Lithuanian unit more than two hexes from Lithuania
+		// or a Ukrainian unit north of the line is eliminated as soon as it
+		// gets there (a move, retreat or card), not only at the supply check.
+		evs = append(evs, next.specialChecks()...)
 		evs = append(evs, next.checkVictory()...)
 		next.prussiaRollDue()
 	}
@@ -63,6 +83,15 @@ func (s *State) apply(a Action) ([]Event, error) {
 		}
 	}
 	if p := s.Pending; p != nil {
+		if a.Type() == "pass" && actionSide(a) == p.Side {
+			// Decisions a pass declines without passing for the phase.
+			switch p.Kind {
+			case "extra_order":
+				return s.declineExtra(), nil
+			case "attack_again":
+				return s.declineAgain(), nil
+			}
+		}
 		if a.Type() != p.Action {
 			return nil, rejectf("awaiting_decision", "najpierw: %[1]s", "first: %[2]s", p.Text.PL, p.Text.EN)
 		}
@@ -197,10 +226,10 @@ func (s *State) start(a StartGame) ([]Event, error) {
 func (s *State) beginStage() {
 	for i := range s.Units {
 		u := &s.Units[i]
-		u.Ordered, u.Moved, u.Attacked, u.Fought, u.Routed, u.Strategic = false, false, false, false, false, false
+		u.Ordered, u.Moved, u.Attacked, u.Fought, u.Routed, u.Again, u.Strategic = false, false, false, false, false, false, false
 	}
 	for i := range s.HQs {
-		s.HQs[i].Moved = false
+		s.HQs[i].Moved, s.HQs[i].Strategic = false, false
 	}
 	s.Effects = nil
 	for i := range s.Players {
@@ -287,6 +316,10 @@ func (s *State) answer(a Action) ([]Event, error) {
 		return s.cardChoice(a.(Choose))
 	case "place":
 		return s.place(a.(Place))
+	case "extra_order":
+		return s.extraOrder(a.(Order))
+	case "attack_again":
+		return s.attackAgain(a.(Attack))
 	}
 	return nil, rejectf("unknown_decision", "nieznana decyzja %s", "unknown decision %s", p.Kind)
 }
@@ -335,7 +368,7 @@ func (s *State) adjust(a Adjust) ([]Event, error) {
 		if err := s.checkStacking(u.Hex); err != nil {
 			return nil, err
 		}
-		return []Event{{Type: "adjust", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", u.Name, a.Note)}}, nil
+		return []Event{{Type: "adjust", Unit: u.ID, Hex: u.Hex, Text: textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", u.Name, a.Note)}}, nil
 	}
 	if h := s.hq(a.Unit); h != nil {
 		if a.Hex != "" {
@@ -345,12 +378,15 @@ func (s *State) adjust(a Adjust) ([]Event, error) {
 			h.Hex, h.Status = a.Hex, OnMap
 		}
 		if a.Status != "" {
+			if !slices.Contains([]string{Waiting, Eliminated, Interned, Prussia, OffMap, "on_map"}, a.Status) {
+				return nil, rejectf("bad_status", "status %q", "status %q", a.Status)
+			}
 			h.Status = a.Status
 			if a.Status == "on_map" {
 				h.Status = OnMap
 			}
 		}
-		return []Event{{Type: "adjust", Unit: h.ID, Hex: h.Hex, Text: rules.Textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", h.Name, a.Note)}}, nil
+		return []Event{{Type: "adjust", Unit: h.ID, Hex: h.Hex, Text: textf("Sędzia poprawia %s: %s", "The referee corrects %s: %s", h.Name, a.Note)}}, nil
 	}
 	return nil, rejectf("unknown_unit", "nie ma jednostki %q", "no unit %q", a.Unit)
 }

@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // prepareBattle checks 9.2 and computes both modified combat factors (9.3).
@@ -17,11 +15,20 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 	var ids []string
 	inf, cav, art := false, false, false
 	for _, u := range att {
-		if u.Attacked && !u.Routed {
+		inf, cav = inf || u.Type == Infantry, cav || u.Type == Cavalry
+	}
+	if !inf {
+		// 9.2: artillery attacks only together with infantry; in a stack
+		// without infantry it stays out of the combat (no CF, no losses,
+		// no 9.3 fourth-point exception, not counted by 9.4).
+		att = slices.DeleteFunc(att, func(u *Unit) bool { return u.Type == Artillery })
+	}
+	for _, u := range att {
+		if u.Attacked && !u.Again {
 			return nil, rejectf("attacked_once", "%s już atakowała w tym etapie (9.2)", "%s has already attacked this stage (9.2)", u.Name)
 		}
 		ids = append(ids, u.ID)
-		inf, cav, art = inf || u.Type == Infantry, cav || u.Type == Cavalry, art || u.Type == Artillery
+		art = art || u.Type == Artillery
 	}
 	if !inf && !cav {
 		return nil, rejectf("no_attacker", "atakujący stos potrzebuje kawalerii lub piechoty (9.2)", "the attacking stack needs cavalry or infantry (9.2)")
@@ -49,17 +56,9 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 	}
 	// Base CF (1.2, 9.3 fourth point: cities/fortifications use the front
 	// unless the attacker has artillery).
-	city := b.city[tgt] >= 0 && !art
-	defFront := city
-	if d, ok := ParseDir(defs[0].Facing); ok && b.Neighbour(tgt, d) == from {
-		defFront = true
-	}
-	for _, x := range defs {
-		if x.Type != Artillery {
-			defFront = defFront || false
-			break
-		}
-	}
+	// The stack's facing is its cavalry's and infantry's (artillery has
+	// none, 1.2).
+	defFront := (b.city[tgt] >= 0 && !art) || s.facedHex(other(a.Side), a.Target) == from
 	bt.AttCF = s.baseCF(att, true)
 	bt.DefCF = s.baseCF(defs, defFront)
 	// +1 per extra friendly stack next to the defender.
@@ -100,6 +99,19 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 		}
 		if !s.hqInRange(a.Side, si, sup) {
 			return nil, rejectf("no_hq", "stos wspierający poza zasięgiem dowództwa (9.2)", "the supporting stack is out of its HQ's range (9.2)")
+		}
+		for _, u := range sup {
+			// 9.2: a unit attacks once a stage; supporting counts as an attack.
+			if u.Attacked && !u.Again {
+				return nil, rejectf("attacked_once", "%s już atakowała w tym etapie (9.2)", "%s has already attacked this stage (9.2)", u.Name)
+			}
+		}
+		supInf := slices.ContainsFunc(sup, func(u *Unit) bool { return u.Type == Infantry })
+		if !supInf {
+			sup = slices.DeleteFunc(sup, func(u *Unit) bool { return u.Type == Artillery })
+		}
+		if len(sup) == 0 {
+			return nil, rejectf("bad_support", "stos wspierający potrzebuje kawalerii lub piechoty (9.2)", "the supporting stack needs cavalry or infantry (9.2)")
 		}
 		bt.SupportCF = s.baseCF(sup, true)
 	}
@@ -238,7 +250,7 @@ func (s *State) enterReplacement() []Event {
 		for d := N; d <= NW; d++ {
 			if j := b.nb[at][d]; j >= 0 && o.enemyCombat[j] {
 				u.Weak = false
-				evs = append(evs, Event{Type: "restored", Unit: u.ID, Text: rules.Textf("%s przywrócona bez kosztu (13.6)", "%s restored free (13.6)", u.Name)})
+				evs = append(evs, Event{Type: "restored", Unit: u.ID, Text: textf("%s przywrócona bez kosztu (13.6)", "%s restored free (13.6)", u.Name)})
 				break
 			}
 		}
@@ -266,7 +278,7 @@ func (s *State) replace(a Replace) ([]Event, error) {
 	}
 	p.Spent++
 	u.Weak = false
-	return []Event{{Type: "replaced", Unit: u.ID, Text: rules.Textf("%s uzupełniona za 1 PZ (10.0)", "%s replaced for 1 RP (10.0)", u.Name)}}, nil
+	return []Event{{Type: "replaced", Unit: u.ID, Text: textf("%s uzupełniona za 1 PZ (10.0)", "%s replaced for 1 RP (10.0)", u.Name)}}, nil
 }
 
 // ---- 11.x strategic movement ----
@@ -278,6 +290,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	p := s.player(a.Side)
 	if p.StratMoves >= p.StratLimit {
 		return nil, rejectf("strategic_limit", "limit ruchu strategicznego: %d (11.2)", "the strategic movement limit is %d (11.2)", p.StratLimit)
+	}
+	if q := s.hq(a.Unit); q != nil && q.Side == a.Side && q.Status == OnMap {
+		return s.strategicHQ(a, q)
 	}
 	u := s.unit(a.Unit)
 	if u == nil || u.Side != a.Side || u.Status != OnMap {
@@ -303,7 +318,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 			if i < 0 || b.DirTo(prev, i) < 0 {
 				return nil, rejectf("bad_path", "%s nie sąsiaduje z poprzednim heksem", "%s is not next to the previous hex", h)
 			}
-			if !s.passable(i) || o.enemyAny[i] {
+			// 11.2's note: a hex with only an enemy depot or HQ may be
+			// entered (7.5, 9.6 apply); enemy combat units stop it.
+			if !s.passable(i) || o.enemyCombat[i] {
 				return nil, rejectf("impassable", "%s: niedostępny lub zajęty przez wroga (11.2)", "%s: impassable or enemy-held (11.2)", h)
 			}
 			if !sup.suppliedAt(u, i) {
@@ -324,6 +341,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	if len(s.ownStack(a.Side, dest))+1 > StackLimit {
 		return nil, rejectf("overstacked", "%s: limit stosu %d (1.2)", "%s: the stacking limit is %d (1.2)", dest, StackLimit)
 	}
+	if err := s.checkNationMix(a.Side, dest, []*Unit{u}); err != nil {
+		return nil, err
+	}
 	cost := 0
 	if u.Nation == NatRussian {
 		cost = cross // 13.1: 1 RP per crossing of the N/S line
@@ -334,9 +354,53 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	p.Spent += cost
 	p.StratMoves++
 	u.Strategic, u.Moved = true, true
-	evs := s.moveStack(a.Side, []string{u.ID}, dest, a.Facing)
+	evs := s.passThrough(a.Side, a.Path, dest)
+	evs = append(evs, s.moveStack(a.Side, []string{u.ID}, dest, a.Facing)...)
 	s.passTurn()
-	return append([]Event{{Type: "strategic", Unit: u.ID, Hex: dest, Text: rules.Textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", u.Name, dest)}}, evs...), nil
+	return append([]Event{{Type: "strategic", Unit: u.ID, Hex: dest, Text: textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", u.Name, dest)}}, evs...), nil
+}
+
+// strategicHQ moves an HQ strategically (11.1: "dowództwo lub jednostkę
+// bojową"): it counts against the same limit (11.2, cards 3, 15, 18, 22)
+// and the same bans (cards 4, 32), once a stage; no impassable or
+// enemy-held hex, not into or out of a hex next to enemy combat units
+// unless a stationary friend holds it (11.2). HQs are never unsupplied and
+// do not stack (1.2, 6.0), so neither limit applies; 13.1's RP are for
+// combat units only (AMBIGUITIES.md, 11.2).
+func (s *State) strategicHQ(a StrategicMove, q *HQ) ([]Event, error) {
+	p := s.player(a.Side)
+	if q.Strategic {
+		return nil, rejectf("strategic_once", "%s już wykonało ruch strategiczny (11.2)", "%s has already moved strategically (11.2)", q.Name)
+	}
+	b := s.cat.Board
+	if e := s.effect("no_strategic", a.Side); e != nil && (e.Effect.Zone == "" || (e.Effect.Zone == "S") == b.south[b.Index(q.Hex)]) {
+		return nil, rejectf("card_forbids", "karta %d zabrania ruchu strategicznego", "card %d forbids strategic movement", e.Card)
+	}
+	if len(a.Path) == 0 {
+		return nil, rejectf("bad_path", "pusta droga", "an empty path")
+	}
+	o := s.occupancy(a.Side)
+	prev := b.Index(q.Hex)
+	for k, h := range append([]Hex{q.Hex}, a.Path...) {
+		i := b.Index(h)
+		if k > 0 {
+			if i < 0 || b.DirTo(prev, i) < 0 {
+				return nil, rejectf("bad_path", "%s nie sąsiaduje z poprzednim heksem", "%s is not next to the previous hex", h)
+			}
+			if !s.passable(i) || o.enemyAny[i] {
+				return nil, rejectf("impassable", "%s: niedostępny lub zajęty przez wroga (11.2)", "%s: impassable or enemy-held (11.2)", h)
+			}
+		}
+		if s.zoc(a.Side, i, nil, &o) {
+			return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+		}
+		prev = i
+	}
+	p.StratMoves++
+	q.Strategic = true
+	q.Hex = a.Path[len(a.Path)-1]
+	s.passTurn()
+	return []Event{{Type: "strategic", Side: a.Side, Unit: q.ID, Hex: q.Hex, Text: textf("%s ruchem strategicznym do %s", "%s moves strategically to %s", q.Name, q.Hex)}}, nil
 }
 
 // ---- 12.0 reinforcements, end of stage, 2.2 victory ----
@@ -362,7 +426,7 @@ func (s *State) endStage() []Event {
 				s.Winner = side
 			}
 		}
-		t := rules.Textf("Koniec gry: miasta punktowane Polacy %d, Rosjanie %d; wynik: %s", "Game over: victory cities Poles %d, Russians %d; result: %s", count[Polish], count[Russian], s.Winner)
+		t := textf("Koniec gry: miasta punktowane Polacy %d, Rosjanie %d; wynik: %s", "Game over: victory cities Poles %d, Russians %d; result: %s", count[Polish], count[Russian], s.Winner)
 		s.Result = &t
 		return append(evs, Event{Type: "game_over", Text: t})
 	}
@@ -381,7 +445,7 @@ func (s *State) checkVictory() []Event {
 		if (u.Side == Polish && u.Hex == s.cat.Cities["smolensk"].Hex) || (u.Side == Russian && u.Hex == s.cat.Cities[s.cat.Data.Map.Bases.Polish].Hex) {
 			if s.Supplied(u.ID) {
 				s.Phase, s.Winner = PhaseOver, u.Side
-				t := rules.Textf("%s zajmuje %s: zwycięstwo (2.2)", "%s takes %s: victory (2.2)", u.Name, u.Hex)
+				t := textf("%s zajmuje %s: zwycięstwo (2.2)", "%s takes %s: victory (2.2)", u.Name, u.Hex)
 				s.Result = &t
 				return []Event{{Type: "game_over", Side: u.Side, Text: t}}
 			}

@@ -110,6 +110,13 @@ func (s *State) candidates() []Action {
 				}
 			}
 		}
+		for _, q := range s.HQs {
+			if q.Side == side && q.Status == OnMap && !q.Strategic {
+				for _, path := range s.paths(b.Index(q.Hex), 4) {
+					c = append(c, StrategicMove{Side: side, Unit: q.ID, Path: path})
+				}
+			}
+		}
 	}
 	return c
 }
@@ -216,6 +223,28 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 		}
 		for k := 0; k+p.N <= len(p.Options); k++ {
 			c = append(c, Choose{Side: p.Side, Targets: slices.Clone(p.Options[k : k+p.N])})
+		}
+	case "attack":
+		// 9.5c's attack at once: a pass, or an attack from a stack of the
+		// units that entered the vacated hex.
+		c = append(c, Pass{Side: p.Side})
+		for _, h := range s.stackHexes(p.Side) {
+			if t := s.facedHex(p.Side, h); t >= 0 {
+				c = append(c, Attack{Side: p.Side, From: h, Target: s.cat.Board.HexAt(t)})
+			}
+		}
+	case "order":
+		// Card 31's orders after combat: a pass, turns, one shortest path
+		// to each hex within five.
+		c = append(c, Pass{Side: p.Side})
+		b := s.cat.Board
+		for _, h := range s.stackHexes(p.Side) {
+			for d := N; d <= NW; d++ {
+				c = append(c, Order{Side: p.Side, Hex: h, Facing: d.String()})
+			}
+			for _, path := range s.paths(b.Index(h), 5) {
+				c = append(c, Order{Side: p.Side, Hex: h, Path: path})
+			}
 		}
 	case "place":
 		for _, h := range p.Options {

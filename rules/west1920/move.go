@@ -2,8 +2,6 @@ package west1920
 
 import (
 	"slices"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // ---- 7.x activation and movement ----
@@ -19,7 +17,7 @@ func (s *State) assignChit(a AssignChit) ([]Event, error) {
 	}
 	units := s.ownStack(a.Side, a.Hex)
 	if len(units) == 0 {
-		return nil, rejectf("no_stack", "%s nie ma stosu w %s", "%s has no stack in %s", sideName(a.Side).PL, a.Hex)
+		return nil, rejectf("no_stack", "%s nie ma stosu w %s", "%s has no stack in %s", sideName(a.Side), a.Hex)
 	}
 	n := 0
 	for _, c := range s.Chits {
@@ -49,7 +47,7 @@ func (s *State) assignChit(a AssignChit) ([]Event, error) {
 	p.Spent += cost
 	s.Chits = append(s.Chits, Chit{Side: a.Side, Hex: a.Hex, Cost: cost})
 	s.passTurn()
-	return []Event{{Type: "chit", Side: a.Side, Hex: a.Hex, N: cost, Text: rules.Textf("%s: żeton aktywacji na %s za %d PZ", "%s: an activation chit on %s for %d RP", sideName(a.Side).PL, a.Hex, cost)}}, nil
+	return []Event{{Type: "chit", Side: a.Side, Hex: a.Hex, N: cost, Text: textf("%s: żeton aktywacji na %s za %d PZ", "%s: an activation chit on %s for %d RP", sideName(a.Side), a.Hex, cost)}}, nil
 }
 
 func (s *State) ownStack(side string, h Hex) []*Unit {
@@ -102,6 +100,9 @@ func (s *State) hasChit(side string) bool {
 // afterOrder hands the turn over, or ends the phase when no chits are left.
 func (s *State) afterOrder() []Event {
 	s.Move, s.Pending = nil, nil
+	if s.Phase == PhaseCombat {
+		return s.nextExtraOrder() // card 31's orders after combat
+	}
 	evs := s.pruneChits()
 	if len(s.Chits) == 0 {
 		return append(evs, s.enterHQ()...)
@@ -127,7 +128,7 @@ func (s *State) pruneChits() []Event {
 				return false
 			}
 		}
-		evs = append(evs, Event{Type: "chit_void", Side: c.Side, Hex: c.Hex, Text: rules.Textf("Żeton na %s bez jednostek do rozkazu: zdjęty, PZ przepadają (7.2, 7.3)", "The chit on %s has no unit left to order: removed, its RP stay spent (7.2, 7.3)", c.Hex)})
+		evs = append(evs, Event{Type: "chit_void", Side: c.Side, Hex: c.Hex, Text: textf("Żeton na %s bez jednostek do rozkazu: zdjęty, PZ przepadają (7.2, 7.3)", "The chit on %s has no unit left to order: removed, its RP stay spent (7.2, 7.3)", c.Hex)})
 		return true
 	})
 	return evs
@@ -145,7 +146,7 @@ func (s *State) discardChit(a DiscardChit) ([]Event, error) {
 		return nil, rejectf("must_order", "żeton musi oznaczać rozkaz; odrzucić go można tylko, gdy stos jest zwrócony do wroga (7.2)", "a chit must be used; it may be discarded only by a stack facing an enemy stack (7.2)")
 	}
 	s.Chits = slices.Delete(s.Chits, ci, ci+1)
-	evs := []Event{{Type: "chit_discarded", Side: a.Side, Hex: a.Hex, Text: rules.Textf("%s odrzuca żeton na %s (7.2)", "%s discards the chit on %s (7.2)", sideName(a.Side).PL, a.Hex)}}
+	evs := []Event{{Type: "chit_discarded", Side: a.Side, Hex: a.Hex, Text: textf("%s odrzuca żeton na %s (7.2)", "%s discards the chit on %s (7.2)", sideName(a.Side), a.Hex)}}
 	return append(evs, s.afterOrder()...), nil
 }
 
@@ -272,27 +273,32 @@ func (s *State) order(a Order) ([]Event, error) {
 	}
 	s.Chits = slices.Delete(s.Chits, ci, ci+1)
 	if len(a.Path) > 0 && free == nil {
-		gap := s.hqGap(a.Side, s.cat.Board.Index(a.Hex), movers)
-		if gap != 0 {
-			s.Move = &Move{Order: a}
-			fail := 1.0
-			if gap > 0 {
-				fail = float64(min(gap, 6)) / 6
-			}
-			if gap < 0 {
-				// No HQ can be reached: the order fails (7.2).
-				for _, u := range movers {
-					u.Ordered = true
-				}
-				evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Brak dowództwa w zasięgu: rozkaz nie wykonany (7.2)", "No HQ can be reached: the order fails (7.2)")}}
-				return append(evs, s.afterOrder()...), nil
-			}
-			s.rollPending("activation", a.Side, 1, "rzut aktywacji 1K6: porażka przy wyniku ≤ "+itoa(gap)+" (7.2)", "activation roll 1d6: fails on "+itoa(gap)+" or less (7.2)", &Odds{Fail: &fail})
-			s.Pending.N = gap
-			return []Event{{Type: "activation_needed", Side: a.Side, Hex: a.Hex, N: gap, Text: rules.Textf("%d heksy przerwy do dowództwa: rzut aktywacji (7.2)", "%d hexes between the stack and its HQ: activation roll (7.2)", gap)}}, nil
+		if evs, waits := s.activation(a, movers); waits {
+			return evs, nil
 		}
 	}
 	return s.execute(a, movers)
+}
+
+// activation is 7.2's roll for a move order with no HQ in or next to the
+// stack: it asks for the roll (Pending "activation"), or fails the order
+// when no HQ can be reached; waits is false when no roll is due.
+func (s *State) activation(a Order, movers []*Unit) (evs []Event, waits bool) {
+	gap := s.hqGap(a.Side, s.cat.Board.Index(a.Hex), movers)
+	if gap == 0 {
+		return nil, false
+	}
+	s.Move = &Move{Order: a}
+	if gap < 0 {
+		// No HQ can be reached: the order fails (7.2).
+		s.markOrdered(movers)
+		evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: textf("Brak dowództwa w zasięgu: rozkaz nie wykonany (7.2)", "No HQ can be reached: the order fails (7.2)")}}
+		return append(evs, s.afterOrder()...), true
+	}
+	fail := float64(min(gap, 6)) / 6
+	s.rollPending("activation", a.Side, 1, "rzut aktywacji 1K6: porażka przy wyniku ≤ "+itoa(gap)+" (7.2)", "activation roll 1d6: fails on "+itoa(gap)+" or less (7.2)", &Odds{Fail: &fail})
+	s.Pending.N = gap
+	return []Event{{Type: "activation_needed", Side: a.Side, Hex: a.Hex, N: gap, Text: textf("%d heksy przerwy do dowództwa: rzut aktywacji (7.2)", "%d hexes between the stack and its HQ: activation roll (7.2)", gap)}}, true
 }
 
 func (s *State) activationRoll(r Roll) ([]Event, error) {
@@ -303,10 +309,8 @@ func (s *State) activationRoll(r Roll) ([]Event, error) {
 	s.Pending = nil
 	movers, _ := s.checkOrder(a)
 	if r.Dice[0] <= gap {
-		for _, u := range movers {
-			u.Ordered = true
-		}
-		evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Rzut %d ≤ %d: rozkaz nie wykonany, jednostki zostają (7.2)", "Roll %d ≤ %d: the order fails, the units stay (7.2)", r.Dice[0], gap)}}
+		s.markOrdered(movers)
+		evs := []Event{{Type: "order_failed", Side: a.Side, Hex: a.Hex, Text: textf("Rzut %d ≤ %d: rozkaz nie wykonany, jednostki zostają (7.2)", "Roll %d ≤ %d: the order fails, the units stay (7.2)", r.Dice[0], gap)}}
 		return append(evs, s.afterOrder()...), nil
 	}
 	return s.execute(a, movers)
@@ -317,9 +321,24 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 	b := s.cat.Board
 	stack := s.ownStack(a.Side, a.Hex)
 	var movers []*Unit
+	// Card 31 (Polish column): after combat, stacks may move "even if
+	// activated earlier this stage", but no unit twice under the card.
+	var again []string
+	extra := s.Phase == PhaseCombat
+	if extra {
+		if e := s.effect("extra_moves", a.Side); e != nil {
+			again = e.Units
+		}
+	}
+	ordered := func(u *Unit) bool {
+		if extra {
+			return slices.Contains(again, u.ID)
+		}
+		return u.Ordered
+	}
 	if len(a.Units) == 0 {
 		for _, u := range stack {
-			if !u.Ordered {
+			if !ordered(u) {
 				movers = append(movers, u)
 			}
 		}
@@ -334,7 +353,7 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 			if found == nil {
 				return nil, rejectf("not_in_stack", "%s nie stoi w %s", "%s is not in %s", id, a.Hex)
 			}
-			if found.Ordered {
+			if ordered(found) {
 				return nil, rejectf("already_ordered", "%s wykonał już rozkaz w tym etapie (7.2)", "%s has already had an order this stage (7.2)", found.Name)
 			}
 			movers = append(movers, found)
@@ -474,19 +493,28 @@ func (s *State) zoc(side string, i int, movers []*Unit, o *occupancy) bool {
 	return true
 }
 
+// markOrdered: the units had their order (7.2), or one of card 31's.
+func (s *State) markOrdered(movers []*Unit) {
+	e := s.effect("extra_moves", "")
+	for _, u := range movers {
+		u.Ordered = true
+		if s.Phase == PhaseCombat && e != nil {
+			e.Units = append(e.Units, u.ID)
+		}
+	}
+}
+
 func (s *State) execute(a Order, movers []*Unit) ([]Event, error) {
 	b := s.cat.Board
 	var evs []Event
-	for _, u := range movers {
-		u.Ordered = true
-	}
+	s.markOrdered(movers)
 	if len(a.Path) == 0 {
 		for _, u := range s.ownStack(a.Side, a.Hex) {
 			if u.Type != Artillery {
 				u.Facing = a.Facing
 			}
 		}
-		evs = append(evs, Event{Type: "turn", Side: a.Side, Hex: a.Hex, Text: rules.Textf("Stos w %s zmienia ukierunkowanie na %s", "The stack in %s turns to face %s", a.Hex, a.Facing)})
+		evs = append(evs, Event{Type: "turn", Side: a.Side, Hex: a.Hex, Text: textf("Stos w %s zmienia ukierunkowanie na %s", "The stack in %s turns to face %s", a.Hex, a.Facing)})
 		return append(evs, s.afterOrder()...), nil
 	}
 	dest := a.Path[len(a.Path)-1]
@@ -519,7 +547,8 @@ func (s *State) execute(a Order, movers []*Unit) ([]Event, error) {
 			return nil, rejectf("bad_hq", "dowództwo %s nie stoi w %s", "HQ %s is not in %s", a.HQ, a.Hex)
 		}
 	}
-	evs = append(evs, Event{Type: "move", Side: a.Side, Hex: dest, N: len(movers), Text: rules.Textf("%d jedn. z %s do %s", "%d unit(s) from %s to %s", len(movers), a.Hex, dest)})
+	evs = append(evs, Event{Type: "move", Side: a.Side, Hex: dest, N: len(movers), Text: textf("%d jedn. z %s do %s", "%d unit(s) from %s to %s", len(movers), a.Hex, dest)})
+	evs = append(evs, s.passThrough(a.Side, a.Path, dest)...)
 	evs = append(evs, s.enterHex(a.Side, b.Index(dest))...)
 	if len(cav) > 0 {
 		s.Move = &Move{Order: a, Cavalry: cav}
@@ -529,6 +558,20 @@ func (s *State) execute(a Order, movers []*Unit) ([]Event, error) {
 	return append(evs, s.afterOrder()...), nil
 }
 
+// passThrough is enterHex for the hexes of path before dest: a combat
+// unit that enters a hex on its way destroys an enemy depot there (7.5)
+// and removes a lone enemy HQ (7.6, 9.6), as at the end of its move.
+func (s *State) passThrough(side string, path []Hex, dest Hex) []Event {
+	var evs []Event
+	for _, h := range path {
+		if h == dest {
+			break
+		}
+		evs = append(evs, s.enterHex(side, s.cat.Board.Index(h))...)
+	}
+	return evs
+}
+
 // enterHex destroys an enemy depot and removes an enemy HQ (7.5, 7.6, 9.6).
 func (s *State) enterHex(side string, i int) []Event {
 	b := s.cat.Board
@@ -536,7 +579,7 @@ func (s *State) enterHex(side string, i int) []Event {
 	var evs []Event
 	if di := s.depotAt(h); di >= 0 && s.Depots[di].Side != side {
 		s.Depots = slices.Delete(s.Depots, di, di+1)
-		evs = append(evs, Event{Type: "depot_destroyed", Hex: h, Text: rules.Textf("Magazyn w %s zniszczony (7.5)", "The depot in %s is destroyed (7.5)", h)})
+		evs = append(evs, Event{Type: "depot_destroyed", Hex: h, Text: textf("Magazyn w %s zniszczony (7.5)", "The depot in %s is destroyed (7.5)", h)})
 	}
 	for k := range s.HQs {
 		q := &s.HQs[k]
@@ -544,23 +587,39 @@ func (s *State) enterHex(side string, i int) []Event {
 			evs = append(evs, s.removeHQ(q)...)
 		}
 	}
-	// 13.5: East Prussia interns Poles for good; Russians leave for 1d6
-	// stages (the roll is asked once nothing else waits: prussiaRollDue).
-	if b.country[i] == EastPrussia {
+	// 1.3, 13.5: a neutral country interns whoever enters it (a retreat may
+	// lead there, 9.5b), East Prussia interns Poles for good and sends
+	// Russians out for 1d6 stages (the roll is asked once nothing else
+	// waits: prussiaRollDue). HQs retreating with their stack go too.
+	if b.country[i] != "" && !s.passable(i) {
+		away := Interned
+		if b.country[i] == EastPrussia && side == Russian {
+			away = Prussia
+		}
 		for k := range s.Units {
-			u := &s.Units[k]
-			if u.Status == OnMap && u.Hex == h {
-				if u.Side == Russian {
-					u.Status, u.Return = Prussia, 0
-					evs = append(evs, Event{Type: "prussia", Unit: u.ID, Hex: h, Text: rules.Textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", u.Name)})
-				} else {
-					u.Status = Interned
-					evs = append(evs, Event{Type: "interned", Unit: u.ID, Hex: h, Text: rules.Textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", u.Name)})
-				}
+			if u := &s.Units[k]; u.Status == OnMap && u.Hex == h && u.Side == side {
+				u.Status, u.Return = away, 0
+				evs = append(evs, s.awayEvent(u.ID, u.Name, h, away, b.country[i]))
+			}
+		}
+		for k := range s.HQs {
+			if q := &s.HQs[k]; q.Status == OnMap && q.Hex == h && q.Side == side {
+				q.Status, q.Return = away, 0
+				evs = append(evs, s.awayEvent(q.ID, q.Name, h, away, b.country[i]))
 			}
 		}
 	}
 	return evs
+}
+
+func (s *State) awayEvent(id, name string, h Hex, away, country string) Event {
+	if away == Prussia {
+		return Event{Type: "prussia", Unit: id, Hex: h, Text: textf("%s w Prusach Wschodnich: czasowo poza grą (13.5)", "%s in East Prussia: out of play for a while (13.5)", name)}
+	}
+	if country == EastPrussia {
+		return Event{Type: "interned", Unit: id, Hex: h, Text: textf("%s internowana w Prusach Wschodnich do końca gry (13.5)", "%s interned in East Prussia for the rest of the game (13.5)", name)}
+	}
+	return Event{Type: "interned", Unit: id, Hex: h, Text: textf("%s internowana w kraju neutralnym (%s, 1.3)", "%s interned in a neutral country (%s, 1.3)", name, country)}
 }
 
 func (s *State) attritionRoll(r Roll) ([]Event, error) {
@@ -583,14 +642,78 @@ func (s *State) hit(u *Unit, n int, rule string) []Event {
 	for ; n > 0 && u.Status == OnMap; n-- {
 		if u.Weak {
 			u.Status = Eliminated
-			return []Event{{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("%s wyeliminowana (%s)", "%s eliminated (%s)", u.Name, rule)}}
+			return []Event{{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: textf("%s wyeliminowana (%s)", "%s eliminated (%s)", u.Name, rule)}}
 		}
 		u.Weak = true
 		if n == 1 {
-			return []Event{{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("%s osłabiona (%s)", "%s weakened (%s)", u.Name, rule)}}
+			return []Event{{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: textf("%s osłabiona (%s)", "%s weakened (%s)", u.Name, rule)}}
 		}
 	}
 	return nil
+}
+
+// ---- card 31, Polish column: two more orders after combat ----
+
+// enterExtraOrders ends the combat phase: with card 31's Polish column in
+// force the Polish player (the effect's side) may first give up to two more
+// orders (7.2 and 7.4 apply, 7.3 does not: no chit, no RP), then
+// replacement (10.0) follows.
+func (s *State) enterExtraOrders() []Event {
+	e := s.effect("extra_moves", "")
+	if e == nil {
+		return s.enterReplacement()
+	}
+	for i := range s.Units {
+		s.Units[i].Moved = false // 7.4's "has not moved and will not" is per phase
+	}
+	return append([]Event{{Type: "extra_orders", Side: e.Effect.Side, N: e.Effect.N, Text: textf("Karta %d: %s może wydać %d rozkazy po walce (7.2, 7.4; bez kosztu 7.3)",
+		"Card %d: %s may give %d more orders after combat (7.2, 7.4; no 7.3 cost)", e.Card, sideName(e.Effect.Side), e.Effect.N)}}, s.nextExtraOrder()...)
+}
+
+// nextExtraOrder asks for the next of card 31's orders, or goes on to the
+// replacement phase when they are used or declined.
+func (s *State) nextExtraOrder() []Event {
+	e := s.effect("extra_moves", "")
+	if e != nil && e.Effect.N-e.Used > 0 && len(s.stackHexes(e.Effect.Side)) > 0 {
+		left := e.Effect.N - e.Used
+		s.setPending(Pending{Kind: "extra_order", Action: "order", Side: e.Effect.Side, N: left,
+			Text: textf("Karta %d: rozkaz dla stosu (zostało %d) albo pas", "Card %d: an order for a stack (%d left) or pass", e.Card, left)})
+		return nil
+	}
+	for i := range s.Units {
+		s.Units[i].Moved = false
+	}
+	s.Move, s.Pending = nil, nil
+	return s.enterReplacement()
+}
+
+// extraOrder carries out one of card 31's orders: any Polish stack, its
+// units even if they had an order this stage (not twice under the card);
+// the 7.2 roll when no HQ is in or next to the stack; 7.4's limits.
+func (s *State) extraOrder(a Order) ([]Event, error) {
+	if a.Card != 0 {
+		return nil, rejectf("no_card", "karta %d nie dotyczy rozkazów karty 31", "card %d does not apply to card 31's orders", a.Card)
+	}
+	movers, err := s.checkOrder(a)
+	if err != nil {
+		return nil, err
+	}
+	s.effect("extra_moves", a.Side).Used++
+	s.Pending = nil
+	if len(a.Path) > 0 {
+		if evs, waits := s.activation(a, movers); waits {
+			return evs, nil
+		}
+	}
+	return s.execute(a, movers)
+}
+
+// declineExtra: the player gives up card 31's remaining orders.
+func (s *State) declineExtra() []Event {
+	e := s.effect("extra_moves", "")
+	e.Used = e.Effect.N
+	evs := []Event{{Type: "pass", Side: e.Effect.Side, Text: textf("%s rezygnuje z pozostałych rozkazów karty %d", "%s gives up card %d's remaining orders", sideName(e.Effect.Side), e.Card)}}
+	return append(evs, s.nextExtraOrder()...)
 }
 
 // ---- 8.0 HQ movement ----
@@ -627,5 +750,5 @@ func (s *State) moveHQ(a MoveHQ) ([]Event, error) {
 	}
 	h.Hex, h.Moved = a.Path[len(a.Path)-1], true
 	s.passTurn()
-	return []Event{{Type: "hq_move", Side: a.Side, Unit: h.ID, Hex: h.Hex, Text: rules.Textf("%s do %s", "%s to %s", h.Name, h.Hex)}}, nil
+	return []Event{{Type: "hq_move", Side: a.Side, Unit: h.ID, Hex: h.Hex, Text: textf("%s do %s", "%s to %s", h.Name, h.Hex)}}, nil
 }

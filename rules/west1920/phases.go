@@ -3,8 +3,6 @@ package west1920
 import (
 	"slices"
 	"strconv"
-
-	"github.com/sztab/sztab/rules"
 )
 
 // ---- 3.x events ----
@@ -19,7 +17,7 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 		want = 2
 	}
 	if len(p.Hand) >= want {
-		return nil, rejectf("hand_full", "%s ma już %d karty", "%s already holds %d cards", sideName(a.Side).PL, len(p.Hand))
+		return nil, rejectf("hand_full", "%s ma już %d karty", "%s already holds %d cards", sideName(a.Side), len(p.Hand))
 	}
 	if a.Side != s.Turn {
 		return nil, rejectf("not_your_turn", "teraz ciągnie %[1]s", "%[2]s draws now", sideName(s.Turn).PL, sideName(s.Turn).EN)
@@ -30,7 +28,7 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 	}
 	s.Deck = slices.Delete(s.Deck, i, i+1)
 	p.Hand = append(p.Hand, a.Card)
-	evs := []Event{{Type: "draw", Side: a.Side, N: a.Card, Text: rules.Textf("%s ciągnie kartę %d", "%s draws card %d", sideName(a.Side).PL, a.Card)}}
+	evs := []Event{{Type: "draw", Side: a.Side, N: a.Card, Text: textf("%s ciągnie kartę %d", "%s draws card %d", sideName(a.Side), a.Card)}}
 	if s.Stage == 1 {
 		// 3.1: stage-1 cards are held; then the single cards go back.
 		if a.Side == s.Turn && len(s.player(other(a.Side)).Hand) == 0 {
@@ -51,7 +49,7 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 		switch {
 		case len(o.Hand) < 2:
 			s.Turn = other(a.Side)
-			evs = append(evs, Event{Type: "single_waits", Side: a.Side, N: a.Card, Text: rules.Textf("Karta %d ma jedną instrukcję: %s zagra ją po karcie przeciwnika (3.2)", "Card %d is a single-instruction card: %s plays it after the opponent's card (3.2)", a.Card, sideName(a.Side).PL)})
+			evs = append(evs, Event{Type: "single_waits", Side: a.Side, N: a.Card, Text: textf("Karta %d ma jedną instrukcję: %s zagra ją po karcie przeciwnika (3.2)", "Card %d is a single-instruction card: %s plays it after the opponent's card (3.2)", a.Card, sideName(a.Side))})
 		case s.holdsSingle(o):
 			s.Turn = s.firstForCards()
 		}
@@ -97,7 +95,7 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	i := slices.Index(p.Hand, a.Card)
 	p.Hand = slices.Delete(p.Hand, i, i+1)
 	p.Played = a.Card
-	evs := []Event{{Type: "play", Side: a.Side, N: a.Card, Text: rules.Textf("%s zagrywa kartę %d „%s”", "%s plays card %d “%s”", sideName(a.Side).PL, a.Card, card.Title)}}
+	evs := []Event{{Type: "play", Side: a.Side, N: a.Card, Text: textf("%s zagrywa kartę %d „%s”", "%s plays card %d “%s”", sideName(a.Side), a.Card, card.Title)}}
 	if opp.Played == 0 {
 		s.Turn = other(a.Side)
 		return evs, nil
@@ -148,7 +146,7 @@ func (s *State) applyEffect(player string, card int, e Effect) []Event {
 	switch e.Do {
 	case "rp":
 		s.player(e.Side).CardRP += e.N
-		return []Event{{Type: "card_rp", Side: e.Side, N: e.N, Text: rules.Textf("Karta %d: %s %+d PZ (4.0)", "Card %d: %s %+d RP (4.0)", card, sideName(e.Side).PL, e.N)}}
+		return []Event{{Type: "card_rp", Side: e.Side, N: e.N, Text: textf("Karta %d: %s %+d PZ (4.0)", "Card %d: %s %+d RP (4.0)", card, sideName(e.Side), e.N)}}
 	case "strategic_limit":
 		s.player(e.Side).StratLimit = e.N
 	case "lithuania_joins":
@@ -172,7 +170,7 @@ func (s *State) applyEffect(player string, card int, e Effect) []Event {
 		return nil
 	}
 	s.Effects = append(s.Effects, CardEffect{Card: card, Player: player, Effect: e})
-	return []Event{{Type: "card_effect", N: card, Text: rules.Textf("Karta %d: %s w mocy w tym etapie", "Card %d: %s in force this stage", card, e.Do)}}
+	return []Event{{Type: "card_effect", N: card, Text: textf("Karta %d: %s w mocy w tym etapie", "Card %d: %s in force this stage", card, e.Do)}}
 }
 
 func (s *State) effect(do, side string) *CardEffect {
@@ -216,8 +214,8 @@ func (s *State) resourceRoll(r Roll) ([]Event, error) {
 	p.Dice = r.Dice[0] - r.Dice[1]
 	p.TotalRP = max(0, p.BaseRP+p.Dice+p.CardRP)
 	p.Rolled = true
-	evs := []Event{{Type: "rp", Side: p.Side, N: p.TotalRP, Text: rules.Textf("%s: %d %+d (biała %d − czerwona %d) %+d z kart = %d PZ (4.0)",
-		"%s: %d %+d (white %d − red %d) %+d from cards = %d RP (4.0)", sideName(p.Side).PL, p.BaseRP, p.Dice, r.Dice[0], r.Dice[1], p.CardRP, p.TotalRP)}}
+	evs := []Event{{Type: "rp", Side: p.Side, N: p.TotalRP, Text: textf("%s: %d %+d (biała %d − czerwona %d) %+d z kart = %d PZ (4.0)",
+		"%s: %d %+d (white %d − red %d) %+d from cards = %d RP (4.0)", sideName(p.Side), p.BaseRP, p.Dice, r.Dice[0], r.Dice[1], p.CardRP, p.TotalRP)}}
 	return append(evs, s.nextResourceRoll()...), nil
 }
 
@@ -253,7 +251,7 @@ func (s *State) pass(a Pass) ([]Event, error) {
 		return nil, rejectf("already_passed", "%[1]s już zrezygnował", "%[2]s has already passed", sideName(a.Side).PL, sideName(a.Side).EN)
 	}
 	p.Passed = true
-	evs := []Event{{Type: "pass", Side: a.Side, Text: rules.Textf("%[1]s rezygnuje do końca fazy", "%[2]s passes for the rest of the phase", sideName(a.Side).PL, sideName(a.Side).EN)}}
+	evs := []Event{{Type: "pass", Side: a.Side, Text: textf("%[1]s rezygnuje do końca fazy", "%[2]s passes for the rest of the phase", sideName(a.Side).PL, sideName(a.Side).EN)}}
 	if !s.player(other(a.Side)).Passed {
 		s.Turn = other(a.Side)
 		return evs, nil
@@ -276,7 +274,7 @@ func (s *State) endPhase() []Event {
 		s.rollPending("first_roll", "", 2, "kto atakuje pierwszy: 1K6 gracza polskiego i rosyjskiego (9.2)", "who attacks first: the Polish and the Russian 1d6 (9.2)", nil)
 		return nil
 	case PhaseCombat:
-		return s.enterReplacement()
+		return s.enterExtraOrders()
 	case PhaseReplacement:
 		s.startAlternating(PhaseStrategic, s.firstByTotalRP())
 		return []Event{ev("phase", "Ruch strategiczny (11.0)", "Strategic movement (11.0)")}
@@ -318,10 +316,10 @@ func (s *State) buildDepot(a BuildDepot) ([]Event, error) {
 	sup := s.computeSupply()
 	p := s.player(a.Side)
 	if need := s.upkeep(a.Side, &sup); need > p.TotalRP {
-		return nil, rejectf("no_rp", "magazyny kosztowałyby %d PZ, %s ma %d (5.3)", "the depots would cost %d RP, %s has %d (5.3)", need, sideName(a.Side).PL, p.TotalRP)
+		return nil, rejectf("no_rp", "magazyny kosztowałyby %d PZ, %s ma %d (5.3)", "the depots would cost %d RP, %s has %d (5.3)", need, sideName(a.Side), p.TotalRP)
 	}
 	s.passTurn()
-	return []Event{{Type: "depot", Side: a.Side, Hex: a.Hex, Text: rules.Textf("%s zakłada magazyn w %s", "%s sets up a depot in %s", sideName(a.Side).PL, s.cat.cityAt[a.Hex].Name)}}, nil
+	return []Event{{Type: "depot", Side: a.Side, Hex: a.Hex, Text: textf("%s zakłada magazyn w %s", "%s sets up a depot in %s", sideName(a.Side), s.cat.cityAt[a.Hex].Name)}}, nil
 }
 
 func (s *State) removeDepot(a RemoveDepot) ([]Event, error) {
@@ -330,7 +328,7 @@ func (s *State) removeDepot(a RemoveDepot) ([]Event, error) {
 	}
 	i := s.depotAt(a.Hex)
 	if i < 0 || s.Depots[i].Side != a.Side {
-		return nil, rejectf("no_depot", "%s nie ma magazynu w %s", "%s has no depot in %s", sideName(a.Side).PL, a.Hex)
+		return nil, rejectf("no_depot", "%s nie ma magazynu w %s", "%s has no depot in %s", sideName(a.Side), a.Hex)
 	}
 	p := s.player(a.Side)
 	if p.Removed {
@@ -342,7 +340,7 @@ func (s *State) removeDepot(a RemoveDepot) ([]Event, error) {
 	p.Removed = true
 	s.Depots = slices.Delete(s.Depots, i, i+1)
 	s.passTurn()
-	return []Event{{Type: "depot_removed", Side: a.Side, Hex: a.Hex, Text: rules.Textf("%s likwiduje magazyn w %s (5.4)", "%s removes the depot in %s (5.4)", sideName(a.Side).PL, a.Hex)}}, nil
+	return []Event{{Type: "depot_removed", Side: a.Side, Hex: a.Hex, Text: textf("%s likwiduje magazyn w %s (5.4)", "%s removes the depot in %s (5.4)", sideName(a.Side), a.Hex)}}, nil
 }
 
 // depotUpkeep pays 5.3 at the end of the phase; when RP fall short the
@@ -359,7 +357,7 @@ func (s *State) depotUpkeep() []Event {
 				}
 			}
 			s.setPending(Pending{Kind: "depot_shortfall", Action: "remove_depot", Side: other(side), Options: opts,
-				Text: rules.Textf("%s wybiera magazyn przeciwnika do usunięcia: koszt %d PZ, jest %d (5.4)", "%s picks an enemy depot to remove: upkeep %d RP, only %d (5.4)", sideName(other(side)).PL, need, p.TotalRP)})
+				Text: textf("%s wybiera magazyn przeciwnika do usunięcia: koszt %d PZ, jest %d (5.4)", "%s picks an enemy depot to remove: upkeep %d RP, only %d (5.4)", sideName(other(side)), need, p.TotalRP)})
 			return nil
 		}
 	}
@@ -368,7 +366,7 @@ func (s *State) depotUpkeep() []Event {
 		p := s.player(side)
 		n := s.upkeep(side, &sup)
 		p.Spent += n
-		evs = append(evs, Event{Type: "upkeep", Side: side, N: n, Text: rules.Textf("%s płaci %d PZ za magazyny (5.3)", "%s pays %d RP for depots (5.3)", sideName(side).PL, n)})
+		evs = append(evs, Event{Type: "upkeep", Side: side, N: n, Text: textf("%s płaci %d PZ za magazyny (5.3)", "%s pays %d RP for depots (5.3)", sideName(side), n)})
 	}
 	return append(evs, s.supplyCheck()...)
 }
@@ -380,7 +378,7 @@ func (s *State) shortfallRemove(a RemoveDepot) ([]Event, error) {
 	i := s.depotAt(a.Hex)
 	s.Depots = slices.Delete(s.Depots, i, i+1)
 	s.Pending = nil
-	evs := []Event{{Type: "depot_removed", Hex: a.Hex, Text: rules.Textf("Magazyn w %s usunięty z braku PZ (5.4)", "The depot in %s is removed for want of RP (5.4)", a.Hex)}}
+	evs := []Event{{Type: "depot_removed", Hex: a.Hex, Text: textf("Magazyn w %s usunięty z braku PZ (5.4)", "The depot in %s is removed for want of RP (5.4)", a.Hex)}}
 	return append(evs, s.depotUpkeep()...), nil
 }
 
@@ -411,10 +409,10 @@ func (s *State) supplyCheck() []Event {
 		u := &s.Units[h.i]
 		if h.elim {
 			u.Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("%s bez zaopatrzenia: wyeliminowana (6.0)", "%s unsupplied: eliminated (6.0)", u.Name)})
+			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: textf("%s bez zaopatrzenia: wyeliminowana (6.0)", "%s unsupplied: eliminated (6.0)", u.Name)})
 		} else {
 			u.Weak = true
-			evs = append(evs, Event{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: rules.Textf("%s bez zaopatrzenia: osłabiona (6.0)", "%s unsupplied: weakened (6.0)", u.Name)})
+			evs = append(evs, Event{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: textf("%s bez zaopatrzenia: osłabiona (6.0)", "%s unsupplied: weakened (6.0)", u.Name)})
 		}
 	}
 	evs = append(evs, s.specialChecks()...)
@@ -437,10 +435,10 @@ func (s *State) specialChecks() []Event {
 		switch {
 		case u.Nation == NatUkrainian && !b.south[at]:
 			u.Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Text: rules.Textf("%s na północ od linii: wyeliminowana (13.4)", "%s north of the line: eliminated (13.4)", u.Name)})
+			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Text: textf("%s na północ od linii: wyeliminowana (13.4)", "%s north of the line: eliminated (13.4)", u.Name)})
 		case u.Nation == NatLithuanian && s.lithuanianTooFar(at):
 			u.Status = Eliminated
-			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Text: rules.Textf("%s ponad 2 heksy od granicy Litwy: wyeliminowana (13.3)", "%s more than 2 hexes from Lithuania: eliminated (13.3)", u.Name)})
+			evs = append(evs, Event{Type: "eliminated", Unit: u.ID, Text: textf("%s ponad 2 heksy od granicy Litwy: wyeliminowana (13.3)", "%s more than 2 hexes from Lithuania: eliminated (13.3)", u.Name)})
 		}
 	}
 	return evs
@@ -478,5 +476,5 @@ func (s *State) firstRoll(r Roll) ([]Event, error) {
 	if s.Phase == PhaseOrders && !s.hasChit(s.Turn) {
 		s.Turn = other(s.Turn)
 	}
-	return []Event{{Type: "first", Side: s.Turn, Text: rules.Textf("Polacy %[1]d, Rosjanie %[2]d: zaczyna %[3]s", "Poles %[1]d, Russians %[2]d: %[4]s starts", r.Dice[0], r.Dice[1], sideName(s.Turn).PL, sideName(s.Turn).EN)}}, nil
+	return []Event{{Type: "first", Side: s.Turn, Text: textf("Polacy %[1]d, Rosjanie %[2]d: zaczyna %[3]s", "Poles %[1]d, Russians %[2]d: %[4]s starts", r.Dice[0], r.Dice[1], sideName(s.Turn).PL, sideName(s.Turn).EN)}}, nil
 }

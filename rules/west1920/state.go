@@ -61,7 +61,8 @@ type Unit struct {
 	Moved      bool `json:"moved,omitempty"`      // moved this phase (7.4, 11.2)
 	Attacked   bool `json:"attacked,omitempty"`   // attacked (9.2)
 	Fought     bool `json:"fought,omitempty"`     // fought (9.3, fifth point)
-	Routed     bool `json:"routed,omitempty"`     // won under 9.5c (exempt from −1 and may attack again)
+	Routed     bool `json:"routed,omitempty"`     // won under 9.5c (exempt from the −1 of 9.3)
+	Again      bool `json:"again,omitempty"`      // entered the hex vacated after 9.5c: may attack again
 	Strategic  bool `json:"strategic,omitempty"`  // moved strategically (11.2)
 	Unsupplied bool `json:"unsupplied,omitempty"` // began the movement phase unsupplied (7.3, 7.4)
 }
@@ -78,6 +79,8 @@ type HQ struct {
 	From   Hex    `json:"from,omitempty"` // where 9.6 removed it
 	Return int    `json:"return_stage,omitempty"`
 	Moved  bool   `json:"moved,omitempty"`
+	// Strategic: moved strategically this stage (11.1, 11.2).
+	Strategic bool `json:"strategic,omitempty"`
 }
 
 // Depot is a depot counter (5.x). Stage is when it was set up.
@@ -128,6 +131,8 @@ type CardEffect struct {
 	Used   int    `json:"used,omitempty"`
 	// Hexes are the stacks chosen for card 21 (no chit there, 7.1).
 	Hexes []string `json:"hexes,omitempty"`
+	// Units took one of card 31's orders after combat (Polish column).
+	Units []string `json:"units,omitempty"`
 }
 
 // Pending is a decision the engine waits for: who answers (Side; "" for a
