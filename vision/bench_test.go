@@ -34,7 +34,7 @@ func benchScenes(b *testing.B, w, h, n int, seed uint64, f func(s *synth.Scene, 
 	}
 }
 
-func matOf(b *testing.B, im *synth.Image) gocv.Mat {
+func matOf(b testing.TB, im *synth.Image) gocv.Mat {
 	m, err := gocv.NewMatFromBytes(im.Height, im.Width, gocv.MatTypeCV8UC3, im.BGR)
 	if err != nil {
 		b.Fatal(err)

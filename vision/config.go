@@ -59,6 +59,13 @@ type Config struct {
 	// path (8). 0 keeps the default; a negative value turns the fast path
 	// off.
 	StillDiff float64 `yaml:"still_diff"`
+	// FullEvery: when only parts of the table changed since the last
+	// detected frame (a hand moving a model), only those parts are
+	// searched for markers, and every FullEvery-th detection (10) looks at
+	// the whole frame again. 0 keeps the default; negative: every
+	// detection looks at the whole frame. Needs the still-table fast path
+	// (still_diff).
+	FullEvery int `yaml:"full_every"`
 	// ForgetAfter: a model unseen for this long while the table is still
 	// is taken as removed (2m). 0 keeps the default; negative: never.
 	ForgetAfter time.Duration `yaml:"forget_after"`
@@ -115,6 +122,9 @@ func (c *Config) Defaults() {
 	}
 	if c.StillDiff == 0 {
 		c.StillDiff = 8
+	}
+	if c.FullEvery == 0 {
+		c.FullEvery = 10
 	}
 	if c.ForgetAfter == 0 {
 		c.ForgetAfter = 2 * time.Minute

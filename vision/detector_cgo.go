@@ -4,6 +4,7 @@ package vision
 
 import (
 	"fmt"
+	"image"
 
 	"gocv.io/x/gocv"
 
@@ -70,11 +71,33 @@ func (d *frameDetector) toGray(frame gocv.Mat) (Gray, error) {
 // wantRejected, the candidates that did not decode are kept for a second
 // look.
 func (d *frameDetector) detect(frame gocv.Mat, wantRejected bool) (detection, error) {
+	return d.detectIn(frame, nil, wantRejected)
+}
+
+// detectIn is detect over the regions of the frame only (nil: all of it).
+// A marker is found in a region when the whole marker lies inside it, so
+// the regions must be grown by a marker's size around what they cover.
+func (d *frameDetector) detectIn(frame gocv.Mat, regions []image.Rectangle, wantRejected bool) (detection, error) {
 	g, err := d.toGray(frame)
 	if err != nil {
 		return detection{}, err
 	}
-	raw, rej, err := d.det.detectWithRejected(d.gray, geom.Vec2{}, nil, nil, wantRejected)
+	var raw, rej []RawMarker
+	if regions == nil {
+		raw, rej, err = d.det.detectWithRejected(d.gray, geom.Vec2{}, nil, nil, wantRejected)
+	}
+	for _, r := range regions {
+		r = r.Intersect(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()))
+		if r.Empty() {
+			continue
+		}
+		crop := d.gray.Region(r)
+		raw, rej, err = d.det.detectWithRejected(crop, geom.Vec2{X: float64(r.Min.X), Y: float64(r.Min.Y)}, raw, rej, wantRejected)
+		crop.Close()
+		if err != nil {
+			break
+		}
+	}
 	if err != nil {
 		return detection{}, err
 	}

@@ -12,13 +12,16 @@ var ErrNoCamera = errors.New("vision: built without camera support (CGO_ENABLED=
 // Stats count what the pipeline has done.
 type Stats struct {
 	Frames int `json:"frames"`
-	// Detections are frames that went through full marker detection;
+	// Detections are frames that went through marker detection;
 	// StillFrames were found unchanged and cost only the comparison.
-	Detections  int `json:"detections"`
-	StillFrames int `json:"still_frames"`
-	Snapshots   int `json:"snapshots"`
-	Errors      int `json:"errors"`
-	Reopens     int `json:"reopens"`
+	Detections int `json:"detections"`
+	// RegionDetections are the Detections made only around what changed
+	// since the last detected frame (FullEvery).
+	RegionDetections int `json:"region_detections"`
+	StillFrames      int `json:"still_frames"`
+	Snapshots        int `json:"snapshots"`
+	Errors           int `json:"errors"`
+	Reopens          int `json:"reopens"`
 	// Recovered are markers OpenCV could not read that the pipeline's own
 	// decoder did.
 	Recovered int `json:"recovered"`

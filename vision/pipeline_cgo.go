@@ -36,6 +36,9 @@ type Pipeline struct {
 
 	lastObs   []Observation
 	haveObs   bool
+	sinceFull int               // detections since the last full one
+	lastPx    map[int]geom.Vec2 // where each model was last seen, pixels
+	regions   []image.Rectangle // the last detection's regions (nil: full)
 	drift     string
 	snapFrame gocv.Mat
 	haveSnap  bool
@@ -90,6 +93,7 @@ func newPipeline(cfg Config, reg *Registry, cal *Calibration, log *slog.Logger) 
 		tracker:   newTracker(cfg.StillMM, cfg.StillFrames, cfg.ForgetAfter),
 		still:     newStillness(cfg.StillDiff),
 		snapFrame: gocv.NewMat(),
+		lastPx:    map[int]geom.Vec2{},
 	}
 	return p, nil
 }
@@ -332,16 +336,27 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	}
 	obs := p.lastObs
 	if changed {
+		regions := p.changedRegions(frame, shrunk)
+		p.regions = regions
 		var err error
-		obs, err = p.detectFrame(frame)
+		obs, err = p.detectFrame(frame, regions)
 		if err != nil {
 			p.haveObs = false
 			return nil, err
+		}
+		if regions == nil {
+			p.sinceFull = 0
+		} else {
+			p.sinceFull++
+			p.stats.RegionDetections++
 		}
 		if p.cfg.StillDiff > 0 {
 			p.still.accept(frame, shrunk)
 		}
 		p.lastObs, p.haveObs = obs, true
+		for _, o := range obs {
+			p.lastPx[o.Model.Marker] = quadCentre(o.Corners)
+		}
 		p.stats.Detections++
 	} else {
 		p.stats.StillFrames++
@@ -354,9 +369,62 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	return &snap, nil
 }
 
-// detectFrame finds and places every registered model in the frame.
-func (p *Pipeline) detectFrame(frame gocv.Mat) ([]Observation, error) {
-	det, err := p.det.detect(frame, true)
+// regionInset: a marker nearer a region's edge than this is not looked
+// for in the region; it keeps its last observation (it did not change: a
+// region reaches far beyond every change).
+const regionInset = 16
+
+// changedRegions are the parts of the frame worth a detection when only
+// they changed since the last detected frame, or nil for a full detection:
+// the first frames, every FullEvery-th detection (a marker the change
+// mask missed is found again), or when the changes cover more than half
+// the frame (then a region search saves nothing).
+func (p *Pipeline) changedRegions(frame gocv.Mat, shrunk bool) []image.Rectangle {
+	if !shrunk || !p.haveObs || p.cfg.FullEvery < 0 || p.sinceFull+1 >= p.cfg.FullEvery {
+		return nil
+	}
+	// a region holds, at least regionInset pixels inside, every marker a
+	// changed block touches: grow the blocks by the largest marker's
+	// diagonal (1.42 sides) where the table is seen largest (up to 1.3 ×
+	// its scale at the centre with a 20° tilt), and by the inset
+	px := p.cal.MMPerPx
+	if px <= 0 {
+		return nil
+	}
+	margin := int(2*p.reg.maxSide/px) + regionInset
+	rs, ok := p.still.changedRegions(margin, frame.Cols(), frame.Rows())
+	if !ok || len(rs) == 0 {
+		return nil
+	}
+	// a model the last detection missed (noise, glare) is looked for again
+	// where it was last seen, as a full detection would
+	seen := map[int]bool{}
+	for _, o := range p.lastObs {
+		seen[o.Model.Marker] = true
+	}
+	frameRect := image.Rect(0, 0, frame.Cols(), frame.Rows())
+	for id, c := range p.lastPx {
+		if !seen[id] {
+			x, y := int(c.X), int(c.Y)
+			rs = append(rs, image.Rect(x-margin, y-margin, x+margin, y+margin).Intersect(frameRect))
+		}
+	}
+	rs = mergeOverlapping(rs)
+	if 2*regionsArea(rs) > frame.Cols()*frame.Rows() {
+		return nil
+	}
+	return rs
+}
+
+// detectFrame finds and places every registered model in the frame, or
+// only in regions when they are given: then the models seen last time
+// and not wholly inside a region keep their observations (a region holds
+// every marker a change touched, grown by a marker's size, so a marker
+// not wholly inside did not change; and only one wholly inside can be
+// found again there),
+// the fiducials are not looked at, and the camera-drift warning stands.
+func (p *Pipeline) detectFrame(frame gocv.Mat, regions []image.Rectangle) ([]Observation, error) {
+	det, err := p.det.detectIn(frame, regions, true)
 	if err != nil {
 		return nil, err
 	}
@@ -377,6 +445,14 @@ func (p *Pipeline) detectFrame(frame gocv.Mat) ([]Observation, error) {
 	rec := p.recover(&det, placed, byMarker)
 	p.stats.Recovered += len(rec)
 	place(rec)
+	if regions != nil {
+		for _, o := range p.lastObs {
+			if _, found := byMarker[o.Model.Marker]; found || quadInRegions(regions, o.Corners, regionInset) {
+				continue
+			}
+			byMarker[o.Model.Marker] = []Observation{o}
+		}
+	}
 	var markers []int
 	for id := range byMarker {
 		markers = append(markers, id)
@@ -398,6 +474,9 @@ func (p *Pipeline) detectFrame(frame gocv.Mat) ([]Observation, error) {
 			p.log.Warn("camera: a marker is seen twice; is it printed twice?", "marker", id, "model", best.Model.ID)
 		}
 		obs = append(obs, best)
+	}
+	if regions != nil {
+		return obs, nil
 	}
 	// has the camera moved?
 	p.drift = ""
@@ -582,6 +661,23 @@ func (s *stillness) shrink(frame gocv.Mat) {
 	} else {
 		gocv.CvtColor(s.small, &s.gray, gocv.ColorBGRToGray)
 	}
+}
+
+// changedRegions are the frame's rectangles (frame size fw×fh) around the
+// blocks of the last shrunk frame that differ from the reference, each
+// grown by margin pixels; false when the two cannot be compared.
+func (s *stillness) changedRegions(margin, fw, fh int) ([]image.Rectangle, bool) {
+	if !s.have || s.gray.Cols() != s.ref.Cols() || s.gray.Rows() != s.ref.Rows() {
+		return nil, false
+	}
+	gocv.AbsDiff(s.gray, s.ref, &s.tmp)
+	gocv.Threshold(s.tmp, &s.tmp, float32(s.thr), 255, gocv.ThresholdBinary)
+	pix, err := s.tmp.DataPtrUint8()
+	if err != nil {
+		return nil, false
+	}
+	scale := max(fw/max(s.tmp.Cols(), 1), 1)
+	return changedRegions(pix, s.tmp.Cols(), s.tmp.Rows(), s.tmp.Step(), scale, 4, margin, fw, fh), true
 }
 
 // changed reports whether frame differs from the reference (the last
