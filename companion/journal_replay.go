@@ -100,7 +100,7 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 	r.Dice = watch.Reports()
 	var v struct {
 		Players []struct {
-			Seat                             int
+			Seat                              int
 			Name, Faction, Colour, Army, Side string
 		} `json:"players"`
 		Result json.RawMessage `json:"result"`

@@ -124,4 +124,3 @@ func VerifyPath(path string, pub ed25519.PublicKey) (Report, error) {
 	r.Signed = true
 	return r, nil
 }
-
