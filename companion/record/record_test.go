@@ -305,3 +305,28 @@ func TestVerifyPath(t *testing.T) {
 		t.Errorf("no summary.md: got %v", err)
 	}
 }
+
+// BenchmarkChain10k is the chain's own share of a check: 10,000 entries
+// of a typical size hashed and linked, without reading them from SQLite.
+func BenchmarkChain10k(b *testing.B) {
+	body := []byte(`{"type":"shot","shooter":"u1","target":"u7","rolls":[{"value":4,"origin":"keypad"},{"value":2,"origin":"keypad"},{"value":6,"origin":"camera","confidence":0.93}]}`)
+	events := []byte(`[{"type":"hit","text":{"pl":"trafienie","en":"hit"}},{"type":"wound","text":{"pl":"rana","en":"wound"}}]`)
+	entries := make([]Entry, 10000)
+	hashes := make([][2]string, len(entries))
+	prev := testID.Genesis()
+	for i := range entries {
+		entries[i] = Entry{Seq: int64(i + 1), At: "2026-08-01T17:00:00.123456789Z", Kind: "action", Game: "skirmish", Body: body, Events: events}
+		h, _ := EntryHash(entries[i], prev)
+		hashes[i] = [2]string{prev.String(), h.String()}
+		prev = h
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		c := NewChain(testID)
+		for i, e := range entries {
+			if _, err := c.Next(e, hashes[i][0], hashes[i][1]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
