@@ -14,6 +14,7 @@ import (
 	"time"
 
 	rec "github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/rules/dice"
 )
 
 // chainedJournal writes n actions (a die each: 1…6 round) and returns the
@@ -336,5 +337,54 @@ func BenchmarkJournalVerify10k(b *testing.B) {
 			b.Fatalf("chain %+v", j.Chain())
 		}
 		j.Close()
+	}
+}
+
+// ReplayJournal, the seam `sztab export` uses: the journal replayed
+// through the game's registered spec as the daemon does, its counts, its
+// physical dice fed to the fairness watch (a die that only shows 6 is
+// flagged), the game's own summary; and stopped at a seq when asked.
+func TestReplayJournalForTheRecord(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t1.journal.db")
+	id := JournalIdentity{Venue: "v", Table: "t1", Game: "tally"}
+	j, err := OpenJournal(path, id, quietLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	at := time.Date(2026, 8, 1, 17, 0, 0, 0, time.UTC)
+	for i := range 80 {
+		body := `{"type":"add","rolls":[{"value":6,"origin":"keypad","device":"kp1"}]}`
+		if i%10 == 9 {
+			body = `{"type":"add","rolls":[{"value":3,"origin":"virtual"}]}`
+		}
+		if _, err := j.Append(ctx, KindAction, "tally", at.Add(time.Duration(i)*time.Minute), []byte(body), []byte(`[]`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Append(ctx, KindNotice, "tally", at.Add(2*time.Hour), []byte(`{"type":"rejected","code":"bad_die"}`), []byte(`[]`))
+	j.Append(ctx, KindNotice, "tally", at.Add(2*time.Hour), []byte(`{"type":"unknown_tag"}`), []byte(`[]`))
+	g, _ := tallySpec.New(&Config{})
+	r, err := ReplayJournal(ctx, j, g, "t1", dice.WatchConfig{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Entries != 82 || r.Actions != 80 || r.Notices != 2 || r.Refusals != 1 || !r.First.Equal(at) || !r.Last.Equal(at.Add(2*time.Hour)) {
+		t.Errorf("got %d entries, %d actions, %d notices, %d refusals, %v…%v", r.Entries, r.Actions, r.Notices, r.Refusals, r.First, r.Last)
+	}
+	if len(r.Dice) != 1 || r.Dice[0].Rolls != 72 || !r.Dice[0].Loaded {
+		t.Errorf("got dice %+v, want one keypad die of 72 rolls flagged", r.Dice)
+	}
+	if len(r.Standing) != 1 || r.Standing[0].EN != "total 456 of 80 dice" || r.Finished {
+		t.Errorf("got standing %v, finished %v", r.Standing, r.Finished)
+	}
+	g, _ = tallySpec.New(&Config{})
+	if r, err := ReplayJournal(ctx, j, g, "t1", dice.WatchConfig{}, 10); err != nil || r.Entries != 10 || r.Actions != 10 {
+		t.Errorf("through seq 10: %+v, %v", r, err)
+	}
+	g, _ = newTally("other")(&Config{})
+	if _, err := ReplayJournal(ctx, j, g, "t1", dice.WatchConfig{}, 0); err == nil || !strings.Contains(err.Error(), "entry 1 belongs to a tally game") {
+		t.Errorf("another game: got %v", err)
 	}
 }
