@@ -388,3 +388,32 @@ func TestReplayJournalForTheRecord(t *testing.T) {
 		t.Errorf("another game: got %v", err)
 	}
 }
+
+// The daemon refuses to start on a journal whose chain is broken, with the
+// entry and the reason, before it connects anything.
+func TestDaemonRefusesATamperedJournal(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	cfgPath := filepath.Join(dir, "t.yaml")
+	os.WriteFile(cfgPath, []byte("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\ndice:\n  seed: 7\nmqtt:\n  listen: 127.0.0.1:0\n"), 0o644)
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := OpenJournal(filepath.Join(dir, "j.db"), JournalIdentity{Venue: "v", Table: "t1", Game: "tally"}, quietLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := 1; v <= 5; v++ {
+		j.Append(context.Background(), KindAction, "tally", time.Now(), []byte(fmt.Sprintf(`{"type":"add","rolls":[{"value":%d,"origin":"keypad"}]}`, v)), []byte(`[]`))
+	}
+	j.Close()
+	editJournal(t, filepath.Join(dir, "j.db"), `UPDATE journal SET body = replace(body, '"value":3', '"value":6') WHERE seq = 3`)
+	d, err := Open(context.Background(), cfg, Options{Games: tallyGames, Log: quietLog})
+	if err == nil {
+		d.Close()
+	}
+	if !errors.Is(err, ErrJournalTampered) || !strings.Contains(err.Error(), "entry 3: hash mismatch") {
+		t.Fatalf("got %v, want the daemon refused naming entry 3", err)
+	}
+}
