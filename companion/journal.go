@@ -11,9 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	rec "github.com/sztab/sztab/companion/record"
 )
 
 // Entry kinds in the journal.
@@ -25,7 +28,13 @@ const (
 	KindNotice = "notice"
 )
 
-// Entry is one journal row.
+// journalKinds are the kinds an entry may have. Later kinds (corrections,
+// rulings, flagged breaches) are added here: they are entries of the same
+// chain, and the table, not a CHECK in the schema, says which exist.
+var journalKinds = map[string]bool{KindAction: true, KindNotice: true}
+
+// Entry is one journal row. Hash is its link in the journal's hash chain
+// (see rec.EntryHash), Prev the link before it; both lower-case hex.
 type Entry struct {
 	Seq    int64
 	At     time.Time
@@ -33,6 +42,8 @@ type Entry struct {
 	Game   string
 	Body   json.RawMessage
 	Events json.RawMessage
+	Prev   string
+	Hash   string
 }
 
 // Journal is the session's durable log in SQLite (WAL, synchronous=FULL):
@@ -43,6 +54,14 @@ type Journal struct {
 	path     string
 	lock     *os.File
 	recovery JournalRecovery
+	id       JournalIdentity
+	chain    ChainStatus
+
+	// mu guards the chain's head: the last entry's seq and hash, which
+	// the next Append links to.
+	mu      sync.Mutex
+	headSeq int64
+	head    rec.Hash
 }
 
 // JournalIdentity is the table a journal belongs to. It is written into the
@@ -62,25 +81,42 @@ var (
 	ErrJournalInUse = errors.New("in use by another Sztab daemon")
 	// ErrJournalIdentity: the journal was made for another venue, table or game.
 	ErrJournalIdentity = errors.New("made for another venue, table or game")
+	// ErrJournalTampered: the hash chain over the entries is broken: an
+	// entry was changed, deleted or reordered after it was written. A
+	// *rec.BreakError in the same error names the entry and the reason.
+	ErrJournalTampered = errors.New("changed after it was written (its hash chain is broken)")
+	// ErrJournalUnchained: a journal made before journals were chained,
+	// read by a tool that does not change it (the daemon chains it).
+	ErrJournalUnchained = errors.New("made before journals were chained; start the daemon on it once to chain it")
 )
 
 // errLocked is lockFile's answer when the lock is held elsewhere.
 var errLocked = errors.New("locked")
 
-const journalSchema = `
-CREATE TABLE IF NOT EXISTS journal (
+// journalSchemaVersion is the schema this Sztab writes: version 2 chains
+// the entries (prev, hash) and leaves the kinds to journalKinds. Version 1
+// journals are chained once when the daemon opens them (migrateJournal).
+const journalSchemaVersion = "2"
+
+// journalTable is the journal table of schema 2 (%s is its name).
+const journalTable = `
+CREATE TABLE %s (
 	seq    INTEGER PRIMARY KEY AUTOINCREMENT,
 	at     TEXT NOT NULL,
-	kind   TEXT NOT NULL CHECK (kind IN ('action', 'notice')),
+	kind   TEXT NOT NULL,
 	game   TEXT NOT NULL,
 	body   TEXT NOT NULL,
-	events TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS meta (
+	events TEXT NOT NULL,
+	prev   TEXT NOT NULL,
+	hash   TEXT NOT NULL
+);`
+
+var journalSchema = fmt.Sprintf(journalTable, "journal") + `
+CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 );
-INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1'), ('published_through', '0');
+INSERT INTO meta (key, value) VALUES ('schema', '2'), ('published_through', '0');
 `
 
 // JournalError is a journal that cannot be used; the daemon refuses to start.
@@ -133,8 +169,11 @@ func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, e
 		return fail(err)
 	}
 	db.SetMaxOpenConns(1)
-	j := &Journal{db: db, path: path, lock: lock}
+	j := &Journal{db: db, path: path, lock: lock, id: id}
 	adopted, err := j.check(id)
+	if err == nil {
+		err = j.verify(context.Background())
+	}
 	if err == nil {
 		err = j.db.QueryRow(`SELECT count(*), coalesce(max(seq), 0) FROM journal`).Scan(&wal.Entries, &wal.LastSeq)
 	}
@@ -145,6 +184,10 @@ func OpenJournal(path string, id JournalIdentity, log *slog.Logger) (*Journal, e
 	j.recovery = wal
 	if adopted {
 		log.Info("journal: made before journals named their table; it now belongs to this one", "journal", path, "venue", id.Venue, "table", id.Table, "game", id.Game)
+	}
+	if j.chain.WasMigrated {
+		log.Warn("journal: made before journals were chained; its entries are chained now, as they are in the file: the chain vouches for them from this open on, not for what happened to the file before",
+			"journal", path, "entries", j.chain.Migrated, "last_hash", j.chain.LastHash)
 	}
 	switch {
 	case wal.Torn:
@@ -211,18 +254,31 @@ func (j *Journal) check(id JournalIdentity) (adopted bool, err error) {
 		return false, err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(journalSchema); err != nil {
-		return false, err
+	if tables == 0 {
+		if _, err := tx.Exec(journalSchema); err != nil {
+			return false, err
+		}
 	}
 	var schema string
 	if err := tx.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&schema); err != nil {
 		return false, err
 	}
-	if schema != "1" {
-		return false, fmt.Errorf("schema version %s, this Sztab reads version 1", schema)
+	if schema != "1" && schema != journalSchemaVersion {
+		return false, fmt.Errorf("schema version %s, this Sztab reads versions 1 and 2", schema)
 	}
 	if adopted, err = checkIdentity(tx, j.path, id, tables == 0); err != nil {
 		return false, err
+	}
+	if tables == 0 {
+		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES ('chained', 'since it was made')`); err != nil {
+			return false, err
+		}
+	}
+	if schema == "1" {
+		if j.chain.Migrated, err = migrateJournal(tx, rec.Identity(id), time.Now()); err != nil {
+			return false, fmt.Errorf("chaining a journal made before journals were chained: %w", err)
+		}
+		j.chain.WasMigrated = true
 	}
 	if err := tx.Commit(); err != nil {
 		return false, err
@@ -291,25 +347,34 @@ func (j *Journal) Recovery() JournalRecovery { return j.recovery }
 // Path is the journal's file.
 func (j *Journal) Path() string { return j.path }
 
-// Append writes one entry and returns its sequence number once it is
-// committed to disk.
+// Append writes one entry, chained to the one before it, and returns its
+// sequence number once it is committed to disk. Body and events must be
+// JSON (the chain hashes them compacted; see rec.EntryHash).
 func (j *Journal) Append(ctx context.Context, kind, game string, at time.Time, body, events []byte) (int64, error) {
-	res, err := j.db.ExecContext(ctx,
-		`INSERT INTO journal (at, kind, game, body, events) VALUES (?, ?, ?, ?, ?)`,
-		at.UTC().Format(time.RFC3339Nano), kind, game, string(body), string(events))
+	if !journalKinds[kind] {
+		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("entry kind %q is not one this Sztab writes", kind)}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	e := rec.Entry{Seq: j.headSeq + 1, At: at.UTC().Format(time.RFC3339Nano), Kind: kind, Game: game, Body: body, Events: events}
+	hash, err := rec.EntryHash(e, j.head)
 	if err != nil {
+		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("entry %d (%s): %w", e.Seq, kind, err)}
+	}
+	if _, err := j.db.ExecContext(ctx,
+		`INSERT INTO journal (seq, at, kind, game, body, events, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Seq, e.At, kind, game, string(body), string(events), j.head.String(), hash.String()); err != nil {
+		// Whether it was written or not, the head is what the file says.
+		j.reloadHead()
 		return 0, &JournalError{Path: j.path, Err: err}
 	}
-	seq, err := res.LastInsertId()
-	if err != nil {
-		return 0, &JournalError{Path: j.path, Err: err}
-	}
-	return seq, nil
+	j.headSeq, j.head = e.Seq, hash
+	return e.Seq, nil
 }
 
 // Entries calls fn for every entry after seq `after`, in order.
 func (j *Journal) Entries(ctx context.Context, after int64, fn func(Entry) error) error {
-	rows, err := j.db.QueryContext(ctx, `SELECT seq, at, kind, game, body, events FROM journal WHERE seq > ? ORDER BY seq`, after)
+	rows, err := j.db.QueryContext(ctx, `SELECT seq, at, kind, game, body, events, prev, hash FROM journal WHERE seq > ? ORDER BY seq`, after)
 	if err != nil {
 		return &JournalError{Path: j.path, Err: err}
 	}
@@ -317,7 +382,7 @@ func (j *Journal) Entries(ctx context.Context, after int64, fn func(Entry) error
 	for rows.Next() {
 		var e Entry
 		var at, body, events string
-		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Game, &body, &events); err != nil {
+		if err := rows.Scan(&e.Seq, &at, &e.Kind, &e.Game, &body, &events, &e.Prev, &e.Hash); err != nil {
 			return &JournalError{Path: j.path, Err: err}
 		}
 		if e.At, err = time.Parse(time.RFC3339Nano, at); err != nil {
@@ -357,6 +422,9 @@ func (j *Journal) MarkPublished(ctx context.Context, seq int64) error {
 
 // Close closes the database and lets the journal go.
 func (j *Journal) Close() error {
+	if j == nil {
+		return nil
+	}
 	err := j.db.Close()
 	if j.lock != nil {
 		j.lock.Close()
@@ -365,7 +433,10 @@ func (j *Journal) Close() error {
 }
 
 // RecordSeed keeps the virtual dice's seed of one start in the journal's
-// meta table, for the referee: it is never published.
+// meta table, for the referee: it is never published. Seeds are not in the
+// hash chain (see the README's "The referee's record"): no entry depends
+// on them — every value they gave is in a chained action's body, and
+// replay never reads them.
 func (j *Journal) RecordSeed(ctx context.Context, at time.Time, seed uint64) error {
 	if _, err := j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`,
 		"dice_seed/"+at.UTC().Format(time.RFC3339Nano), strconv.FormatUint(seed, 10)); err != nil {

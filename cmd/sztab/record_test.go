@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/internal/golden"
+)
+
+var updateRecord = flag.Bool("update-record", false, "rewrite the export's golden files in testdata/record")
+
+// maliJournal plays the README's Mali Powstańcy game
+// (rules/mali/testdata/games/readme.jsonl) on the demo table's config
+// through the game's engine and journals it as the daemon does, with a
+// fixed clock, a refused action among them. It returns the journal's path
+// and the table's config.
+func maliJournal(t *testing.T) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := writeDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "mali-powstancy.yaml")
+	cfg, err := companion.LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := games.Lookup(cfg.Game)
+	g, err := spec.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "mali.journal.db")
+	j, err := companion.OpenJournal(path, companion.JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	script, err := os.ReadFile("../../rules/mali/testdata/games/readme.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 8, 1, 17, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	sc := bufio.NewScanner(bytes.NewReader(script))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var a companion.Action
+		if strings.Contains(line, `"type":"setup"`) {
+			// The script's setup is the table's opening action, built
+			// from the demo config (the same game).
+			a, err = g.Start()
+		} else {
+			a, err = g.DecodeAction([]byte(line))
+		}
+		if err != nil {
+			t.Fatalf("readme.jsonl:%d: %v", n, err)
+		}
+		events, commit, err := g.Apply(a)
+		if err != nil {
+			t.Fatalf("readme.jsonl:%d: %v", n, err)
+		}
+		body, _ := g.EncodeAction(a)
+		ev, _ := json.Marshal(events)
+		at = at.Add(20 * time.Second)
+		if _, err := j.Append(ctx, companion.KindAction, cfg.Game, at, body, ev); err != nil {
+			t.Fatal(err)
+		}
+		commit()
+		if n == 6 {
+			at = at.Add(time.Second)
+			notice := `{"type":"rejected","code":"not_your_turn","text":{"pl":"nie twoja kolej","en":"not your turn"},"action":"play_card"}`
+			if _, err := j.Append(ctx, companion.KindNotice, cfg.Game, at, []byte(notice), []byte(`[`+notice+`]`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return path, cfgPath
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// The export of the README's Mali game: record.jsonl, summary.md and
+// summary.html as golden files (a fixed clock; -update-record rewrites
+// them), and the export verifies.
+func TestExportGolden(t *testing.T) {
+	path, cfg := maliJournal(t)
+	out := filepath.Join(t.TempDir(), "rec")
+	now = func() time.Time { return time.Date(2026, 8, 2, 9, 0, 0, 0, time.UTC) }
+	defer func() { now = time.Now }()
+	if o, err := runSztab(t, "export", "--journal", path, "--config", cfg, "--out", out); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	for _, name := range []string{record.RecordFile, record.MarkdownFile, record.HTMLFile} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, filepath.Join("testdata", "record", name), got, *updateRecord)
+	}
+	// The export is the record: it verifies.
+	if o, err := runSztab(t, "verify", "--record", out); err != nil || !strings.Contains(o, "OK: record") || !strings.Contains(o, "summary.html names the same final hash") {
+		t.Errorf("verify of the export: %v\n%s", err, o)
+	}
+	// A second export to the same place is refused unless --force.
+	if _, err := runSztab(t, "export", "--journal", path, "--config", cfg, "--out", out); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("export over an export: got %v, want refused", err)
+	}
+	// Without the table's config, a game that needs its section says so.
+	if _, err := runSztab(t, "export", "--journal", path, "--out", t.TempDir()); err == nil || !strings.Contains(err.Error(), "give --config") {
+		t.Errorf("export without the config: got %v, want a hint to give --config", err)
+	}
+}
+
+// editSQLite changes a journal behind Sztab's back, as sqlite3 would.
+func editSQLite(t *testing.T, path, stmt string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(stmt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("%s changed %d rows, want 1", stmt, n)
+	}
+}
+
+// sztab verify --journal: OK with the count and the last hash, or the
+// first entry that does not match and why; the daemon refuses the same
+// journal at start.
+func TestVerifyJournal(t *testing.T) {
+	path, _ := maliJournal(t)
+	o, err := runSztab(t, "verify", "--journal", path)
+	if err != nil || !strings.Contains(o, "OK: journal") || !strings.Contains(o, "35 entries") || !strings.Contains(o, "last seq 35, last hash ") {
+		t.Fatalf("verify of an untouched journal: %v\n%s", err, o)
+	}
+	for _, tc := range []struct{ name, edit, want string }{
+		{"the soldier's die changed", `UPDATE journal SET body = replace(body, '"value":3', '"value":6') WHERE seq = 26 AND body LIKE '%roll_die%"value":3%'`, "entry 26: hash mismatch"},
+		{"a row deleted", `DELETE FROM journal WHERE seq = 12`, "entry 13: missing seq: entry 12 is not there"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path, _ := maliJournal(t)
+			editSQLite(t, path, tc.edit)
+			_, err := runSztab(t, "verify", "--journal", path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) == 0 {
+				t.Fatalf("got %v, want it to say %q", err, tc.want)
+			}
+			_, err = companion.OpenJournal(path, companion.JournalIdentity{Venue: "demo", Table: "stol-2", Game: "mali-powstancy"}, quiet)
+			if !errors.Is(err, companion.ErrJournalTampered) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("OpenJournal: got %v, want ErrJournalTampered saying %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := runSztab(t, "verify"); err == nil {
+		t.Error("verify without --journal or --record: no error")
+	}
+}
+
+// An export signed with the table's key verifies with its public key, and
+// not when a line, a summary's hash, the statement or the key differ.
+func TestExportSignedAndVerify(t *testing.T) {
+	path, cfg := maliJournal(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "table.key")
+	o, err := runSztab(t, "keygen", "--out", key)
+	if err != nil || !strings.Contains(o, "fingerprint ") {
+		t.Fatalf("keygen: %v\n%s", err, o)
+	}
+	if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("private key file: %v, mode %v, want 0600", err, fi.Mode().Perm())
+	}
+	if _, err := runSztab(t, "keygen", "--out", key); err == nil || !strings.Contains(err.Error(), "never replaced") {
+		t.Errorf("keygen over a key: got %v, want refused", err)
+	}
+	other := filepath.Join(dir, "other.key")
+	if _, err := runSztab(t, "keygen", "--out", other); err != nil {
+		t.Fatal(err)
+	}
+	clean := filepath.Join(dir, "rec")
+	o, err = runSztab(t, "export", "--journal", path, "--config", cfg, "--out", clean, "--sign", key)
+	if err != nil || !strings.Contains(o, "result signed with table key") {
+		t.Fatalf("export --sign: %v\n%s", err, o)
+	}
+	st, _ := os.ReadFile(filepath.Join(clean, record.StatementFile))
+	if !strings.Contains(string(st), "finished: true") || !strings.Contains(string(st), "final_seq: 35") {
+		t.Errorf("statement:\n%s", st)
+	}
+	o, err = runSztab(t, "verify", "--record", clean, "--pubkey", key+".pub")
+	if err != nil || !strings.Contains(o, "signature good") {
+		t.Fatalf("verify of the signed export: %v\n%s", err, o)
+	}
+	if o, err := runSztab(t, "verify", "--record", clean); err != nil || !strings.Contains(o, "NOT checked") {
+		t.Errorf("verify without --pubkey: %v\n%s, want the signature reported unchecked", err, o)
+	}
+
+	// copyRecord is a fresh copy of the clean export to damage.
+	copyRecord := func(t *testing.T) string {
+		d := filepath.Join(t.TempDir(), "rec")
+		os.MkdirAll(d, 0o755)
+		ents, _ := os.ReadDir(clean)
+		for _, e := range ents {
+			b, _ := os.ReadFile(filepath.Join(clean, e.Name()))
+			os.WriteFile(filepath.Join(d, e.Name()), b, 0o644)
+		}
+		return d
+	}
+	replace := func(t *testing.T, file, old, new string) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s has no %q", file, old)
+		}
+		os.WriteFile(file, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644)
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, d string)
+		pubkey string
+		want   string
+	}{{
+		name: "a line altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.RecordFile), `"type":"roll_die","colour":"black","value":3`, `"type":"roll_die","colour":"black","value":6`)
+		},
+		want: "entry 26: hash mismatch",
+	}, {
+		name: "a line removed",
+		damage: func(t *testing.T, d string) {
+			b, _ := os.ReadFile(filepath.Join(d, record.RecordFile))
+			lines := strings.SplitAfter(string(b), "\n")
+			os.WriteFile(filepath.Join(d, record.RecordFile), []byte(strings.Join(append(lines[:5:5], lines[6:]...), "")), 0o644)
+		},
+		want: "entry 6: missing seq",
+	}, {
+		name: "the Markdown summary's hash differs",
+		damage: func(t *testing.T, d string) {
+			b, _ := os.ReadFile(filepath.Join(d, record.MarkdownFile))
+			h, _ := record.FinalHashIn(b, false)
+			replace(t, filepath.Join(d, record.MarkdownFile), h.String(), strings.Repeat("0", 64))
+		},
+		want: "summary.md: names the final hash 0000",
+	}, {
+		name: "the HTML summary's hash differs",
+		damage: func(t *testing.T, d string) {
+			b, _ := os.ReadFile(filepath.Join(d, record.HTMLFile))
+			h, _ := record.FinalHashIn(b, true)
+			replace(t, filepath.Join(d, record.HTMLFile), h.String(), strings.Repeat("1", 64))
+		},
+		want: "summary.html: names the final hash 1111",
+	}, {
+		name: "the result altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.StatementFile), "scoring", "a draw")
+		},
+		pubkey: key + ".pub", want: "the signature does not match",
+	}, {
+		name: "the result's winner altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.StatementFile), "finished: true", "finished: false")
+		},
+		pubkey: key + ".pub", want: "the signature does not match",
+	}, {
+		name:   "another table's key",
+		damage: func(t *testing.T, d string) {},
+		pubkey: other + ".pub", want: "the signature does not match",
+	}, {
+		name:   "the signature removed",
+		damage: func(t *testing.T, d string) { os.Remove(filepath.Join(d, record.SignatureFile)) },
+		pubkey: key + ".pub", want: "the statement is not signed",
+	}, {
+		name:   "a private key given as the public key",
+		damage: func(t *testing.T, d string) {},
+		pubkey: key, want: "the other file of the pair",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := copyRecord(t)
+			tc.damage(t, d)
+			args := []string{"verify", "--record", d}
+			if tc.pubkey != "" {
+				args = append(args, "--pubkey", tc.pubkey)
+			}
+			_, err := runSztab(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want it to say %q", err, tc.want)
+			}
+		})
+	}
+
+	t.Run("a malformed key file to sign with", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad.key")
+		for _, tc := range []struct{ data, want string }{
+			{"not a key\n", "not a PEM file"},
+			{"", "not a PEM file"},
+		} {
+			os.WriteFile(bad, []byte(tc.data), 0o600)
+			_, err := runSztab(t, "export", "--journal", path, "--config", cfg, "--out", t.TempDir(), "--sign", bad)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), bad) {
+				t.Errorf("--sign %q: got %v, want it to say %q and name the file", tc.data, err, tc.want)
+			}
+		}
+		_, err := runSztab(t, "export", "--journal", path, "--config", cfg, "--out", t.TempDir(), "--sign", key+".pub")
+		if err == nil || !strings.Contains(err.Error(), "the other file of the pair") {
+			t.Errorf("--sign with the public key: got %v", err)
+		}
+	})
+}

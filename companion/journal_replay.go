@@ -1,0 +1,128 @@
+package companion
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/dice"
+)
+
+// GameRecord is what a replay of a journal says of its game, for the
+// referee's record (`sztab export`): who played, how it stands or ended,
+// what the journal holds, and the physical dice's fairness.
+type GameRecord struct {
+	Players []RecordPlayer
+	// Finished says the game is over; Result is its headline then (the
+	// result), or how it stands.
+	Finished bool
+	Result   rules.Text
+	// Standing is the game's summary for the public (Summarizer), if it
+	// has one.
+	Standing []rules.Text
+	// Entries, Actions and Notices are counted in the journal; Refusals
+	// are the notices of refused actions.
+	Entries, Actions, Notices, Refusals int
+	First, Last                         time.Time
+	Dice                                []dice.FairnessReport
+}
+
+// RecordPlayer is a player of the record: seat, name, and side (faction,
+// colour or army), as the public view shows them.
+type RecordPlayer struct {
+	Seat int
+	Name string
+	Side string
+}
+
+// ReplayJournal replays a journal's actions on g, a fresh game of the
+// journal's game built by its registered spec (GameSpec.New), the way the
+// daemon does at start (table.replay): every action decoded and applied in
+// order, the physical dice of each fed to a fairness watch (cfg). Nothing
+// is published and nothing written. The players and the result come from
+// the game's own seams: its public view's "players" and "result", its
+// Headliner and Summarizer. Entries after seq through are left out (0:
+// none), so that a record read beside a playing daemon is of one moment.
+func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg dice.WatchConfig, through int64) (GameRecord, error) {
+	var r GameRecord
+	watch := dice.NewWatch(cfg)
+	dc, _ := g.(DiceCarrier)
+	err := j.Entries(ctx, 0, func(e Entry) error {
+		if through > 0 && e.Seq > through {
+			return nil
+		}
+		r.Entries++
+		if r.First.IsZero() {
+			r.First = e.At
+		}
+		r.Last = e.At
+		if e.Game != g.Name() {
+			return &JournalError{Path: j.Path(), Err: fmt.Errorf("entry %d belongs to a %s game, not %s", e.Seq, e.Game, g.Name())}
+		}
+		switch e.Kind {
+		case KindNotice:
+			r.Notices++
+			var n struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(e.Body, &n) == nil && n.Type == "rejected" {
+				r.Refusals++
+			}
+			return nil
+		case KindAction:
+		default:
+			return nil
+		}
+		r.Actions++
+		a, err := g.DecodeAction(e.Body)
+		if err != nil {
+			return &JournalError{Path: j.Path(), Err: fmt.Errorf("entry %d: %w", e.Seq, err)}
+		}
+		_, commit, err := g.Apply(a)
+		if err != nil {
+			return &JournalError{Path: j.Path(), Err: fmt.Errorf("entry %d (%s) no longer applies: %w", e.Seq, a.Type(), err)}
+		}
+		commit()
+		if dc != nil {
+			for _, roll := range dc.RollsIn(a) {
+				if roll.Origin == dice.Keypad || roll.Origin == dice.Camera || roll.Origin == dice.NFC {
+					watch.Observe(dice.SourceKey(table, roll), roll)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return GameRecord{}, err
+	}
+	r.Dice = watch.Reports()
+	var v struct {
+		Players []struct {
+			Seat                              int
+			Name, Faction, Colour, Army, Side string
+		} `json:"players"`
+		Result json.RawMessage `json:"result"`
+	}
+	if b, err := json.Marshal(g.View(Public)); err == nil {
+		json.Unmarshal(b, &v)
+	}
+	for _, p := range v.Players {
+		side := p.Faction
+		for _, s := range []string{p.Colour, p.Army, p.Side} {
+			if side == "" {
+				side = s
+			}
+		}
+		r.Players = append(r.Players, RecordPlayer{Seat: p.Seat, Name: p.Name, Side: side})
+	}
+	r.Finished = len(v.Result) > 0 && string(v.Result) != "null"
+	if h, ok := g.(Headliner); ok {
+		r.Result = h.Headline()
+	}
+	if s, ok := g.(Summarizer); ok {
+		r.Standing = s.Summary(Public)
+	}
+	return r, nil
+}

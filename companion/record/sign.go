@@ -1,0 +1,262 @@
+package record
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The table's key is Ed25519, in the usual PEM files: the private key as
+// PKCS #8 ("PRIVATE KEY"), the public key as PKIX ("PUBLIC KEY"), so that
+// openssl reads them too.
+
+// GenerateKey makes a table key and returns its two PEM files.
+func GenerateKey() (private, public []byte, err error) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: key: %w", err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: key: %w", err)
+	}
+	pder, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return nil, nil, fmt.Errorf("record: key: %w", err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pder}), nil
+}
+
+// ParsePrivateKey reads a table's private key file.
+func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
+	der, err := onePEM(data, "PRIVATE KEY")
+	if err != nil {
+		return nil, err
+	}
+	k, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, fmt.Errorf("record: private key: %w", err)
+	}
+	priv, ok := k.(ed25519.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("record: private key: a %T, want an Ed25519 key (sztab keygen makes one)", k)
+	}
+	return priv, nil
+}
+
+// ParsePublicKey reads a table's public key file.
+func ParsePublicKey(data []byte) (ed25519.PublicKey, error) {
+	der, err := onePEM(data, "PUBLIC KEY")
+	if err != nil {
+		return nil, err
+	}
+	k, err := x509.ParsePKIXPublicKey(der)
+	if err != nil {
+		return nil, fmt.Errorf("record: public key: %w", err)
+	}
+	pub, ok := k.(ed25519.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("record: public key: a %T, want an Ed25519 key", k)
+	}
+	return pub, nil
+}
+
+// onePEM is the one PEM block of type typ that data must be.
+func onePEM(data []byte, typ string) ([]byte, error) {
+	what := strings.ToLower(typ)
+	b, rest := pem.Decode(data)
+	if b == nil {
+		return nil, fmt.Errorf("record: %s: not a PEM file (want -----BEGIN %s-----)", what, typ)
+	}
+	if b.Type != typ {
+		hint := ""
+		if strings.Contains(b.Type, "PUBLIC") != strings.Contains(typ, "PUBLIC") {
+			hint = " (the other file of the pair?)"
+		}
+		return nil, fmt.Errorf("record: %s: the file holds a %q block, want %q%s", what, b.Type, typ, hint)
+	}
+	if len(b.Headers) > 0 {
+		return nil, fmt.Errorf("record: %s: encrypted or with headers; want a plain key", what)
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return nil, fmt.Errorf("record: %s: more after the key", what)
+	}
+	return b.Bytes, nil
+}
+
+// Fingerprint names a public key: the first 16 hex digits of the SHA-256
+// of its bytes.
+func Fingerprint(pub ed25519.PublicKey) string {
+	h := sha256.Sum256(pub)
+	return hex.EncodeToString(h[:8])
+}
+
+// Statement is a table's result statement: which table and game, the
+// record's last entry (so the statement names the whole record), and the
+// result. Its canonical bytes (Marshal) are what the table signs.
+type Statement struct {
+	Identity
+	FinalSeq  int64
+	FinalHash string
+	Finished  bool
+	Result    Text
+}
+
+const statementTitle = "sztab result statement v1"
+
+// Marshal is the statement's canonical text: a title line, then one
+// "key: value" line a field in this order, strings as JSON strings
+// (without HTML escaping), numbers in decimal, a final newline:
+//
+//	sztab result statement v1
+//	venue: "…"
+//	table: "…"
+//	game: "…"
+//	final_seq: 42
+//	final_hash: 64 hex digits
+//	finished: true
+//	result_pl: "…"
+//	result_en: "…"
+func (s Statement) Marshal() []byte {
+	var b strings.Builder
+	b.WriteString(statementTitle + "\n")
+	for _, f := range s.fields() {
+		b.WriteString(f.key + ": " + f.value + "\n")
+	}
+	return []byte(b.String())
+}
+
+type field struct{ key, value string }
+
+func (s Statement) fields() []field {
+	return []field{
+		{"venue", quote(s.Venue)}, {"table", quote(s.Table)}, {"game", quote(s.Game)},
+		{"final_seq", strconv.FormatInt(s.FinalSeq, 10)}, {"final_hash", s.FinalHash},
+		{"finished", strconv.FormatBool(s.Finished)},
+		{"result_pl", quote(s.Result.PL)}, {"result_en", quote(s.Result.EN)},
+	}
+}
+
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// MaxStatement is the longest statement ParseStatement reads.
+const MaxStatement = 64 << 10
+
+// ParseStatement reads a statement that must be in its canonical form
+// (Marshal): anything else — another order, a field missing or twice,
+// other spacing — is refused with the line at fault.
+func ParseStatement(data []byte) (Statement, error) {
+	var s Statement
+	if len(data) > MaxStatement {
+		return s, fmt.Errorf("record: statement: %d bytes, longer than %d", len(data), MaxStatement)
+	}
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		return s, errors.New("record: statement: does not end with a newline")
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if lines[0] != statementTitle {
+		return s, fmt.Errorf("record: statement: line 1: %q, want %q", clip(lines[0]), statementTitle)
+	}
+	keys := Statement{}.fields()
+	if len(lines) != len(keys)+1 {
+		return s, fmt.Errorf("record: statement: %d lines, want %d", len(lines), len(keys)+1)
+	}
+	vals := map[string]string{}
+	for i, f := range keys {
+		k, v, ok := strings.Cut(lines[i+1], ": ")
+		if !ok || k != f.key {
+			return s, fmt.Errorf("record: statement: line %d: %q, want %q", i+2, clip(lines[i+1]), f.key+": …")
+		}
+		vals[k] = v
+	}
+	str := func(k string) (string, error) {
+		var out string
+		if err := json.Unmarshal([]byte(vals[k]), &out); err != nil {
+			return "", fmt.Errorf("record: statement: %s: want a JSON string: %w", k, err)
+		}
+		return out, nil
+	}
+	var err error
+	for k, to := range map[string]*string{"venue": &s.Venue, "table": &s.Table, "game": &s.Game, "result_pl": &s.Result.PL, "result_en": &s.Result.EN} {
+		if *to, err = str(k); err != nil {
+			return Statement{}, err
+		}
+	}
+	if s.FinalSeq, err = strconv.ParseInt(vals["final_seq"], 10, 64); err != nil || s.FinalSeq < 0 {
+		return Statement{}, fmt.Errorf("record: statement: final_seq %q: want a count", clip(vals["final_seq"]))
+	}
+	if _, err := ParseHash(vals["final_hash"]); err != nil {
+		return Statement{}, fmt.Errorf("record: statement: final_hash: %w", err)
+	}
+	s.FinalHash = vals["final_hash"]
+	if s.Finished, err = strconv.ParseBool(vals["finished"]); err != nil {
+		return Statement{}, fmt.Errorf("record: statement: finished %q: want true or false", clip(vals["finished"]))
+	}
+	if !bytes.Equal(s.Marshal(), data) {
+		return Statement{}, errors.New("record: statement: not in canonical form (see record.Statement.Marshal)")
+	}
+	return s, nil
+}
+
+// signaturePrefix starts a signature file's one line.
+const signaturePrefix = "ed25519 "
+
+// Sign signs the statement's canonical bytes and returns the signature
+// file: "ed25519 <base64 signature>\n".
+func Sign(s Statement, key ed25519.PrivateKey) []byte {
+	sig := ed25519.Sign(key, s.Marshal())
+	return []byte(signaturePrefix + base64.StdEncoding.EncodeToString(sig) + "\n")
+}
+
+// ParseSignature reads a signature file.
+func ParseSignature(data []byte) ([]byte, error) {
+	line, ok := strings.CutSuffix(string(data), "\n")
+	b64, ok2 := strings.CutPrefix(line, signaturePrefix)
+	if !ok || !ok2 || strings.Contains(b64, "\n") {
+		return nil, fmt.Errorf("record: signature: want one line \"%s<base64>\"", signaturePrefix)
+	}
+	sig, err := base64.StdEncoding.Strict().DecodeString(b64)
+	if err != nil {
+		return nil, fmt.Errorf("record: signature: %w", err)
+	}
+	if len(sig) != ed25519.SignatureSize {
+		return nil, fmt.Errorf("record: signature: %d bytes, an Ed25519 signature has %d", len(sig), ed25519.SignatureSize)
+	}
+	return sig, nil
+}
+
+// ErrBadSignature: the signature is not the key's over the statement.
+var ErrBadSignature = errors.New("the signature does not match: the statement was changed after it was signed, or another key signed it")
+
+// VerifyStatement checks a statement file's signature file with a public
+// key, and returns the statement.
+func VerifyStatement(statement, signature []byte, pub ed25519.PublicKey) (Statement, error) {
+	s, err := ParseStatement(statement)
+	if err != nil {
+		return Statement{}, err
+	}
+	sig, err := ParseSignature(signature)
+	if err != nil {
+		return Statement{}, err
+	}
+	if !ed25519.Verify(pub, statement, sig) {
+		return Statement{}, fmt.Errorf("record: key %s: %w", Fingerprint(pub), ErrBadSignature)
+	}
+	return s, nil
+}

@@ -1,0 +1,126 @@
+package record
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The files of an exported record, in its directory.
+const (
+	RecordFile    = "record.jsonl"
+	MarkdownFile  = "summary.md"
+	HTMLFile      = "summary.html"
+	StatementFile = "result.txt"
+	SignatureFile = "result.txt.sig"
+)
+
+// Report is what VerifyPath checked.
+type Report struct {
+	Identity Identity
+	Entries  int
+	LastSeq  int64
+	Last     Hash
+	// Summaries are the summary files that name the record's final hash.
+	Summaries []string
+	// Statement is the result statement, when there is one; Signed says
+	// its signature was checked with the public key given, Unchecked that
+	// it is signed but no public key was given.
+	Statement *Statement
+	Signed    bool
+	Unchecked bool
+}
+
+// VerifyPath checks an exported record: path is its directory or its
+// record.jsonl. It checks the chain of record.jsonl; in a directory, that
+// summary.md and summary.html are there and name the chain's final hash,
+// and that result.txt, if there, names the same table, final seq and hash.
+// With pub, the statement's signature must be there and be pub's. The
+// first fault is the error, naming the file.
+func VerifyPath(path string, pub ed25519.PublicKey) (Report, error) {
+	var r Report
+	fi, err := os.Stat(path)
+	if err != nil {
+		return r, fmt.Errorf("record: %w", err)
+	}
+	dir, file := path, filepath.Join(path, RecordFile)
+	if !fi.IsDir() {
+		dir, file = "", path
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return r, fmt.Errorf("record: %w", err)
+	}
+	rec, err := ReadRecord(f)
+	f.Close()
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", file, err)
+	}
+	r.Identity, r.Entries, r.LastSeq, r.Last = rec.Header.Identity, len(rec.Entries), rec.LastSeq, rec.Last
+	if dir == "" {
+		if pub != nil {
+			return r, errors.New("record: --pubkey checks the signature of a record's directory; give the directory, not the file")
+		}
+		return r, nil
+	}
+	for _, name := range []string{MarkdownFile, HTMLFile} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return r, fmt.Errorf("record: summary: %w", err)
+		}
+		h, err := FinalHashIn(b, name == HTMLFile)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", p, err)
+		}
+		if h != rec.Last {
+			return r, fmt.Errorf("%s: names the final hash %s, the record's chain ends in %s (entry %d): the summary is not this record's", p, h, rec.Last, rec.LastSeq)
+		}
+		r.Summaries = append(r.Summaries, name)
+	}
+	sp, gp := filepath.Join(dir, StatementFile), filepath.Join(dir, SignatureFile)
+	statement, err := os.ReadFile(sp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if pub != nil {
+			return r, fmt.Errorf("record: %s: no result statement to check the signature of", sp)
+		}
+		return r, nil
+	case err != nil:
+		return r, fmt.Errorf("record: %w", err)
+	}
+	s, err := ParseStatement(statement)
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", sp, err)
+	}
+	if s.Identity != rec.Header.Identity || s.FinalSeq != rec.LastSeq || s.FinalHash != rec.Last.String() {
+		return r, fmt.Errorf("%s: states %s through entry %d (%s), the record is %s through entry %d (%s): the statement is not this record's",
+			sp, s.Identity, s.FinalSeq, s.FinalHash, rec.Header.Identity, rec.LastSeq, rec.Last)
+	}
+	r.Statement = &s
+	sig, err := os.ReadFile(gp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if pub != nil {
+			return r, fmt.Errorf("record: %s: the statement is not signed", gp)
+		}
+		return r, nil
+	case err != nil:
+		return r, fmt.Errorf("record: %w", err)
+	}
+	if pub == nil {
+		if _, err := ParseSignature(sig); err != nil {
+			return r, fmt.Errorf("%s: %w", gp, err)
+		}
+		r.Unchecked = true
+		return r, nil
+	}
+	if _, err := VerifyStatement(statement, sig, pub); err != nil {
+		return r, fmt.Errorf("%s: %w", gp, err)
+	}
+	r.Signed = true
+	return r, nil
+}
