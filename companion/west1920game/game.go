@@ -300,7 +300,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		if v, err := strconv.Atoi(in.Key.Key); err == nil && len(in.Key.Key) == 1 && len(in.Args) == 0 {
 			return g.die(s, v, in.Key.Keypad, in.From, who)
 		}
-		return g.command(s, in.Key.Key, in.Args, who, in.From)
+		return g.command(s, in.Key.Key, in.Args, in.Key.Keypad, who, in.From)
 	}
 	return nil, nil
 }
@@ -449,7 +449,7 @@ func parseFacing(arg string) *rules.Text {
 // command maps a command (a key, a page's button) to actions; who is the
 // side of the player who sent it, "" for the referee or the table's keys
 // (they act for whoever the game waits for).
-func (g *Game) command(s west1920.State, name string, args []string, who string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(s west1920.State, name string, args []string, keypad, who string, from companion.Sender) ([]companion.Action, []companion.Notice) {
 	if name == "undo" {
 		g.entered = nil
 		return nil, []companion.Notice{{Type: "dice_cleared", Text: rules.Textf("wpisane kości wyczyszczone", "the dice entered are cleared")}}
@@ -494,7 +494,7 @@ func (g *Game) command(s west1920.State, name string, args []string, who string,
 		}
 		return one(west1920.Pass{Side: side})
 	case "roll":
-		return g.roll(s, args, from)
+		return g.roll(s, args, keypad, from)
 	case "draw":
 		if n := need(0, 1, "bez argumentów (talia wirtualna) albo numer karty", "no arguments (virtual deck) or a card number"); n != nil {
 			return nil, n
@@ -679,9 +679,10 @@ func (g *Game) command(s west1920.State, name string, args []string, who string,
 	return nil, rejected("unknown_command", rules.Textf("polecenie %q nic tu nie robi", "command %q does nothing here", name))
 }
 
-// roll is a page's roll: the dice it names (the physical dice read by a
-// player, or the referee's), or with none the virtual dice.
-func (g *Game) roll(s west1920.State, args []string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+// roll is a roll command: the dice it names (the physical dice read off
+// the table on a keypad or a player's page, or the referee's entry), or
+// with none the virtual dice.
+func (g *Game) roll(s west1920.State, args []string, keypad string, from companion.Sender) ([]companion.Action, []companion.Notice) {
 	p := s.Pending
 	if p == nil || p.Action != "roll" {
 		return nil, rejected("no_roll", rules.Textf("teraz nikt nie rzuca kośćmi", "no roll is awaited now"))
@@ -698,7 +699,7 @@ func (g *Game) roll(s west1920.State, args []string, from companion.Sender) ([]c
 	}
 	for _, a := range args {
 		v, err := strconv.Atoi(a)
-		r := dice.Roll{Value: v, Origin: dice.Keypad, Device: string(from.Audience)}
+		r := dice.Roll{Value: v, Origin: dice.Keypad, Device: keypad}
 		if from.Kind == wire.Ref {
 			r = dice.Roll{Value: v, Origin: dice.Referee}
 		}
