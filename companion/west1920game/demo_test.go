@@ -93,7 +93,10 @@ func TestDemoSessionPlays(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 	session := tabletest.Session{Steps: demo, Press: press, UID: func(card string) string { return uidOf(ids, card) },
-		Describe: func() string { s := g.State(); return fmt.Sprintf("phase %s turn %s pending %+v", s.Phase, s.Turn, s.Pending) }}
+		Describe: func() string {
+			s := g.State()
+			return fmt.Sprintf("phase %s turn %s pending %+v", s.Phase, s.Turn, s.Pending)
+		}}
 	script := session.Play(t, g, "# The How the West was Saved (1920) demo session (written by companion/west1920game's\n# TestDemoSessionPlays -update from its demo steps; edit those, not this).\n")
 	s := g.State()
 	if s.Phase != west1920.PhaseCombat || s.Battle == nil || s.Battle.Outcome == nil {
