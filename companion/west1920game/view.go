@@ -228,11 +228,7 @@ func computeOverlay(s west1920.State) *Overlay {
 			o.Attrition = &a
 		}
 	}
-	for _, a := range west1920.LegalActions(s) {
-		if !slices.Contains(o.Legal, a.Type()) {
-			o.Legal = append(o.Legal, a.Type())
-		}
-	}
+	o.Legal = west1920.LegalTypes(s)
 	return o
 }
 

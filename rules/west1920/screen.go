@@ -1,5 +1,7 @@
 package west1920
 
+import "slices"
+
 // Read-only helpers for the table's screens (companion/west1920game): what
 // the map shows on top of the counters. None of them changes the state.
 
@@ -69,4 +71,24 @@ func ActivationFail(gap int) float64 {
 		return 1
 	}
 	return float64(min(gap, 6)) / 6
+}
+
+// LegalTypes is the action types of LegalActions(s), in the same order,
+// found by trying the candidates of a type only until one is accepted:
+// the referee's screen lists them after every action, and in the orders
+// phase LegalActions tries every path of every chit.
+func LegalTypes(s State) []string {
+	if s.Phase == "" || s.Phase == PhaseOver || s.cat == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range s.candidates() {
+		if slices.Contains(out, a.Type()) {
+			continue
+		}
+		if _, _, err := Apply(s, a); err == nil {
+			out = append(out, a.Type())
+		}
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package west1920
 
 import (
+	"os"
+	"slices"
 	"testing"
 )
 
@@ -60,5 +62,42 @@ func TestScreenHelpers(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no unit on the map")
+	}
+}
+
+// LegalTypes are the types of LegalActions, in order, along the README's
+// example game.
+func TestLegalTypes(t *testing.T) {
+	cat, err := DefaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/games/readme.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ParseScript(cat, "readme.jsonl", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := State{}
+	checked := 0
+	for _, l := range lines {
+		if next, _, err := Apply(s, l.Action); err == nil {
+			s = next
+		}
+		var want []string
+		for _, a := range LegalActions(s) {
+			if !slices.Contains(want, a.Type()) {
+				want = append(want, a.Type())
+			}
+		}
+		if got := LegalTypes(s); !slices.Equal(got, want) {
+			t.Errorf("line %d (%s): LegalTypes %v, LegalActions' types %v", l.Line, s.Phase, got, want)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Errorf("only %d states checked", checked)
 	}
 }
