@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
@@ -287,6 +288,11 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		}
 		return g.scanned(s, side, n)
 	case in.Key != nil:
+		for _, a := range in.Args {
+			if !utf8.ValidString(a) {
+				return nil, rejected("bad_args", rules.Textf("%s: argument %q nie jest tekstem UTF-8", "%s: argument %q is not UTF-8 text", in.Key.Key, a))
+			}
+		}
 		who := ""
 		switch in.From.Kind {
 		case wire.Seat:
