@@ -193,7 +193,7 @@
     return ctx.el("table", { class: "grid", "data-testid": "players" },
       ctx.el("tr", {}, ["", ctx.say("PZ", "RP"), ctx.say("baza", "base"), ctx.say("kości", "dice"), ctx.say("karty", "cards"), ctx.say("ręka", "hand"), ctx.say("zagrana", "played")].map(function (h) { return ctx.el("th", { text: h }); })),
       (g.players || []).map(function (p) {
-        var hand = (p.hand || []).length ? p.hand.join(", ") : "(" + (p.hand_size || 0) + ")";
+        var hand = (p.hand || []).length ? p.hand.map(function (n) { return "#" + n; }).join(", ") : "(" + (p.hand_size || 0) + ")";
         return ctx.el("tr", { "data-side": p.side }, [two(sideName[p.side], ctx), (p.total_rp - p.spent) + "/" + p.total_rp, String(p.base_rp), String(p.dice), String(p.card_rp), hand, p.played ? String(p.played) : ""].map(function (v) { return ctx.el("td", { text: v }); }));
       }));
   }
