@@ -53,7 +53,7 @@ type stageState struct {
 // click on the 4. DS in 1904 and then on the Polish stack in 1704 is
 // refused with the engine's reason; a click on 1904 and then on 1804 is an
 // order the engine accepts; in the HQ phase dragging the 3rd Army's HQ
-// onto 1905 moves it.
+// onto 1905 moves it; the referee weakens a counter with a correction.
 func TestBrowserMapMoves(t *testing.T) {
 	ctx := chromium.Start(t)
 	dir := t.TempDir()
@@ -88,12 +88,12 @@ func TestBrowserMapMoves(t *testing.T) {
 	}
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] polygon.hex").length === 26*19`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] [data-river]").length > 10`)
-	pageShows(t, ctx, `document.querySelector("[data-testid=stack-1904]").dataset.side === "russian"`)
+	pageShows(t, ctx, `(document.querySelector("[data-testid=stack-1904]") || {dataset: {}}).dataset.side === "russian"`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] .stack[data-supply]").length > 20`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid^=depot-]").length >= 14`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid^=fail-]").length > 0`)
-	pageShows(t, ctx, `document.querySelector("[data-stage='1']").classList.contains("on")`)
-	pageShows(t, ctx, `document.querySelector("[data-testid=whose]").textContent.includes("Rosjanie")`)
+	pageShows(t, ctx, `!!document.querySelector("[data-stage='1'].on")`)
+	pageShows(t, ctx, `(document.querySelector("[data-testid=whose]") || {textContent: ""}).textContent.includes("Rosjanie")`)
 
 	// Piotr's page.
 	chromium.Login(t, ctx, "http://"+addr+"/player/2", "piotr", "piotr", "body[data-page=player]")
@@ -102,7 +102,7 @@ func TestBrowserMapMoves(t *testing.T) {
 	click(t, ctx, `[data-testid=stack-1904]`)
 	pageShows(t, ctx, `!!document.querySelector("[data-testid=stack-tools]")`)
 	click(t, ctx, `[data-testid=stack-1704]`)
-	pageShows(t, ctx, `document.querySelector("[data-testid=command-result]").textContent.includes("wrogimi jednostkami")`)
+	pageShows(t, ctx, `(document.querySelector("[data-testid=command-result]") || {textContent: ""}).textContent.includes("wrogimi jednostkami")`)
 	pageShows(t, ctx, `!!document.querySelector("[data-testid=stack-1904]")`)
 	// Accepted: 1904 to 1804.
 	click(t, ctx, `[data-testid=stack-1904]`)
@@ -110,8 +110,19 @@ func TestBrowserMapMoves(t *testing.T) {
 	pageShows(t, ctx, `!!document.querySelector("[data-testid=stack-1804]") && !document.querySelector("[data-testid=stack-1904]")`)
 	w.Until(t, "the HQ phase", func() bool { return lastStage().State.Game.Phase == "hq" })
 	// A drag: the 3rd Army's HQ from 2004 onto 1905.
-	pageShows(t, ctx, `document.querySelector("[data-testid=hq-ru-hq-3a]").dataset.hex === "2004"`)
+	pageShows(t, ctx, `(document.querySelector("[data-testid=hq-ru-hq-3a]") || {dataset: {}}).dataset.hex === "2004"`)
 	pointer(t, ctx, `[data-testid=hq-ru-hq-3a]`, "pointerdown")
 	pointer(t, ctx, `polygon[data-hex="1905"]`, "pointerup")
-	pageShows(t, ctx, `document.querySelector("[data-testid=hq-ru-hq-3a]").dataset.hex === "1905"`)
+	pageShows(t, ctx, `(document.querySelector("[data-testid=hq-ru-hq-3a]") || {dataset: {}}).dataset.hex === "1905"`)
+
+	// The referee flips a counter with a correction from the stack's tools.
+	ctx = chromium.Start(t)
+	chromium.Login(t, ctx, "http://"+addr+"/referee", "sedzia", "sedzia", "body[data-page=referee]")
+	pageShows(t, ctx, `(document.querySelector("[data-testid=stack-1804]") || {dataset: {}}).dataset.weak === "0"`)
+	click(t, ctx, `[data-testid=stack-1804]`)
+	pageShows(t, ctx, `!!document.querySelector("[data-testid=tool-adjust]")`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys(`[data-testid=adjust-changes]`, "weak=true note=flipped"), chromedp.Click(`[data-testid=tool-adjust]`)); err != nil {
+		t.Fatal(err)
+	}
+	pageShows(t, ctx, `(document.querySelector("[data-testid=stack-1804]") || {dataset: {}}).dataset.weak === "1"`)
 }

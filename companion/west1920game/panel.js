@@ -273,6 +273,26 @@
     if (g.phase === "depots") {
       ctl.push(b(ctx.say("magazyn tutaj", "depot here"), "depot", [selected]), b(ctx.say("usuń magazyn", "remove the depot"), "remove_depot", [selected]));
     }
+    if (g.phase === "combat") {
+      // An attack with a supporting stack and card bonuses (9.2, 9.3);
+      // a plain attack is the stack dropped on the enemy.
+      var tgt = ctx.el("input", { "data-testid": "attack-target", size: 4, placeholder: ctx.say("cel", "target") });
+      var sup = ctx.el("input", { "data-testid": "attack-support", size: 4, placeholder: ctx.say("wsparcie", "support") });
+      var bon = ctx.el("input", { "data-testid": "attack-bonuses", size: 12, placeholder: ctx.say("KARTA@HEKS …", "CARD@HEX …") });
+      ctl.push(tgt, sup, bon, ctx.el("button", { "data-testid": "tool-attack", onclick: function () {
+        var args = [selected, tgt.value.trim(), sup.value.trim() || "-"].concat(bon.value.trim() ? bon.value.trim().split(/\s+/) : []);
+        ctx.command("attack", args); selected = null;
+      } }, ctx.say("atak", "attack")));
+    }
+    if (ctx.page === "referee") {
+      // The referee's correction of one counter: key=value … (hex, weak,
+      // status, facing, note).
+      var who = ctx.el("select", { "data-testid": "adjust-unit" }, us.map(function (u) { return ctx.el("option", { value: u.id, text: u.id }); }));
+      var kv = ctx.el("input", { "data-testid": "adjust-changes", size: 24, placeholder: "weak=true hex=1805 note=…" });
+      ctl.push(who, kv, ctx.el("button", { "data-testid": "tool-adjust", onclick: function () {
+        ctx.command("adjust", [who.value].concat(kv.value.trim().split(/\s+/).filter(Boolean)));
+      } }, ctx.say("popraw", "adjust")));
+    }
     ctl.push(ctx.el("label", {}, ctx.say(" kierunek po ruchu: ", " facing after the move: "),
       ctx.el("select", { "data-testid": "facing", onchange: function (e) { facing = e.target.value; } }, [""].concat(dirs).map(function (d) {
         var o = ctx.el("option", { value: d, text: d || ctx.say("bez zmiany", "keep") }); if (d === facing) o.selected = true; return o;
