@@ -84,3 +84,35 @@ func FuzzCommand(f *testing.F) {
 }
 
 var _ companion.Game = (*Game)(nil)
+
+// FuzzScan: any reader and tag id (the registry's, outside input) is
+// refused with a reason or becomes a draw or a play the engine judges.
+func FuzzScan(f *testing.F) {
+	for _, s := range [][2]string{{"seat-1", "event-03"}, {"seat-2", "1"}, {"seat-3", "event-01"}, {"market", "x"}, {"seat-1", "event-"}, {"seat-01", "event-1000000000000000000000"}} {
+		f.Add(s[0], s[1])
+	}
+	g := testGame(f, false)
+	base := g.State()
+	f.Fuzz(func(t *testing.T, reader, id string) {
+		g.SetState(base)
+		acts, notices := g.Bind(scan(reader, id))
+		for _, n := range notices {
+			if n.Type == "rejected" && (n.Text.PL == "" || n.Text.EN == "") {
+				t.Fatalf("refusal without a reason: %+v", n)
+			}
+		}
+		if len(acts) > 1 {
+			t.Fatalf("%d actions for one card", len(acts))
+		}
+		for _, a := range acts {
+			if a.Type() != "draw_card" && a.Type() != "play_card" {
+				t.Fatalf("a card became %s", a.Type())
+			}
+			if _, _, err := g.Apply(a); err != nil {
+				if _, ok := rules.AsRejection(err); !ok {
+					t.Fatalf("untyped error %v", err)
+				}
+			}
+		}
+	})
+}

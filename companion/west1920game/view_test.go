@@ -224,3 +224,44 @@ func BenchmarkView(b *testing.B) {
 		})
 	}
 }
+
+// Before an activation roll (an order with no HQ in or next to the stack,
+// 7.2) the views carry its chance of failure, the same as the stack's
+// overlay said before the order.
+func TestViewActivationOdds(t *testing.T) {
+	g := testGame(t, false)
+	before(t, g, "assign_chit")
+	var stack StackView
+	for _, s := range viewOf(t, g, companion.Public).Overlay.Stacks {
+		if s.Side == west1920.Russian && s.Gap > 0 {
+			stack = s
+			break
+		}
+	}
+	if stack.Hex == "" {
+		t.Fatal("no Russian stack needs an activation roll")
+	}
+	must(t, g, page(2, "chit", string(stack.Hex)))
+	must(t, g, press("red", "pass"))
+	must(t, g, press("red", "pass"))
+	must(t, g, page(0, "roll", "2", "4"))
+	var dest west1920.Hex
+	for _, a := range west1920.LegalActions(g.State()) {
+		if o, ok := a.(west1920.Order); ok && o.Hex == stack.Hex && len(o.Path) > 0 {
+			dest = o.Path[len(o.Path)-1]
+			break
+		}
+	}
+	if dest == "" {
+		t.Fatalf("no legal move from %s", stack.Hex)
+	}
+	must(t, g, page(2, "move", string(stack.Hex), string(dest)))
+	p := g.State().Pending
+	if p == nil || p.Kind != "activation" {
+		t.Fatalf("pending %+v, want the activation roll", p)
+	}
+	o := viewOf(t, g, polishPage).Overlay
+	if o.Fail == nil || *o.Fail != stack.Fail || *o.Fail != float64(stack.Gap)/6 {
+		t.Errorf("activation odds %v, want the stack's %v (gap %d)", o.Fail, stack.Fail, stack.Gap)
+	}
+}
