@@ -175,6 +175,8 @@ func TestBind(t *testing.T) {
 			}},
 		{name: "the attacker may not allocate the defender's losses", at: "end", in: page(2, "losses", "pl-1dpleg"), code: "not_your_turn"},
 		{name: "a retreat dragged two hexes", at: "end", setup: []companion.Input{page(1, "losses", "pl-1dpleg")}, in: page(1, "move", "1704", "1504"), want: []string{"retreat"}},
+		{name: "a retreat by a click on the hex alone", at: "end", setup: []companion.Input{page(1, "losses", "pl-1dpleg")}, in: page(1, "move", "-", "1504"), want: []string{"retreat"}},
+		{name: "a move of no stack outside a decision", at: "order", in: page(2, "move", "-", "1804"), code: "no_stack"},
 		{name: "a pursuit onto the vacated hex", at: "end", setup: []companion.Input{page(1, "losses", "pl-1dpleg"), page(1, "move", "1704", "1504")},
 			in: page(2, "move", "1804", "1704"), want: []string{"pursue"},
 			check: func(t *testing.T, g *Game, _ []companion.Action) {

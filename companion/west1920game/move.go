@@ -142,10 +142,9 @@ func noStack(what string) []companion.Notice {
 // decision reads it.
 func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing string) ([]companion.Action, []companion.Notice) {
 	from, id, ok := stackHex(s, what)
-	if !ok {
-		return nil, noStack(what)
-	}
 	if p := s.Pending; p != nil {
+		// The decision says which stack moves: a click on the hex is
+		// enough (what may be "-").
 		switch p.Action {
 		case "retreat":
 			return retreat(s, p, to, facing)
@@ -159,6 +158,9 @@ func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing
 			return one(west1920.Place{Side: p.Side, Unit: unit, Hex: to, Facing: facing})
 		}
 		return nil, rejected("awaiting_decision", rules.Textf("najpierw: %[1]s", "first: %[2]s", p.Text.PL, p.Text.EN))
+	}
+	if !ok {
+		return nil, noStack(what)
 	}
 	switch s.Phase {
 	case west1920.PhaseOrders:

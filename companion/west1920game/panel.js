@@ -90,7 +90,11 @@
         if (!acts(ctx)) return;
         if (drag && drag !== hex) { var f = drag; drag = null; sendMove(f, hex, ctx); return; }
         drag = null;
-        if (selected && selected !== hex) sendMove(selected, hex, ctx);
+        if (selected && selected !== hex) { sendMove(selected, hex, ctx); return; }
+        // A retreat, a pursuit or a placement: the decision names the
+        // stack, a click on the hex is the answer.
+        var p = g.pending;
+        if (!selected && p && (p.action === "retreat" || p.action === "pursue" || p.action === "place")) ctx.command("move", [p.unit || "-", hex].concat(facing ? [facing] : []));
       };
     };
     for (var c = 1; c <= cols; c++) {
@@ -185,7 +189,8 @@
     return ctx.el("div", { class: "turn", "data-testid": "tracker" },
       ctx.el("div", { "data-testid": "stages" }, ctx.say("Etap ", "Stage "), stages),
       ctx.el("div", { "data-testid": "phases" }, ph),
-      ctx.el("div", { "data-testid": "whose", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) : "") }));
+      ctx.el("div", { "data-testid": "whose", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
+        g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") }));
   }
 
   function players(st, ctx) {
