@@ -88,6 +88,8 @@ func TestBrowserMapMoves(t *testing.T) {
 	}
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] polygon.hex").length === 26*19`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] [data-river]").length > 10`)
+	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] .ns-line").length === 26`)
+	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] [data-country]").length > 20`)
 	pageShows(t, ctx, `(document.querySelector("[data-testid=stack-1904]") || {dataset: {}}).dataset.side === "russian"`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid=map] .stack[data-supply]").length > 20`)
 	pageShows(t, ctx, `document.querySelectorAll("[data-testid^=depot-]").length >= 14`)

@@ -124,6 +124,14 @@
         if (bridged) kids.push(svg("line", { x1: mx - dx / n * 4, y1: my - dy / n * 4, x2: mx + dx / n * 4, y2: my + dy / n * 4, stroke: "#222", "stroke-width": 3, "pointer-events": "none", "data-bridge": sd }));
       });
     });
+    // The Russian N/S command line (13.1): the top edge of each column's
+    // first southern hex.
+    (map.ns_line || []).forEach(function (row, k) {
+      if (row < 2 || row > rows) return;
+      var p = centre(hexID(k + 1, row));
+      kids.push(svg("line", { x1: p.x - R, y1: p.y - H3 / 2, x2: p.x + R, y2: p.y - H3 / 2, stroke: "#7a2a9a", "stroke-width": 2, "stroke-dasharray": "5 3",
+        "pointer-events": "none", class: "ns-line" }));
+    });
     (map.cities || []).forEach(function (ct) {
       var p = centre(ct.hex);
       kids.push(svg(ct.fortified ? "rect" : "circle", ct.fortified ? { x: p.x - 4, y: p.y - 13, width: 8, height: 8, fill: "#fff", stroke: "#000", "pointer-events": "none" } :
