@@ -495,6 +495,16 @@ func (g *Game) command(s west1920.State, name string, args []string, keypad, who
 			}
 			side = args[0]
 		}
+		if side == "" && s.Pending == nil && s.Phase == west1920.PhaseReplacement {
+			// 10.0: both may act; the referee's pass is the first side's
+			// that has not passed yet (Polish first).
+			for _, sd := range []string{west1920.Polish, west1920.Russian} {
+				if p := s.Player(sd); p != nil && !p.Passed {
+					side = sd
+					break
+				}
+			}
+		}
 		if s.Pending != nil && s.Pending.Action == "pursue" {
 			return one(west1920.Pursue{Side: s.Pending.Side, Units: []string{}})
 		}
