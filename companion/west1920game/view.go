@@ -1,6 +1,7 @@
 package west1920game
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -16,8 +17,9 @@ import (
 // The state is a field, not embedded: west1920.State marshals itself.
 type View struct {
 	Game west1920.State `json:"game"`
-	// Map is the map data (terrain rows, cities, rivers, countries).
-	Map *west1920.MapData `json:"map,omitempty"`
+	// Map is the map data (terrain rows, cities, rivers, countries), as
+	// JSON encoded once for the game.
+	Map json.RawMessage `json:"map,omitempty"`
 	// Cards are the event cards' titles by number.
 	Cards map[int]string `json:"card_titles,omitempty"`
 	// Seats are the sides' seats.
@@ -115,7 +117,7 @@ type Chance struct {
 // derived is what the game computes once per state.
 type derived struct {
 	overlay *Overlay
-	mapData *west1920.MapData
+	mapData json.RawMessage
 	cards   map[int]string
 }
 
@@ -137,7 +139,7 @@ func computeDerived(s west1920.State, prev *derived) *derived {
 	if prev != nil && prev.mapData != nil {
 		d.mapData, d.cards = prev.mapData, prev.cards
 	} else {
-		d.mapData = &cat.Data.Map
+		d.mapData, _ = json.Marshal(cat.Data.Map)
 		d.cards = map[int]string{}
 		for id, c := range cat.Cards {
 			d.cards[id] = c.Title
