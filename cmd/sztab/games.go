@@ -5,6 +5,7 @@ import (
 	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/west1920game"
 	"github.com/sztab/sztab/companion/wotrushgame"
 )
 
@@ -15,4 +16,5 @@ var games = companion.Games{
 	maligame.Spec,
 	wotrushgame.Spec,
 	bitwagame.Spec,
+	west1920game.Spec,
 }
