@@ -156,6 +156,19 @@ func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing
 				unit = id
 			}
 			return one(west1920.Place{Side: p.Side, Unit: unit, Hex: to, Facing: facing})
+		case "order": // card 31's extra orders after combat
+			if !ok {
+				return nil, noStack(what)
+			}
+			ps := search(s, side, from, to, 1, 5, false)
+			return firstLegal(s, ps, func(p []west1920.Hex) rules.Action {
+				return west1920.Order{Side: side, Hex: from, Path: p, Facing: facing}
+			}, from, to)
+		case "attack": // 9.5c: attack again at once
+			if !ok {
+				return nil, noStack(what)
+			}
+			return one(west1920.Attack{Side: side, From: from, Target: to})
 		}
 		return nil, rejected("awaiting_decision", rules.Textf("najpierw: %[1]s", "first: %[2]s", p.Text.PL, p.Text.EN))
 	}
@@ -209,6 +222,11 @@ func strategic(s west1920.State, side, unit string, to west1920.Hex, facing stri
 	for _, u := range s.Units {
 		if u.ID == unit && u.Status == west1920.OnMap {
 			from = u.Hex
+		}
+	}
+	for _, q := range s.HQs { // an HQ may move strategically too (11.1)
+		if q.ID == unit && q.Status == west1920.OnMap {
+			from = q.Hex
 		}
 	}
 	if from == "" {

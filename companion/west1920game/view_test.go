@@ -3,6 +3,7 @@ package west1920game
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,15 +164,26 @@ func TestViewOverlays(t *testing.T) {
 	if len(o.Depots) != len(s.Depots) {
 		t.Errorf("%d depots shown, %d on the map", len(o.Depots), len(s.Depots))
 	}
-	linked := 0
 	for _, d := range o.Depots {
-		if d.Connected {
-			linked++
+		if !d.Connected {
+			t.Errorf("start depot %s (%s) shown unlinked; the assumed set-up links them all (oob.yaml)", d.Hex, d.Side)
 		}
 	}
-	if linked == 0 || linked == len(o.Depots) {
-		t.Errorf("%d of %d depots linked; the assumed map has both kinds (AMBIGUITIES.md)", linked, len(o.Depots))
+	// Lida's depot taken away: Wilno and Mińsk lose their link to Warszawa,
+	// the others keep theirs.
+	cut := s
+	cut.Depots = slices.DeleteFunc(slices.Clone(s.Depots), func(d west1920.Depot) bool { return d.Hex == "1306" })
+	g.SetState(cut)
+	g.fresh = false
+	for _, d := range viewOf(t, g, companion.Public).Overlay.Depots {
+		want := d.Hex != "1304" && d.Hex != "1606"
+		if d.Connected != want {
+			t.Errorf("without Lida: depot %s linked %v, want %v", d.Hex, d.Connected, want)
+		}
 	}
+	g.SetState(s)
+	g.fresh = false
+	o = viewOf(t, g, companion.Public).Overlay
 	for _, q := range o.HQs {
 		if len(q.Range) < 4 || q.Range[0] != q.Hex {
 			t.Errorf("HQ %s range %v", q.ID, q.Range)
