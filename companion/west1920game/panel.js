@@ -222,6 +222,9 @@
     if ((ov.rp || []).length) nodes.push(ctx.el("h3", { text: ctx.say("Przed rzutem: rozkład PZ (4.0)", "Before the roll: RP distribution (4.0)") }), bars(ov.rp, ctx, "odds-rp"));
     if (ov.fail != null) nodes.push(ctx.el("div", { "data-testid": "odds-fail", text: ctx.say("Przed rzutem aktywacji: porażka ", "Before the activation roll: fails ") + pct(ov.fail) + " (7.2)" }));
     if (ov.attrition != null) nodes.push(ctx.el("div", { "data-testid": "odds-attrition", text: ctx.say("Wyczerpanie kawalerii: osłabienie ", "Cavalry attrition: weakened ") + pct(ov.attrition) + ctx.say(" na jednostkę (7.4)", " per unit (7.4)") }));
+    if ((ov.outcomes || []).length) nodes.push(ctx.el("div", { class: "bars", "data-testid": "odds-outcomes" }, ov.outcomes.map(function (o) {
+      return ctx.el("div", {}, ctx.el("span", { text: ctx.say(o.text.pl, o.text.en) + " " }), ctx.el("span", { class: "bar", style: "display:inline-block;background:#4c8;height:.8em;width:" + (300 * o.p).toFixed(0) + "px" }), ctx.el("span", { text: " " + pct(o.p) }));
+    })));
     (ov.combat || []).forEach(function (c) {
       var head = c.branch === "alone" ? ctx.say("bez wsparcia ", "alone ") + pct(c.p) : c.branch === "supported" ? ctx.say("ze wsparciem ", "supported ") + pct(c.p) : "";
       nodes.push(ctx.el("h3", { text: ctx.say("Przed rzutem walki: ", "Before the combat roll: ") + c.attack + " : " + c.defence + (head ? " · " + head : "") +

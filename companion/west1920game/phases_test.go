@@ -1,11 +1,14 @@
 package west1920game
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/west1920"
 )
 
@@ -220,5 +223,43 @@ func TestAttackAgainFromPage(t *testing.T) {
 	took := must(t, g, page(2, "move", "1704", target))
 	if a, ok := took[0].(west1920.Attack); !ok || a.From != "1704" || string(a.Target) != target {
 		t.Fatalf("took %+v, want the attack 1704 → %s", took[0], target)
+	}
+}
+
+// Card 8 played by the Poles: before the desertion roll the screens show
+// what each face costs (half the roll rounded down of the roller's units).
+func TestDesertionOdds(t *testing.T) {
+	g := testGame(t, false)
+	toPhase(t, g, west1920.PhaseStrategic)
+	advance(t, g, cardsFor(8), func(s west1920.State) bool {
+		return s.Pending != nil && s.Pending.Kind == "desertion"
+	})
+	o := viewOf(t, g, companion.Public).Overlay
+	want := map[string]float64{"0 unit(s) desert": 1.0 / 6, "1 unit(s) desert": 2.0 / 6, "2 unit(s) desert": 2.0 / 6, "3 unit(s) desert": 1.0 / 6}
+	if len(o.Outcomes) != len(want) {
+		t.Fatalf("outcomes %+v, want %v", o.Outcomes, want)
+	}
+	for _, out := range o.Outcomes {
+		if p, ok := want[out.Text.EN]; !ok || math.Abs(p-out.P) > 1e-12 {
+			t.Errorf("%q: %v, want %v", out.Text.EN, out.P, want[out.Text.EN])
+		}
+	}
+}
+
+func TestDieOutcomes(t *testing.T) {
+	got := dieOutcomes(func(face int) rules.Text {
+		if face+12 <= west1920.Stages {
+			return rules.Text{EN: "back in stage " + strconv.Itoa(face+12)}
+		}
+		return rules.Text{EN: "not back"}
+	})
+	want := []Outcome{{rules.Text{EN: "back in stage 13"}, 1.0 / 6}, {rules.Text{EN: "back in stage 14"}, 1.0 / 6}, {rules.Text{EN: "not back"}, 4.0 / 6}}
+	if len(got) != len(want) {
+		t.Fatalf("%+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].Text != want[i].Text || math.Abs(got[i].P-want[i].P) > 1e-12 {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

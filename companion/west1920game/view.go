@@ -55,6 +55,10 @@ type Overlay struct {
 	Fail *float64 `json:"fail,omitempty"`
 	// Attrition is each cavalry unit's chance to be weakened (7.4: 5–6).
 	Attrition *float64 `json:"attrition,omitempty"`
+	// Outcomes are the pending one-die roll's results and their chances
+	// where no field above says them: card 8's desertions, 13.5's stages
+	// in East Prussia.
+	Outcomes []Outcome `json:"outcomes,omitempty"`
 	// Legal are the action types the engine takes now.
 	Legal []string `json:"legal,omitempty"`
 }
@@ -112,6 +116,26 @@ type OddsRow struct {
 type Chance struct {
 	N int     `json:"n"`
 	P float64 `json:"p"`
+}
+
+// Outcome is one result of a roll and its chance.
+type Outcome struct {
+	Text rules.Text `json:"text"`
+	P    float64    `json:"p"`
+}
+
+// dieOutcomes groups the six faces of one die by what f says each does.
+func dieOutcomes(f func(face int) rules.Text) []Outcome {
+	var out []Outcome
+	for face := 1; face <= 6; face++ {
+		t := f(face)
+		if i := slices.IndexFunc(out, func(o Outcome) bool { return o.Text == t }); i >= 0 {
+			out[i].P += 1.0 / 6
+			continue
+		}
+		out = append(out, Outcome{Text: t, P: 1.0 / 6})
+	}
+	return out
 }
 
 // derived is what the game computes once per state.
@@ -225,9 +249,28 @@ func computeOverlay(s west1920.State) *Overlay {
 				o.Combat = append(o.Combat, combatView("alone", c.Unsupported, c.WithoutSupport), combatView("supported", c.Supported, c.WithSupport))
 			}
 		}
-		if p.Kind == "attrition" {
+		switch p.Kind {
+		case "attrition":
 			a := 2.0 / 6
 			o.Attrition = &a
+		case "desertion": // card 8: half the roll, rounded down, of the roller's units
+			units := 0
+			for _, u := range s.Units {
+				if u.Side == p.Side && u.Status == west1920.OnMap {
+					units++
+				}
+			}
+			o.Outcomes = dieOutcomes(func(face int) rules.Text {
+				n := min(face/2, units)
+				return rules.Textf("dezercja %d jedn.", "%d unit(s) desert", n)
+			})
+		case "prussia": // 13.5: back in Smolensk in stage now + roll
+			o.Outcomes = dieOutcomes(func(face int) rules.Text {
+				if back := s.Stage + face; back <= west1920.Stages {
+					return rules.Textf("powrót w etapie %d", "back in stage %d", back)
+				}
+				return rules.Textf("nie wraca przed końcem gry", "not back before the game ends")
+			})
 		}
 	}
 	o.Legal = west1920.LegalTypes(s)
