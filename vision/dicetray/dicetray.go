@@ -34,7 +34,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -122,8 +125,9 @@ var ErrNoDieSize = errors.New("dicetray: no die size given and none found in the
 // Reader reads frames; it keeps its buffers between frames and is not
 // safe for concurrent use.
 type Reader struct {
-	opt Options
-	seg segmenter
+	opt   Options
+	seg   segmenter
+	faces []*faceReader
 }
 
 // NewReader checks the options.
@@ -165,10 +169,30 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	oks := make([]bool, len(cands))
 	laid := make([]bool, len(cands))
 	est := make([]geom.Vec2, len(cands))
-	for i := range cands {
-		dice[i], oks[i] = fr.read(i)
-		laid[i], est[i] = fr.laid, fr.est
+	// the dice are read in parallel, each worker with its own buffers
+	workers := min(runtime.GOMAXPROCS(0), 4, max(len(cands), 1))
+	for len(r.faces) < workers {
+		r.faces = append(r.faces, &faceReader{})
 	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(fw *faceReader) {
+			defer wg.Done()
+			*fw = faceReader{f: fr.f, seg: s, side: side, parallax: fr.parallax, principal: pp, cands: cands,
+				own: fw.own, fg: fw.fg, face: fw.face, frag: fw.frag, lum: fw.lum, lab: fw.lab}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(cands) {
+					return
+				}
+				dice[i], oks[i] = fw.read(i)
+				laid[i], est[i] = fw.laid, fw.est
+			}
+		}(r.faces[w])
+	}
+	wg.Wait()
 	// Touching dice: their centres came from the blob's shape; where the
 	// pips of one did not form a face, look again from the centres the
 	// pips give (a die's side beside its face moves its blob's centre).

@@ -134,12 +134,12 @@ func (fr *faceReader) read(i int) (Die, bool) {
 		}
 		fr.est = m.Scale(1 / float64(len(blobs)))
 	}
+	oTheta, coherence := fr.outlineAngle(c)
 	if math.IsNaN(theta) {
-		theta, _ = fr.outlineAngle(c)
+		theta = oTheta
 	}
 	extra, missing, foreign := fr.outline(i, centre, theta, body)
 	square := extra <= extraMax && missing <= missingMax && foreign <= foreignMax
-	_, coherence := fr.outlineAngle(c)
 	h := 0.5*s + 2
 	edge := centre.X-h < 0 || centre.Y-h < 0 || centre.X+h > float64(fr.f.Width-1) || centre.Y+h > float64(fr.f.Height-1)
 	d := Die{Centre: centre, Colour: colour}
@@ -190,17 +190,16 @@ func (fr *faceReader) window(i int, rad float64) {
 			px := fr.x0 + x
 			k := y*fr.w + x
 			p := 3 * (py*fr.f.Width + px)
-			b, g, r := float64(fr.f.BGR[p]), float64(fr.f.BGR[p+1]), float64(fr.f.BGR[p+2])
-			fr.lum[k] = float32(0.114*b + 0.587*g + 0.299*r)
-			bg := s.bgAt(float64(px), float64(py))
-			f := standsOut(b, g, r, bg[0], bg[1], bg[2])
+			fr.lum[k] = 0.114*float32(fr.f.BGR[p]) + 0.587*float32(fr.f.BGR[p+1]) + 0.299*float32(fr.f.BGR[p+2])
+			f := s.fg[hy*s.hw+min(px/2, s.hw-1)]
 			fr.fg[k] = f
 			nearest := true
 			if len(sibs) > 1 {
-				q := geom.Vec2{X: float64(px), Y: float64(py)}
-				d := q.Dist(c)
+				qx, qy := float64(px), float64(py)
+				d := (qx-c.X)*(qx-c.X) + (qy-c.Y)*(qy-c.Y)
 				for _, j := range sibs {
-					if j != i && q.Dist(fr.cands[j].centre) < d {
+					o := fr.cands[j].centre
+					if j != i && (qx-o.X)*(qx-o.X)+(qy-o.Y)*(qy-o.Y) < d {
 						nearest = false
 						break
 					}
@@ -589,7 +588,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	top := sq(centre, s)
 	bc := fr.principal.Add(centre.Sub(fr.principal).Scale(1 - fr.parallax))
 	bottom := sq(bc, s*(1-fr.parallax))
-	hull := convexHull(append(top[:], bottom[:]...))
+	hull := edgesOf(convexHull(append(top[:], bottom[:]...)))
 	tolOut := edgeTol*s + 1.5
 	tolIn := missingTol*s + 1
 	tolForeign := foreignTol*s + 1
@@ -603,7 +602,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 			k := y*fr.w + x
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
 			if fr.own[k] || fr.frag[k] {
-				if fr.own[k] && hullDist(hull, q) > tolOut {
+				if fr.own[k] && hull.dist(q.X, q.Y) > tolOut {
 					nExtra++
 				}
 				d := q.Sub(centre)
@@ -624,12 +623,9 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			if !fr.filled(i, fr.x0+x, fr.y0+y) {
-				d := q.Sub(centre)
-				u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
-				if u < s/2-tolIn && v < s/2-tolIn {
-					nMissing++
-				}
+			d := q.Sub(centre)
+			if u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y); u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
+				nMissing++
 			}
 		}
 	}
@@ -684,20 +680,33 @@ func convexHull(p []geom.Vec2) []geom.Vec2 {
 	return h[:len(h)-1]
 }
 
-// hullDist is how far q lies outside the convex polygon (its largest
-// distance beyond an edge's line; ≤ 0 inside).
-func hullDist(h []geom.Vec2, q geom.Vec2) float64 {
-	worst := math.Inf(-1)
+// halfPlanes are a convex polygon's edges as outward unit normals and
+// offsets: q is outside by max(n·q − c).
+type halfPlanes struct{ nx, ny, c []float64 }
+
+func edgesOf(h []geom.Vec2) halfPlanes {
+	var e halfPlanes
 	for k := range h {
 		a, b := h[k], h[(k+1)%len(h)]
-		e := b.Sub(a)
-		l := e.Norm()
+		d := b.Sub(a)
+		l := d.Norm()
 		if l == 0 {
 			continue
 		}
 		// outward normal of a counter-clockwise (cross > 0) polygon
-		d := ((q.X-a.X)*e.Y - (q.Y-a.Y)*e.X) / l
-		worst = math.Max(worst, d)
+		nx, ny := d.Y/l, -d.X/l
+		e.nx, e.ny, e.c = append(e.nx, nx), append(e.ny, ny), append(e.c, nx*a.X+ny*a.Y)
+	}
+	return e
+}
+
+// dist is how far q lies outside the polygon (≤ 0 inside).
+func (e *halfPlanes) dist(x, y float64) float64 {
+	worst := math.Inf(-1)
+	for k := range e.c {
+		if d := e.nx[k]*x + e.ny[k]*y - e.c[k]; d > worst {
+			worst = d
+		}
 	}
 	return worst
 }

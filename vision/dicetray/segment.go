@@ -2,7 +2,9 @@ package dicetray
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -46,6 +48,7 @@ type segmenter struct {
 	labels []int32 // component+1 of each half-size pixel, 0: tray
 	comps  []comp
 	stack  []int32
+	cut    []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
 }
@@ -56,7 +59,15 @@ func (s *segmenter) load(f Frame) {
 	s.hw, s.hh = f.Width/2, f.Height/2
 	n := s.hw * s.hh
 	s.half = slices.Grow(s.half[:0], 3*n)[:3*n]
-	for j := 0; j < s.hh; j++ {
+	rows(s.hh, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			s.loadRow(f, j)
+		}
+	})
+}
+
+func (s *segmenter) loadRow(f Frame, j int) {
+	{
 		r0 := f.BGR[3*(2*j)*f.Width:]
 		r1 := f.BGR[3*(2*j+1)*f.Width:]
 		o := s.half[3*j*s.hw:]
@@ -85,10 +96,10 @@ func (s *segmenter) bgAt(x, y float64) [3]float64 {
 }
 
 // fitBackground fits the tray's light: a quadratic surface per channel
-// through a grid of samples, refitted three times to the 60% that fit it
+// through a grid of samples, refitted twice to the 60% that fit it
 // best (dice, coins and shadows are the rest).
 func (s *segmenter) fitBackground() {
-	const step = 4
+	const step = 8
 	type sample struct {
 		b [6]float64
 		p [3]float64
@@ -107,7 +118,7 @@ func (s *segmenter) fitBackground() {
 		use[i] = true
 	}
 	res := make([]float64, len(samples))
-	for iter := 0; iter < 4; iter++ {
+	for iter := 0; iter < 3; iter++ {
 		var ata [6][6]float64
 		var atb [3][6]float64
 		for i, sm := range samples {
@@ -142,9 +153,9 @@ func (s *segmenter) fitBackground() {
 			}
 			res[i] = d
 		}
-		cut := slices.Clone(res)
-		slices.Sort(cut)
-		lim := cut[len(cut)*6/10]
+		s.cut = append(s.cut[:0], res...)
+		slices.Sort(s.cut)
+		lim := s.cut[len(s.cut)*6/10]
 		for i := range use {
 			use[i] = res[i] <= lim
 		}
@@ -203,7 +214,33 @@ func standsOut(p0, p1, p2, b0, b1, b2 float64) bool {
 func (s *segmenter) mask() {
 	n := s.hw * s.hh
 	s.fg = slices.Grow(s.fg[:0], n)[:n]
-	for j := 0; j < s.hh; j++ {
+	rows(s.hh, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			s.maskRow(j)
+		}
+	})
+}
+
+// rows runs f over bands of n rows, one goroutine per CPU.
+func rows(n int, f func(j0, j1 int)) {
+	w := min(runtime.GOMAXPROCS(0), 4)
+	if w < 2 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(n*k/w, n*(k+1)/w)
+		}()
+	}
+	wg.Wait()
+}
+
+func (s *segmenter) maskRow(j int) {
+	{
 		_, yn := s.norm(0, 2*float64(j)+0.5)
 		var a, bb, cc [3]float64 // b(xn) = a + bb·xn + cc·xn²
 		for ch := 0; ch < 3; ch++ {
@@ -221,13 +258,6 @@ func (s *segmenter) mask() {
 			s.fg[j*s.hw+i] = standsOut(float64(row[3*i]), float64(row[3*i+1]), float64(row[3*i+2]), b0, b1, b2)
 		}
 	}
-}
-
-// fgAt: does full-size pixel (x, y) of f stand out?
-func (s *segmenter) fgAt(f Frame, x, y int) bool {
-	k := 3 * (y*f.Width + x)
-	b := s.bgAt(float64(x), float64(y))
-	return standsOut(float64(f.BGR[k]), float64(f.BGR[k+1]), float64(f.BGR[k+2]), b[0], b[1], b[2])
 }
 
 // components labels the 8-connected blobs of the mask, fills their holes
