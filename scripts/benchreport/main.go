@@ -36,6 +36,7 @@ var goals = []Goal{
 	{"vision", "BenchmarkPipelineVsDetect", "pipeline/detect", 1.25, false, "full camera pipeline ÷ raw ArUco detection"},
 	{"vision", "BenchmarkStillTable", "still/full", 0.3, false, "a still table ÷ full detection"},
 	{"vision", "BenchmarkAccuracy", "centre-p95-mm", 2, false, "model centre error p95"},
+	{"vision", "BenchmarkDiceTrayVsDetect", "tray/detect", 1, false, "reading a tray of 20 dice ÷ one ArUco detection on the same frame"},
 	{"vision", "BenchmarkAccuracy", "distance-p95-mm", 2, false, "base-to-base distance error p95"},
 	{"companion", "BenchmarkBrowserUpdateLatency", "median-ms", 100, false, "a die entered → the table screen in Chromium, median"},
 	{"companion", "BenchmarkInputToSubscriber", "p99-ms", 50, true, "a key on the table → the new state at an MQTT subscriber, p99, journal synced"},

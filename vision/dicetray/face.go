@@ -62,6 +62,7 @@ type faceReader struct {
 	// nearly (the corners of a die under a stacked one, cut off from it
 	// by the upper die's sides where those match the tray)
 	frag []bool
+	cell []uint8
 	// face: the candidate's part of its blob, holes filled (half-size)
 	face []bool
 	lum  []float32
@@ -183,18 +184,63 @@ func (fr *faceReader) window(i int, rad float64) {
 	fr.lum = growF(fr.lum, n)
 	id := int32(fr.cands[i].comp + 1)
 	sibs := s.byComp[fr.cands[i].comp]
+	g := int(0.3 * fr.side)
+	// the flags depend on the half-size cell: worked out once a cell
+	hx0, hx1 := fr.x0/2, min((fr.x0+fr.w-1)/2, s.hw-1)
+	nc := hx1 - hx0 + 1
+	if cap(fr.cell) < nc {
+		fr.cell = make([]uint8, nc)
+	}
+	cell := fr.cell[:nc]
+	const cFg, cOwn, cFace, cFrag = 1, 2, 4, 8
+	lastHy := -1
 	for y := 0; y < fr.h; y++ {
 		py := fr.y0 + y
 		hy := min(py/2, s.hh-1)
+		if hy != lastHy {
+			lastHy = hy
+			for hx := hx0; hx <= hx1; hx++ {
+				var fl uint8
+				q := hy*s.hw + hx
+				if s.fg[q] {
+					fl |= cFg
+					own := s.labels[q] == id
+					if !own {
+					near:
+						for dy := -1; dy <= 1; dy++ {
+							for dx := -1; dx <= 1; dx++ {
+								xx, yy := hx+dx, hy+dy
+								if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
+									own = true
+									break near
+								}
+							}
+						}
+					}
+					if own {
+						fl |= cOwn
+					} else if l := s.labels[q]; l > 0 {
+						cc := &s.comps[l-1]
+						if 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g {
+							fl |= cFrag
+						}
+					}
+				}
+				if fr.filled(i, 2*hx, 2*hy) {
+					fl |= cFace
+				}
+				cell[hx-hx0] = fl
+			}
+		}
+		row := 3 * py * fr.f.Width
 		for x := 0; x < fr.w; x++ {
 			px := fr.x0 + x
 			k := y*fr.w + x
-			p := 3 * (py*fr.f.Width + px)
+			p := row + 3*px
 			fr.lum[k] = 0.114*float32(fr.f.BGR[p]) + 0.587*float32(fr.f.BGR[p+1]) + 0.299*float32(fr.f.BGR[p+2])
-			f := s.fg[hy*s.hw+min(px/2, s.hw-1)]
-			fr.fg[k] = f
+			fl := cell[min(px/2, s.hw-1)-hx0]
 			nearest := true
-			if len(sibs) > 1 {
+			if len(sibs) > 1 && fl&(cOwn|cFace) != 0 {
 				qx, qy := float64(px), float64(py)
 				d := (qx-c.X)*(qx-c.X) + (qy-c.Y)*(qy-c.Y)
 				for _, j := range sibs {
@@ -205,32 +251,10 @@ func (fr *faceReader) window(i int, rad float64) {
 					}
 				}
 			}
-			fr.face[k] = nearest && fr.filled(i, px, py)
-			own := false
-			if f {
-				hx := min(px/2, s.hw-1)
-				own = s.labels[hy*s.hw+hx] == id
-				if !own {
-				near:
-					for dy := -1; dy <= 1; dy++ {
-						for dx := -1; dx <= 1; dx++ {
-							xx, yy := hx+dx, hy+dy
-							if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
-								own = true
-								break near
-							}
-						}
-					}
-				}
-			}
-			fr.own[k] = own && nearest
-			if f && !own {
-				if l := s.labels[hy*s.hw+min(px/2, s.hw-1)]; l > 0 {
-					cc := &s.comps[l-1]
-					g := int(0.3 * fr.side)
-					fr.frag[k] = 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g
-				}
-			}
+			fr.fg[k] = fl&cFg != 0
+			fr.face[k] = nearest && fl&cFace != 0
+			fr.own[k] = nearest && fl&cOwn != 0
+			fr.frag[k] = fl&cFrag != 0
 		}
 	}
 }
