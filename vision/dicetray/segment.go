@@ -42,7 +42,7 @@ type candidate struct {
 type segmenter struct {
 	w, h   int // full size
 	hw, hh int // half size
-	half   []float32
+	f      Frame
 	coef   [3][6]float64
 	fg     []bool
 	labels []int32 // component+1 of each half-size pixel, 0: tray
@@ -53,31 +53,21 @@ type segmenter struct {
 	byComp [][]int
 }
 
-// load makes the half-size copy (each pixel the mean of a 2×2 block).
+// load takes the frame; the half-size image (each pixel the mean of a
+// 2×2 block) is worked out where it is needed, never stored.
 func (s *segmenter) load(f Frame) {
+	s.f = f
 	s.w, s.h = f.Width, f.Height
 	s.hw, s.hh = f.Width/2, f.Height/2
-	n := s.hw * s.hh
-	s.half = slices.Grow(s.half[:0], 3*n)[:3*n]
-	rows(s.hh, func(j0, j1 int) {
-		for j := j0; j < j1; j++ {
-			s.loadRow(f, j)
-		}
-	})
 }
 
-func (s *segmenter) loadRow(f Frame, j int) {
-	{
-		r0 := f.BGR[3*(2*j)*f.Width:]
-		r1 := f.BGR[3*(2*j+1)*f.Width:]
-		o := s.half[3*j*s.hw:]
-		for i := 0; i < s.hw; i++ {
-			k := 6 * i
-			o[3*i] = float32(int(r0[k])+int(r0[k+3])+int(r1[k])+int(r1[k+3])) / 4
-			o[3*i+1] = float32(int(r0[k+1])+int(r0[k+4])+int(r1[k+1])+int(r1[k+4])) / 4
-			o[3*i+2] = float32(int(r0[k+2])+int(r0[k+5])+int(r1[k+2])+int(r1[k+5])) / 4
-		}
-	}
+// halfAt is half-size pixel (i, j), BGR, times 4.
+func (s *segmenter) halfAt(i, j int) (b, g, r int) {
+	r0 := s.f.BGR[3*(2*j)*s.w+6*i:]
+	r1 := s.f.BGR[3*(2*j+1)*s.w+6*i:]
+	return int(r0[0]) + int(r0[3]) + int(r1[0]) + int(r1[3]),
+		int(r0[1]) + int(r0[4]) + int(r1[1]) + int(r1[4]),
+		int(r0[2]) + int(r0[5]) + int(r1[2]) + int(r1[5])
 }
 
 func (s *segmenter) norm(x, y float64) (float64, float64) {
@@ -108,9 +98,9 @@ func (s *segmenter) fitBackground() {
 	for j := step / 2; j < s.hh; j += step {
 		for i := step / 2; i < s.hw; i += step {
 			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
-			k := 3 * (j*s.hw + i)
+			b, g, r := s.halfAt(i, j)
 			samples = append(samples, sample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
-				p: [3]float64{float64(s.half[k]), float64(s.half[k+1]), float64(s.half[k+2])}})
+				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
 		}
 	}
 	use := make([]bool, len(samples))
@@ -249,13 +239,19 @@ func (s *segmenter) maskRow(j int) {
 			bb[ch] = k[1] + k[4]*yn
 			cc[ch] = k[3]
 		}
-		row := s.half[3*j*s.hw:]
-		for i := 0; i < s.hw; i++ {
-			xn, _ := s.norm(2*float64(i)+0.5, 0)
+		r0 := s.f.BGR[3*(2*j)*s.w:]
+		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		dx := 4 / float64(s.w)
+		xn, _ := s.norm(0.5, 0)
+		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
 			b0 := a[0] + xn*(bb[0]+cc[0]*xn)
 			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
 			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
-			s.fg[j*s.hw+i] = standsOut(float64(row[3*i]), float64(row[3*i+1]), float64(row[3*i+2]), b0, b1, b2)
+			k := 6 * i
+			pb := int(r0[k]) + int(r0[k+3]) + int(r1[k]) + int(r1[k+3])
+			pg := int(r0[k+1]) + int(r0[k+4]) + int(r1[k+1]) + int(r1[k+4])
+			pr := int(r0[k+2]) + int(r0[k+5]) + int(r1[k+2]) + int(r1[k+5])
+			s.fg[j*s.hw+i] = standsOut(float64(pb)/4, float64(pg)/4, float64(pr)/4, b0, b1, b2)
 		}
 	}
 }
