@@ -39,6 +39,7 @@ var goals = []Goal{
 	{"rules/west1920", "BenchmarkSupply", "ns/op", 1e6, true, "How the West was Saved: supply and depot networks of the whole map after an action, < 1 ms"},
 	{"rules/west1920", "BenchmarkReplay", "ns/op", 1e9, true, "How the West was Saved: a full 14-stage game replayed, < 1 s"},
 	{"vision", "BenchmarkAccuracy", "centre-p95-mm", 2, false, "model centre error p95"},
+	{"vision", "BenchmarkDiceTrayVsDetect", "tray/detect", 1, false, "reading a tray of 20 dice ÷ one ArUco detection on the same frame"},
 	{"vision", "BenchmarkAccuracy", "distance-p95-mm", 2, false, "base-to-base distance error p95"},
 	{"companion", "BenchmarkBrowserUpdateLatency", "median-ms", 100, false, "a die entered → the table screen in Chromium, median"},
 	{"companion", "BenchmarkInputToSubscriber", "p99-ms", 50, true, "a key on the table → the new state at an MQTT subscriber, p99, journal synced"},

@@ -1,0 +1,548 @@
+package dicetray
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/sztab/sztab/vision/geom"
+)
+
+// What stands out from the tray's fitted light: a pixel darker than
+// darkRatio or brighter than brightRatio times the tray there, or whose
+// hue departs by more than hueRatio of its brightness. A shadow on the
+// tray (a hand, the tray's wall, a die's own) keeps above darkRatio.
+const (
+	darkRatio   = 0.42
+	brightRatio = 1.35
+	hueRatio    = 0.40
+)
+
+// coreRatio: a die's core is the part at least this fraction of its side
+// from its outline; touching dice's cores are apart.
+const coreRatio = 0.35
+
+type comp struct {
+	area           int
+	x0, y0, x1, y1 int // half-size bounding box, inclusive
+	// local buffers over the box padded by one: the blob with its holes
+	// filled, and its chamfer distance to the outside (3 a step)
+	lw, lh int
+	fill   []bool
+	dt     []int32
+	dmax   int32
+}
+
+type candidate struct {
+	centre geom.Vec2 // full size
+	comp   int
+}
+
+type segmenter struct {
+	w, h   int // full size
+	hw, hh int // half size
+	f      Frame
+	coef   [3][6]float64
+	fg     []bool
+	labels []int32 // component+1 of each half-size pixel, 0: tray
+	comps  []comp
+	stack  []int32
+	cut    []float64
+	// cands of each component, filled by candidates
+	byComp [][]int
+}
+
+// load takes the frame; the half-size image (each pixel the mean of a
+// 2×2 block) is worked out where it is needed, never stored.
+func (s *segmenter) load(f Frame) {
+	s.f = f
+	s.w, s.h = f.Width, f.Height
+	s.hw, s.hh = f.Width/2, f.Height/2
+}
+
+// halfAt is half-size pixel (i, j), BGR, times 4.
+func (s *segmenter) halfAt(i, j int) (b, g, r int) {
+	r0 := s.f.BGR[3*(2*j)*s.w+6*i:]
+	r1 := s.f.BGR[3*(2*j+1)*s.w+6*i:]
+	return int(r0[0]) + int(r0[3]) + int(r1[0]) + int(r1[3]),
+		int(r0[1]) + int(r0[4]) + int(r1[1]) + int(r1[4]),
+		int(r0[2]) + int(r0[5]) + int(r1[2]) + int(r1[5])
+}
+
+func (s *segmenter) norm(x, y float64) (float64, float64) {
+	return 2*x/float64(s.w) - 1, 2*y/float64(s.h) - 1
+}
+
+// bgAt is the tray's fitted colour (BGR) at full-size pixel (x, y).
+func (s *segmenter) bgAt(x, y float64) [3]float64 {
+	xn, yn := s.norm(x, y)
+	var b [3]float64
+	for c := 0; c < 3; c++ {
+		k := &s.coef[c]
+		b[c] = k[0] + k[1]*xn + k[2]*yn + k[3]*xn*xn + k[4]*xn*yn + k[5]*yn*yn
+	}
+	return b
+}
+
+// fitBackground fits the tray's light: a quadratic surface per channel
+// through a grid of samples, refitted twice to the 60% that fit it
+// best (dice, coins and shadows are the rest).
+func (s *segmenter) fitBackground() {
+	const step = 8
+	type sample struct {
+		b [6]float64
+		p [3]float64
+	}
+	var samples []sample
+	for j := step / 2; j < s.hh; j += step {
+		for i := step / 2; i < s.hw; i += step {
+			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
+			b, g, r := s.halfAt(i, j)
+			samples = append(samples, sample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
+				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
+		}
+	}
+	use := make([]bool, len(samples))
+	for i := range use {
+		use[i] = true
+	}
+	res := make([]float64, len(samples))
+	for iter := 0; iter < 3; iter++ {
+		var ata [6][6]float64
+		var atb [3][6]float64
+		for i, sm := range samples {
+			if !use[i] {
+				continue
+			}
+			for r := 0; r < 6; r++ {
+				for c := r; c < 6; c++ {
+					ata[r][c] += sm.b[r] * sm.b[c]
+				}
+				for ch := 0; ch < 3; ch++ {
+					atb[ch][r] += sm.b[r] * sm.p[ch]
+				}
+			}
+		}
+		for r := 0; r < 6; r++ {
+			for c := 0; c < r; c++ {
+				ata[r][c] = ata[c][r]
+			}
+		}
+		for ch := 0; ch < 3; ch++ {
+			s.coef[ch] = solve6(ata, atb[ch])
+		}
+		for i, sm := range samples {
+			d := 0.0
+			for ch := 0; ch < 3; ch++ {
+				v := 0.0
+				for r := 0; r < 6; r++ {
+					v += s.coef[ch][r] * sm.b[r]
+				}
+				d += math.Abs(sm.p[ch] - v)
+			}
+			res[i] = d
+		}
+		s.cut = append(s.cut[:0], res...)
+		slices.Sort(s.cut)
+		lim := s.cut[len(s.cut)*6/10]
+		for i := range use {
+			use[i] = res[i] <= lim
+		}
+	}
+}
+
+// solve6 solves a·x = b by Gaussian elimination with partial pivoting
+// (a singular system gives zeros: a flat grey tray).
+func solve6(a [6][6]float64, b [6]float64) [6]float64 {
+	for c := 0; c < 6; c++ {
+		p := c
+		for r := c + 1; r < 6; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return [6]float64{}
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < 6; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < 6; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	var x [6]float64
+	for r := 5; r >= 0; r-- {
+		v := b[r]
+		for k := r + 1; k < 6; k++ {
+			v -= a[r][k] * x[k]
+		}
+		x[r] = v / a[r][r]
+	}
+	return x
+}
+
+// standsOut: does colour p (BGR) stand out from the tray's colour b?
+func standsOut(p0, p1, p2, b0, b1, b2 float64) bool {
+	P, B := p0+p1+p2, b0+b1+b2
+	if B < 1 {
+		return P > 30
+	}
+	if P < darkRatio*B || P > brightRatio*B {
+		return true
+	}
+	// hue: p − (P/B)·b, times B
+	lim := hueRatio * B * (P/3 + 4)
+	return math.Abs(p0*B-P*b0) > lim || math.Abs(p1*B-P*b1) > lim || math.Abs(p2*B-P*b2) > lim
+}
+
+// mask marks the half-size pixels that stand out.
+func (s *segmenter) mask() {
+	n := s.hw * s.hh
+	s.fg = slices.Grow(s.fg[:0], n)[:n]
+	rows(s.hh, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			s.maskRow(j)
+		}
+	})
+}
+
+// rows runs f over bands of n rows, one goroutine per CPU.
+func rows(n int, f func(j0, j1 int)) {
+	w := min(runtime.GOMAXPROCS(0), 4)
+	if w < 2 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(n*k/w, n*(k+1)/w)
+		}()
+	}
+	wg.Wait()
+}
+
+func (s *segmenter) maskRow(j int) {
+	{
+		_, yn := s.norm(0, 2*float64(j)+0.5)
+		var a, bb, cc [3]float64 // b(xn) = a + bb·xn + cc·xn²
+		for ch := 0; ch < 3; ch++ {
+			k := &s.coef[ch]
+			a[ch] = k[0] + k[2]*yn + k[5]*yn*yn
+			bb[ch] = k[1] + k[4]*yn
+			cc[ch] = k[3]
+		}
+		r0 := s.f.BGR[3*(2*j)*s.w:]
+		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		dx := 4 / float64(s.w)
+		xn, _ := s.norm(0.5, 0)
+		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
+			b0 := a[0] + xn*(bb[0]+cc[0]*xn)
+			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
+			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
+			k := 6 * i
+			pb := int(r0[k]) + int(r0[k+3]) + int(r1[k]) + int(r1[k+3])
+			pg := int(r0[k+1]) + int(r0[k+4]) + int(r1[k+1]) + int(r1[k+4])
+			pr := int(r0[k+2]) + int(r0[k+5]) + int(r1[k+2]) + int(r1[k+5])
+			s.fg[j*s.hw+i] = standsOut(float64(pb)/4, float64(pg)/4, float64(pr)/4, b0, b1, b2)
+		}
+	}
+}
+
+// components labels the 8-connected blobs of the mask, fills their holes
+// and measures each pixel's distance to the blob's outline.
+func (s *segmenter) components() {
+	n := s.hw * s.hh
+	s.labels = slices.Grow(s.labels[:0], n)[:n]
+	clear(s.labels)
+	s.comps = s.comps[:0]
+	for start := 0; start < n; start++ {
+		if !s.fg[start] || s.labels[start] != 0 {
+			continue
+		}
+		id := int32(len(s.comps) + 1)
+		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1}
+		s.stack = append(s.stack[:0], int32(start))
+		s.labels[start] = id
+		for len(s.stack) > 0 {
+			p := int(s.stack[len(s.stack)-1])
+			s.stack = s.stack[:len(s.stack)-1]
+			x, y := p%s.hw, p/s.hw
+			c.area++
+			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
+			for dy := -1; dy <= 1; dy++ {
+				yy := y + dy
+				if yy < 0 || yy >= s.hh {
+					continue
+				}
+				for dx := -1; dx <= 1; dx++ {
+					xx := x + dx
+					if xx < 0 || xx >= s.hw {
+						continue
+					}
+					q := yy*s.hw + xx
+					if s.fg[q] && s.labels[q] == 0 {
+						s.labels[q] = id
+						s.stack = append(s.stack, int32(q))
+					}
+				}
+			}
+		}
+		s.comps = append(s.comps, c)
+	}
+	for i := range s.comps {
+		c := &s.comps[i]
+		if c.area < 12 {
+			continue
+		}
+		s.local(c, int32(i+1))
+	}
+}
+
+// local fills the blob's holes and computes its chamfer distance map.
+func (s *segmenter) local(c *comp, id int32) {
+	c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
+	n := c.lw * c.lh
+	c.fill = make([]bool, n)
+	c.dt = make([]int32, n)
+	for y := c.y0; y <= c.y1; y++ {
+		for x := c.x0; x <= c.x1; x++ {
+			if s.labels[y*s.hw+x] == id {
+				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
+			}
+		}
+	}
+	// holes: what the outside cannot reach
+	out := make([]bool, n)
+	st := s.stack[:0]
+	for x := 0; x < c.lw; x++ {
+		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
+	}
+	for y := 0; y < c.lh; y++ {
+		st = append(st, int32(y*c.lw), int32(y*c.lw+c.lw-1))
+	}
+	for _, p := range st {
+		out[p] = true
+	}
+	for len(st) > 0 {
+		p := int(st[len(st)-1])
+		st = st[:len(st)-1]
+		x, y := p%c.lw, p/c.lw
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			xx, yy := x+d[0], y+d[1]
+			if xx < 0 || yy < 0 || xx >= c.lw || yy >= c.lh {
+				continue
+			}
+			q := yy*c.lw + xx
+			if !c.fill[q] && !out[q] {
+				out[q] = true
+				st = append(st, int32(q))
+			}
+		}
+	}
+	s.stack = st
+	for i := range c.fill {
+		if !out[i] {
+			c.fill[i] = true
+		}
+	}
+	const big = 1 << 28
+	w := c.lw
+	for i := range c.dt {
+		if c.fill[i] {
+			c.dt[i] = big
+		}
+	}
+	for y := 1; y < c.lh-1; y++ {
+		for x := 1; x < w-1; x++ {
+			i := y*w + x
+			if c.dt[i] == 0 {
+				continue
+			}
+			d := c.dt[i]
+			d = min(d, c.dt[i-1]+3, c.dt[i-w]+3, c.dt[i-w-1]+4, c.dt[i-w+1]+4)
+			c.dt[i] = d
+		}
+	}
+	c.dmax = 0
+	for y := c.lh - 2; y >= 1; y-- {
+		for x := w - 2; x >= 1; x-- {
+			i := y*w + x
+			if c.dt[i] == 0 {
+				continue
+			}
+			d := c.dt[i]
+			d = min(d, c.dt[i+1]+3, c.dt[i+w]+3, c.dt[i+w+1]+4, c.dt[i+w-1]+4)
+			c.dt[i] = d
+			c.dmax = max(c.dmax, d)
+		}
+	}
+}
+
+// estimateSide is the median side, in full-size pixels, of the blobs that
+// look like one die seen from above: about as large as the square their
+// widest inscribed circle fits in.
+func (s *segmenter) estimateSide() float64 {
+	var sides []float64
+	for _, c := range s.comps {
+		if c.fill == nil || c.dmax < 3*6 {
+			continue
+		}
+		r := float64(c.dmax) / 3 // half-size pixels
+		filled := 0
+		for _, f := range c.fill {
+			if f {
+				filled++
+			}
+		}
+		if q := float64(filled) / (4 * r * r); q > 0.85 && q < 1.5 {
+			sides = append(sides, 4*r) // 2r, at full size
+		}
+	}
+	if len(sides) == 0 {
+		return 0
+	}
+	slices.Sort(sides)
+	return sides[len(sides)/2]
+}
+
+// candidates finds one centre per die: the cores of each blob, a long
+// core (dice side by side) divided along its length.
+func (s *segmenter) candidates(side float64) []candidate {
+	sh := side / 2
+	thr := int32(math.Round(coreRatio * sh * 3))
+	var out []candidate
+	s.byComp = s.byComp[:0]
+	for range s.comps {
+		s.byComp = append(s.byComp, nil)
+	}
+	for ci := range s.comps {
+		c := &s.comps[ci]
+		if c.fill == nil {
+			continue
+		}
+		if c.dmax < thr {
+			// no core, yet a die's width and area: a die seen at a slant
+			// (its face foreshortened, its sides like the tray); a pencil
+			// is narrower
+			filled := 0
+			var mx, my float64
+			for k, f := range c.fill {
+				if f {
+					filled++
+					mx += float64(k % c.lw)
+					my += float64(k / c.lw)
+				}
+			}
+			if float64(c.dmax) >= 3*0.27*sh && float64(filled) >= 0.4*sh*sh {
+				mx, my = mx/float64(filled), my/float64(filled)
+				s.byComp[ci] = append(s.byComp[ci], len(out))
+				out = append(out, candidate{centre: geom.Vec2{X: 2*(mx-1+float64(c.x0)) + 0.5, Y: 2*(my-1+float64(c.y0)) + 0.5}, comp: ci})
+			}
+			continue
+		}
+		seen := make([]bool, len(c.dt))
+		for start := range c.dt {
+			if c.dt[start] < thr || seen[start] {
+				continue
+			}
+			// one core blob
+			var xs, ys []float64
+			st := append(s.stack[:0], int32(start))
+			seen[start] = true
+			for len(st) > 0 {
+				p := int(st[len(st)-1])
+				st = st[:len(st)-1]
+				x, y := p%c.lw, p/c.lw
+				xs, ys = append(xs, float64(x)), append(ys, float64(y))
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						q := (y+dy)*c.lw + x + dx
+						if q >= 0 && q < len(c.dt) && !seen[q] && c.dt[q] >= thr {
+							seen[q] = true
+							st = append(st, int32(q))
+						}
+					}
+				}
+			}
+			s.stack = st
+			var mx, my float64
+			for i := range xs {
+				mx += xs[i]
+				my += ys[i]
+			}
+			mx /= float64(len(xs))
+			my /= float64(len(xs))
+			var sxx, sxy, syy float64
+			for i := range xs {
+				dx, dy := xs[i]-mx, ys[i]-my
+				sxx += dx * dx
+				sxy += dx * dy
+				syy += dy * dy
+			}
+			ang := 0.5 * math.Atan2(2*sxy, sxx-syy)
+			ux, uy := math.Cos(ang), math.Sin(ang)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i := range xs {
+				p := (xs[i]-mx)*ux + (ys[i]-my)*uy
+				lo, hi = math.Min(lo, p), math.Max(hi, p)
+			}
+			ext := hi - lo + 1
+			inset := (1 - 2*coreRatio) * sh / 2
+			k := int(math.Round((ext-2*inset)/sh)) + 1
+			k = max(1, min(k, 6))
+			toFull := func(lx, ly float64) geom.Vec2 {
+				return geom.Vec2{X: 2*(lx-1+float64(c.x0)) + 0.5, Y: 2*(ly-1+float64(c.y0)) + 0.5}
+			}
+			if k == 1 {
+				s.byComp[ci] = append(s.byComp[ci], len(out))
+				out = append(out, candidate{centre: toFull(mx, my), comp: ci})
+				continue
+			}
+			step := (ext - 1 - 2*inset) / float64(k-1)
+			for j := 0; j < k; j++ {
+				p := lo + inset + float64(j)*step
+				s.byComp[ci] = append(s.byComp[ci], len(out))
+				out = append(out, candidate{centre: toFull(mx+p*ux, my+p*uy), comp: ci})
+			}
+		}
+	}
+	return s.merge(out, side)
+}
+
+// merge joins the candidates of one blob closer than mergeRatio of a
+// side: two dice side by side are a side apart, so nearer centres are one
+// object (a cocked die's core broken in two).
+func (s *segmenter) merge(cs []candidate, side float64) []candidate {
+	const mergeRatio = 0.62
+	for {
+		joined := false
+		for a := 0; a < len(cs) && !joined; a++ {
+			for b := a + 1; b < len(cs); b++ {
+				if cs[a].comp == cs[b].comp && cs[a].centre.Dist(cs[b].centre) < mergeRatio*side {
+					cs[a].centre = cs[a].centre.Add(cs[b].centre).Scale(0.5)
+					cs = append(cs[:b], cs[b+1:]...)
+					joined = true
+					break
+				}
+			}
+		}
+		if !joined {
+			break
+		}
+	}
+	for i := range s.byComp {
+		s.byComp[i] = s.byComp[i][:0]
+	}
+	for i, c := range cs {
+		s.byComp[c.comp] = append(s.byComp[c.comp], i)
+	}
+	return cs
+}
