@@ -1,0 +1,113 @@
+package companion
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sztab/sztab/internal/fuzzseed"
+	"github.com/sztab/sztab/vision"
+)
+
+// A snapshot too big for one entry keeps the models the entry names (by
+// id or unit) and the distances between them, within the bound; a small
+// one is kept whole.
+func TestEvidenceSnapshotBound(t *testing.T) {
+	big := &vision.Snapshot{Seq: 3, CalibrationMM: 2}
+	for i := range 300 {
+		unit := fmt.Sprintf("unit-%d", i/5)
+		big.Models = append(big.Models, vision.ModelPosition{ID: fmt.Sprintf("m-%d", i), Unit: unit, X: float64(i), Y: 10, BaseMM: 25, SigmaMM: 0.7})
+	}
+	big.Distances = []vision.PairDistance{{A: "unit-3", B: "unit-9"}, {A: "unit-3", B: "unit-40"}}
+	tests := []struct {
+		name       string
+		snap       *vision.Snapshot
+		body       string
+		wantModels int
+		wantOnly   string
+		wantDist   int
+	}{
+		{"small, whole", demoSnap(), `{"type":"end_phase"}`, 4, "", 0},
+		{"big, the units named", big, `{"type":"declare_shot","shooter":"unit-3","target":"unit-9"}`, 10, "involved", 1},
+		{"big, one model named", big, `{"type":"move","model":"m-17"}`, 1, "involved", 0},
+		{"big, everything named", big, everyUnit(), 0, "bound", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := snapshotSeen(tc.snap, false, []byte(tc.body))
+			b, _ := json.Marshal(got)
+			if len(b) > MaxSnapshotEvidence {
+				t.Errorf("%d bytes, bound %d", len(b), MaxSnapshotEvidence)
+			}
+			if got.Only != tc.wantOnly || got.Total != len(tc.snap.Models) || len(got.Distances) != tc.wantDist {
+				t.Errorf("only %q, total %d, %d distances; want %q, %d, %d", got.Only, got.Total, len(got.Distances), tc.wantOnly, len(tc.snap.Models), tc.wantDist)
+			}
+			if tc.wantModels > 0 && len(got.Models) != tc.wantModels {
+				t.Errorf("%d models kept, want %d", len(got.Models), tc.wantModels)
+			}
+			if tc.wantOnly == "bound" && (len(got.Models) == 0 || len(got.Models) >= len(tc.snap.Models)) {
+				t.Errorf("%d models kept at the bound, want some but not all", len(got.Models))
+			}
+			for _, m := range got.Models {
+				if m.SigmaMM == 0 {
+					t.Errorf("model %s lost its uncertainty", m.ID)
+				}
+			}
+		})
+	}
+}
+
+func demoSnap() *vision.Snapshot {
+	s := &vision.Snapshot{Seq: 1}
+	for i := range 4 {
+		s.Models = append(s.Models, vision.ModelPosition{ID: fmt.Sprint("ak-", i), Unit: "ak", SigmaMM: 0.5})
+	}
+	return s
+}
+
+func everyUnit() string {
+	var names []string
+	for i := range 300 {
+		names = append(names, fmt.Sprintf("%q", fmt.Sprintf("m-%d", i)))
+	}
+	return `{"models":[` + strings.Join(names, ",") + `]}`
+}
+
+// FuzzSplitEvidence: an entry's events, as read back from a journal file
+// (anyone may have written it), never panic the reader; evidence that is
+// read names a well-formed image, and encodes back to what reads the same.
+func FuzzSplitEvidence(f *testing.F) {
+	for _, s := range []string{
+		`[]`, `null`, `[{"type":"deployed"}]`,
+		`[{"type":"x"},{"type":"evidence","input":"tag","tag":{"reader":"stol","uid":"04A1B2C3","present":true}}]`,
+		`[{"type":"evidence","input":"key","key":{"keypad":"keypad","key":"3","from":"public"},"dice":[{"value":3,"origin":"keypad","device":"keypad"}]}]`,
+		`[{"type":"evidence","input":"snapshot","snapshot":{"seq":1,"models":[{"id":"a","unit":"u","x_mm":1,"y_mm":2,"base_mm":25,"sigma_mm":0.5}],"models_total":1},"image":{"sha256":"` + strings.Repeat("ab", 32) + `","bytes":10,"type":"image/jpeg"}}]`,
+		`[{"type":"evidence","image":{"sha256":"../x"}}]`,
+		`[{"type":"evidence","unknown":1}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	for _, s := range fuzzseed.JSON("events") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, ev, err := SplitEvidence(data)
+		if err != nil || ev == nil {
+			return
+		}
+		if ev.Image != nil {
+			if _, err := parseSHA(ev.Image.SHA256); err != nil {
+				t.Fatalf("read an image name that is not a sha256: %q", ev.Image.SHA256)
+			}
+		}
+		b, err := withEvidence([]byte(`[]`), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, again, err := SplitEvidence(b)
+		if err != nil || again == nil {
+			t.Fatalf("evidence written back does not read: %v\n%s", err, b)
+		}
+	})
+}
