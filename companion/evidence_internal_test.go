@@ -1,10 +1,18 @@
 package companion
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sztab/sztab/hardware"
 
 	"github.com/sztab/sztab/internal/fuzzseed"
 	"github.com/sztab/sztab/vision"
@@ -110,4 +118,33 @@ func FuzzSplitEvidence(f *testing.F) {
 			t.Fatalf("evidence written back does not read: %v\n%s", err, b)
 		}
 	})
+}
+
+// A ruling's code pins the picture of the entry it rules on: the store
+// keeps it whatever the policy says.
+func TestEvidenceKeepPinsTheEntrysPicture(t *testing.T) {
+	dir := t.TempDir()
+	d, stop := serveTally(t, dir, "", Options{})
+	defer stop()
+	pic := []byte("\xff\xd8 a picture \xff\xd9")
+	d.inputs <- Input{Snapshot: &vision.Snapshot{Seq: 1, Models: []vision.ModelPosition{{ID: "m1", SigmaMM: 1}}}, Image: pic}
+	d.inputs <- Input{Tag: &hardware.TagEvent{Reader: "r1", UID: "04998877", Present: true}}
+	for end := time.Now().Add(10 * time.Second); d.Seq() < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("seq %d, want the unknown tag's notice at 2", d.Seq())
+		}
+	}
+	if err := d.table.keepEvidence(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(pic)
+	if _, err := os.Stat(filepath.Join(dir, "j.db.evidence", hex.EncodeToString(sum[:])+".keep")); err != nil {
+		t.Errorf("the picture of entry 2 is not pinned: %v", err)
+	}
+	if err := d.table.keepEvidence(context.Background(), 1); err != nil {
+		t.Errorf("an entry without a picture: %v, want nothing done", err)
+	}
+	if err := d.table.keepEvidence(context.Background(), 99); err == nil || !strings.Contains(err.Error(), "no entry 99") {
+		t.Errorf("no such entry: got %v", err)
+	}
 }

@@ -269,3 +269,31 @@ func TestEvidenceAbsentInOldEntries(t *testing.T) {
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// The pruning policy comes from the config: defaults, and a bad value
+// refused at its line.
+func TestEvidenceConfig(t *testing.T) {
+	base := "venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\n"
+	for _, tc := range []struct {
+		more string
+		want companion.EvidencePolicy
+		err  string
+	}{
+		{"", companion.EvidencePolicy{MaxBytes: 512 << 20}, ""},
+		{"evidence:\n  max_mb: 10\n  max_days: 30\n", companion.EvidencePolicy{MaxBytes: 10 << 20, MaxAge: 30 * 24 * time.Hour}, ""},
+		{"evidence:\n  max_mb: -1\n", companion.EvidencePolicy{}, "t.yaml:6: evidence.max_mb: -1"},
+		{"evidence:\n  max_days: -2\n", companion.EvidencePolicy{}, "evidence.max_days: -2"},
+		{"evidence:\n  max_gb: 1\n", companion.EvidencePolicy{}, `unknown key "max_gb"`},
+	} {
+		cfg, err := companion.ParseConfig("t.yaml", []byte(base+tc.more))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: got %v, want %q", tc.more, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || cfg.Evidence.Policy() != tc.want {
+			t.Errorf("%q: %+v, %v; want %+v", tc.more, cfg.Evidence.Policy(), err, tc.want)
+		}
+	}
+}
