@@ -257,12 +257,15 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	if err != nil {
 		return 0, nil, err
 	}
-	evJSON, err := json.Marshal(events)
+	// The journal's events end with the evidence; the published ones
+	// (events) never have it.
+	journaled := events
+	if ev := t.entryEvidence(body, t.rollsIn(a)); ev != nil {
+		journaled = append(slices.Clip(events), ev)
+	}
+	evJSON, err := json.Marshal(journaled)
 	if err != nil {
 		return 0, nil, fmt.Errorf("companion: events of %s: %w", a.Type(), err)
-	}
-	if evJSON, err = withEvidence(evJSON, t.entryEvidence(body, t.rollsIn(a))); err != nil {
-		return 0, nil, err
 	}
 	at := t.clock()
 	start = time.Now()
@@ -372,10 +375,11 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 		Notice
 		Refused json.RawMessage `json:"refused,omitempty"`
 	}{n, refused})
-	evJSON, _ := json.Marshal([]any{n})
-	if withEv, err := withEvidence(evJSON, t.entryEvidence(body, rolls)); err == nil {
-		evJSON = withEv
+	journaled := []any{n}
+	if ev := t.entryEvidence(body, rolls); ev != nil {
+		journaled = append(journaled, ev)
 	}
+	evJSON, _ := json.Marshal(journaled)
 	at := t.clock()
 	start := time.Now()
 	seq, err := t.journal.Append(ctx, KindNotice, t.game.Name(), at, body, evJSON)
