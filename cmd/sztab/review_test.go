@@ -151,3 +151,18 @@ func TestVerifyEvidenceImages(t *testing.T) {
 		t.Errorf("review of a pruned picture: %v\n%s", err, out)
 	}
 }
+
+// A journal made without evidence (the README's Mali game, journaled
+// entry by entry) reviews all the same: the state, and no evidence.
+func TestReviewJournalWithoutEvidence(t *testing.T) {
+	path, cfg := maliJournal(t)
+	out, err := runSztab(t, "review", "--journal", path, "--config", cfg, "--at", "7")
+	if err != nil || !strings.Contains(out, "entry 7 ") ||
+		!strings.Contains(out, "evidence:\n  none recorded") || !strings.Contains(out, "state after entry 7:\n  ") {
+		t.Errorf("review of an entry without evidence: %v\n%s", err, out)
+	}
+	out, err = runSztab(t, "verify", "--journal", path)
+	if err != nil || strings.Contains(out, "images:") {
+		t.Errorf("verify of a journal without pictures: %v\n%s", err, out)
+	}
+}
