@@ -230,10 +230,10 @@ func SplitEvidence(events []byte) ([]json.RawMessage, *Evidence, error) {
 		return list, nil, nil
 	}
 	list = list[:len(list)-1]
+	// Fields this Sztab does not know (a later one's) are left: the rest
+	// reads.
 	var ev Evidence
-	dec := json.NewDecoder(bytes.NewReader(last))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ev); err != nil {
+	if err := json.Unmarshal(last, &ev); err != nil {
 		return list, nil, fmt.Errorf("companion: evidence: %w", err)
 	}
 	if ev.Image != nil {

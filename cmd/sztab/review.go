@@ -121,6 +121,9 @@ func serveReview(ctx context.Context, cmd *cobra.Command, r *review.Reviewer, ad
 	}
 	srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(cmd.OutOrStdout(), "reviewing %s (%s), entries 1 to %d: http://%s/\n", r.Journal().Path(), r.Journal().Identity(), r.Last(), ln.Addr())
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "review: the page has no sign-in and shows what the referee sees (hidden cards, the sensors' readings) to anyone who reaches %s; serve it on 127.0.0.1 unless that is meant\n", ln.Addr())
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +167,39 @@ func TestReviewJournalWithoutEvidence(t *testing.T) {
 	out, err = runSztab(t, "verify", "--journal", path)
 	if err != nil || strings.Contains(out, "images:") {
 		t.Errorf("verify of a journal without pictures: %v\n%s", err, out)
+	}
+}
+
+// sztab review --serve serves the page and the moments until stopped.
+func TestReviewServe(t *testing.T) {
+	path, cfg := reviewJournal(t)
+	root := newRoot()
+	pr, pw := io.Pipe()
+	root.SetOut(pw)
+	root.SetErr(io.Discard)
+	root.SetArgs([]string{"review", "--journal", path, "--config", cfg, "--serve", "127.0.0.1:0"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx); pw.Close() }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	go io.Copy(io.Discard, pr)
+	i := strings.Index(line, "http://")
+	if err != nil || i < 0 || !strings.Contains(line, "entries 1 to 23") {
+		cancel()
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	url := strings.TrimSpace(line[i:])
+	res, err := http.Get(url + "api/moment?seq=last")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"Seq":23`) || !strings.Contains(string(body), `"Image":"present"`) {
+		t.Errorf("moment 23: %d %s", res.StatusCode, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("review --serve stopped with %v", err)
 	}
 }
