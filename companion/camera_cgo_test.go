@@ -182,4 +182,28 @@ func TestCameraSnapshotsDriveTheGame(t *testing.T) {
 	if want := 604 / 25.4; math.Abs(d.Kroki-want) > 0.1 || d.Uncertainty <= 0 || d.Uncertainty > 0.2 {
 		t.Errorf("shot distance %+v kroki, want %.2f with a small uncertainty", d, want)
 	}
+	// The evidence of the shot's declaration: the camera's snapshot, with
+	// the uncertainty of every position, and its annotated picture, stored
+	// beside the journal under the SHA-256 its entry names.
+	j, err := companion.ReadJournal(cfg.Resolve(cfg.Journal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	var declared *companion.Evidence
+	j.Entries(context.Background(), 0, func(e companion.Entry) error {
+		if strings.Contains(string(e.Body), `"type":"declare_shot"`) {
+			_, declared, _ = companion.SplitEvidence(e.Events)
+		}
+		return nil
+	})
+	if declared == nil || declared.Snapshot == nil || declared.Image == nil {
+		t.Fatalf("the shot's evidence: %+v, want the snapshot and its picture", declared)
+	}
+	if len(declared.Snapshot.Models) == 0 || declared.Snapshot.Models[0].SigmaMM <= 0 || declared.Tag == nil || declared.Tag.UID != "04D4E5F6" {
+		t.Errorf("the shot's evidence: tag %+v, snapshot %+v", declared.Tag, declared.Snapshot)
+	}
+	if pic, err := companion.ReadEvidenceImage(j.Path(), declared.Image.SHA256); err != nil || len(pic) < 1000 || pic[0] != 0xff || pic[1] != 0xd8 {
+		t.Errorf("the shot's picture beside the journal: %d bytes, %v; want the camera's JPEG", len(pic), err)
+	}
 }

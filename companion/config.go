@@ -44,6 +44,8 @@ type Config struct {
 	Camera *vision.Config `yaml:"camera"`
 	// Metrics serves /metrics, /healthz and /readyz (see MetricsConfig).
 	Metrics MetricsConfig `yaml:"metrics"`
+	// Evidence bounds the camera images kept beside the journal.
+	Evidence EvidenceConfig `yaml:"evidence"`
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
@@ -308,6 +310,12 @@ func (c *Config) check() error {
 	// game is named, and the only section beyond the common ones is its own.
 	if !idPattern.MatchString(c.Game) {
 		return c.errAt("game", "%q is not a game id (lower-case letters, digits, - and _)", c.Game)
+	}
+	if c.Evidence.MaxMB < 0 {
+		return c.errAt("evidence.max_mb", "%d: the images' bound is 0 (the default, %d MiB) or more", c.Evidence.MaxMB, DefaultEvidenceMB)
+	}
+	if c.Evidence.MaxDays < 0 {
+		return c.errAt("evidence.max_days", "%d: 0 (no age limit) or more days", c.Evidence.MaxDays)
 	}
 	for key := range c.Sections {
 		if key != c.Game {

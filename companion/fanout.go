@@ -486,8 +486,9 @@ var errBatchFull = fmt.Errorf("companion: batch full")
 // journalEvents encodes a journal entry's events as the table published
 // them when it journaled the entry.
 func journalEvents(e Entry) ([][]byte, error) {
-	var events []json.RawMessage
-	if err := json.Unmarshal(e.Events, &events); err != nil {
+	// The evidence is the referee's record, never published.
+	events, _, err := SplitEvidence(e.Events)
+	if events == nil && err != nil {
 		return nil, fmt.Errorf("companion: entry %d: events: %w", e.Seq, err)
 	}
 	out := make([][]byte, 0, len(events))

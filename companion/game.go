@@ -22,6 +22,9 @@ type Input struct {
 	TagInfo  *Tag
 	Key      *hardware.KeyEvent
 	Snapshot *vision.Snapshot
+	// Image is the camera's annotated JPEG of Snapshot, when it made one:
+	// kept beside the journal as the evidence of the entries it leads to.
+	Image []byte
 	// Args are a command's arguments (a move's piece and field), checked
 	// against nothing but their size on the way in: the binder reads them.
 	Args []string

@@ -64,12 +64,20 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 			return stop, err
 		}
 		closers = append(closers, cam.Close)
-		cam.OnImage(d.setImage)
+		// The camera's goroutine hands a snapshot's image to OnImage, then
+		// the snapshot to Run's function: the image goes with its snapshot.
+		var img []byte
+		cam.OnImage(func(jpeg []byte) { img = jpeg; d.setImage(jpeg) })
 		d.metrics.camera(cam.Stats)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := cam.Run(ctx, sink.Snapshot); err != nil {
+			err := cam.Run(ctx, func(sn vision.Snapshot) {
+				jpeg := img
+				img = nil
+				sink.send(Input{Snapshot: &sn, Image: jpeg})
+			})
+			if err != nil {
 				d.log.Error("camera stopped", "err", err)
 			}
 		}()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/vision"
 )
 
 // table is the authoritative game at one table: the game, its journal and
@@ -41,6 +43,16 @@ type table struct {
 
 	seq   atomic.Int64 // last journaled entry; read from any goroutine
 	watch *dice.Watch
+	// input is the evidence of the input being handled (nil outside
+	// handle): every entry the input makes keeps it (see Evidence).
+	input *Evidence
+	// lastSnap is the camera's last snapshot, the one the game binds tags
+	// and keys against; lastJPEG its image until an entry needs it stored,
+	// lastImage once stored in evidence (opened on first use).
+	lastSnap  *vision.Snapshot
+	lastJPEG  []byte
+	lastImage *ImageRef
+	evidence  *EvidenceStore
 	// answered keeps the answers to recent commands with an id, so a
 	// redelivered command is answered again and carried out once.
 	answered []wire.CommandResult
@@ -52,6 +64,16 @@ func (t *table) Seq() int64 { return t.seq.Load() }
 // replay rebuilds the state from the journal, or opens a new game in an
 // empty one.
 func (t *table) replay(ctx context.Context) error {
+	// Images kept beside the journal are pruned by the policy at start too
+	// (an age limit applies while no camera is sending).
+	if fi, err := os.Stat(EvidenceDir(t.journal.Path())); err == nil && fi.IsDir() {
+		s, err := OpenEvidenceStore(EvidenceDir(t.journal.Path()), t.cfg.Evidence.Policy(), t.log)
+		if err != nil {
+			return err
+		}
+		s.Prune(t.clock())
+		t.evidence = s
+	}
 	n := 0
 	err := t.journal.Entries(ctx, 0, func(e Entry) error {
 		if e.Game != t.game.Name() {
@@ -97,6 +119,12 @@ func (t *table) replay(ctx context.Context) error {
 // and answers it when it was a command.
 func (t *table) handle(ctx context.Context, in Input) {
 	t.metrics.input(in)
+	if in.Snapshot != nil {
+		t.lastSnap, t.lastJPEG, t.lastImage = in.Snapshot, in.Image, nil
+	}
+	ev := evidenceOf(in)
+	t.input = &ev
+	defer func() { t.input = nil }()
 	if f, device := faultOf(in); f != nil {
 		t.metrics.fault(device, string(f.Kind))
 		pl, en := f.Text(device)
@@ -113,6 +141,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 			return
 		}
 		in.TagInfo = &tag
+		ev.Tag.Kind, ev.Tag.ID = tag.Kind, tag.ID
 	}
 	if in.Key != nil {
 		if res, ok := t.redelivered(in.From); ok {
@@ -218,7 +247,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 		// The refused action itself stays out of the notice: it may carry
 		// hidden information (an army list, the cards drawn).
 		body, _ := t.game.EncodeAction(a)
-		t.notice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body)
+		t.noticeDice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body, t.rollsIn(a))
 		if t.observeDice(a, false) {
 			t.out.Send(Publication{Views: t.views(wire.Referee), Fairness: t.fairness()})
 		}
@@ -228,7 +257,13 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	if err != nil {
 		return 0, nil, err
 	}
-	evJSON, err := json.Marshal(events)
+	// The journal's events end with the evidence; the published ones
+	// (events) never have it.
+	journaled := events
+	if ev := t.entryEvidence(body, t.rollsIn(a)); ev != nil {
+		journaled = append(slices.Clip(events), ev)
+	}
+	evJSON, err := json.Marshal(journaled)
 	if err != nil {
 		return 0, nil, fmt.Errorf("companion: events of %s: %w", a.Type(), err)
 	}
@@ -256,6 +291,71 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	return seq, nil, nil
 }
 
+// rollsIn are the dice an action carries.
+func (t *table) rollsIn(a Action) []dice.Roll {
+	if dc, ok := t.game.(DiceCarrier); ok {
+		return dc.RollsIn(a)
+	}
+	return nil
+}
+
+// entryEvidence is the evidence of an entry with body made by the input
+// being handled (nil outside handle): the input, the dice, the snapshot
+// the game bound against (what body involves, within its bound) and its
+// image, stored before the entry that names it is journaled.
+func (t *table) entryEvidence(body []byte, rolls []dice.Roll) *Evidence {
+	if t.input == nil {
+		return nil
+	}
+	ev := *t.input
+	ev.Dice = rolls
+	if t.lastSnap == nil {
+		return &ev
+	}
+	ev.Snapshot = snapshotSeen(t.lastSnap, ev.Input == "snapshot", body)
+	if t.lastImage == nil && t.lastJPEG != nil {
+		if ref, err := t.storeImage(t.lastJPEG); err != nil {
+			t.log.Error("evidence image not stored; the entry names none", "err", err)
+		} else {
+			t.lastImage, t.lastJPEG = &ref, nil
+		}
+	}
+	ev.Image = t.lastImage
+	return &ev
+}
+
+// storeImage keeps an image beside the journal, opening the store on first
+// use.
+func (t *table) storeImage(jpeg []byte) (ImageRef, error) {
+	if t.evidence == nil {
+		s, err := OpenEvidenceStore(EvidenceDir(t.journal.Path()), t.cfg.Evidence.Policy(), t.log)
+		if err != nil {
+			return ImageRef{}, err
+		}
+		t.evidence = s
+	}
+	return t.evidence.Put(jpeg, t.clock())
+}
+
+// keepEvidence pins the image of entry seq so that no policy prunes it:
+// the referee's ruling on an entry calls it.
+func (t *table) keepEvidence(ctx context.Context, seq int64) error {
+	e, err := t.journal.Entry(ctx, seq)
+	if err != nil {
+		return err
+	}
+	_, ev, err := SplitEvidence(e.Events)
+	if err != nil || ev == nil || ev.Image == nil {
+		return err
+	}
+	if t.evidence == nil {
+		if t.evidence, err = OpenEvidenceStore(EvidenceDir(t.journal.Path()), t.cfg.Evidence.Policy(), t.log); err != nil {
+			return err
+		}
+	}
+	return t.evidence.Pin(ev.Image.SHA256)
+}
+
 func (t *table) traced(stage string, since time.Time) {
 	if t.trace != nil {
 		t.trace(stage, time.Since(since))
@@ -265,11 +365,21 @@ func (t *table) traced(stage string, since time.Time) {
 // notice journals a notice with the refused action in full (the record
 // loses nothing) and publishes the notice alone.
 func (t *table) notice(ctx context.Context, n Notice, refused []byte) {
+	t.noticeDice(ctx, n, refused, nil)
+}
+
+// noticeDice is notice with the dice of the refused action, for the
+// evidence.
+func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls []dice.Roll) {
 	body, _ := json.Marshal(struct {
 		Notice
 		Refused json.RawMessage `json:"refused,omitempty"`
 	}{n, refused})
-	evJSON, _ := json.Marshal([]any{n})
+	journaled := []any{n}
+	if ev := t.entryEvidence(body, rolls); ev != nil {
+		journaled = append(journaled, ev)
+	}
+	evJSON, _ := json.Marshal(journaled)
 	at := t.clock()
 	start := time.Now()
 	seq, err := t.journal.Append(ctx, KindNotice, t.game.Name(), at, body, evJSON)

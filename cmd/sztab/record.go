@@ -53,7 +53,13 @@ signature.`,
 				}
 				defer j.Close()
 				c := j.Chain()
+				// The images its entries name (their hashes are in the chain).
+				ic, err := companion.CheckEvidenceImages(cmd.Context(), j, c.LastSeq)
+				if err != nil {
+					return fmt.Errorf("verify: %w", err)
+				}
 				fmt.Fprintf(out, "OK: journal %s (%s): %d entries, chained %s\nlast seq %d, last hash %s\n", journal, j.Identity(), c.Entries, c.Since, c.LastSeq, c.LastHash)
+				writeImageCheck(out, ic)
 				return nil
 			}
 			var pub ed25519.PublicKey
