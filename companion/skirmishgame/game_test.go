@@ -367,7 +367,9 @@ func TestOrderCardsAndViews(t *testing.T) {
 	if pv.Seats[0].Hand != nil || pv.Seats[0].HandSize != 5 {
 		t.Errorf("public view of a hand: %+v", pv.Seats[0])
 	}
-	ref := g.View(companion.Viewer{Role: companion.RoleReferee}).(skirmish.State)
+	var ref skirmish.State
+	b, _ = json.Marshal(g.View(companion.Viewer{Role: companion.RoleReferee}))
+	json.Unmarshal(b, &ref)
 	if len(ref.Seats[1].Hand) != 5 {
 		t.Error("the referee does not see the hands")
 	}
