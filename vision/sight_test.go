@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -333,4 +334,48 @@ func BenchmarkUnitCover(b *testing.B) {
 	for b.Loop() {
 		NewCoverMap(terrain).UnitCover(firing, targets)
 	}
+}
+
+// FuzzSight: any snapshot that passes CheckTable (as a simulated script's
+// does) gives decisions without NaN, with Low ≤ Cover ≤ High, and the
+// template and move readers do not fail on it.
+func FuzzSight(f *testing.F) {
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}], "terrain": [{"id": "w", "kind": "heavy", "outline": [[250, -50], [260, -50], [260, 50], [250, 50]], "sigma_mm": 1}], "markers": [{"kind": "template", "x_mm": 300, "y_mm": 0, "diameter_mm": 76}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a"}, {"id": "t", "unit": "b"}], "terrain": [{"kind": "light", "outline": [[0, 0], [0, 0], [0, 0]]}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 1e6}, {"id": "t", "unit": "b", "x_mm": -1e6, "base_mm": 1e9}], "terrain": [{"kind": "light", "outline": [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Snapshot
+		if json.Unmarshal(data, &s) != nil || s.CheckTable() != nil {
+			return
+		}
+		var a, b []ModelPosition
+		for _, m := range s.Models {
+			if m.Unit == "a" {
+				a = append(a, m)
+			} else {
+				b = append(b, m)
+			}
+		}
+		uc := NewCoverMap(s.Terrain).UnitCover(a, b)
+		for _, sg := range uc.Sights {
+			if math.IsNaN(sg.AnyMM) || math.IsNaN(sg.HeavyMM) || math.IsNaN(sg.BoundMM) {
+				t.Fatalf("NaN in %+v", sg)
+			}
+			if lo, c, hi := coverLevel(sg.Low), coverLevel(sg.Cover), coverLevel(sg.High); lo > c || c > hi {
+				t.Fatalf("low %q, cover %q, high %q", sg.Low, sg.Cover, sg.High)
+			}
+		}
+		if _, err := json.Marshal(uc); err != nil {
+			t.Fatal(err)
+		}
+		if uc.Light+uc.Heavy > uc.MaybeLight+uc.MaybeHeavy || uc.Heavy > uc.MaybeHeavy || uc.Total != len(b) {
+			t.Fatalf("counts %+v", uc)
+		}
+		for _, mk := range s.Markers {
+			UnderTemplate(mk, s.Models, TemplateTouch)
+		}
+		if _, err := json.Marshal(Moves(s, s, nil, 25.4)); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
