@@ -1,10 +1,18 @@
 // Package skirmishgame binds the table's sensors to the skirmish engine
 // (rules/skirmish): unit cards deploy units and select shooter and target,
-// the camera snapshot gives positions, distances and cover, the keypad gives
-// the dice, order cards are read from their tags.
+// the camera snapshot gives positions, distances, cover (from its terrain
+// polygons), template and objective markers and jumps, the keypad gives the
+// dice, order cards are read from their tags. Every call the camera cannot
+// make within its uncertainty goes to the engine as unsure and waits for a
+// ruling, as distances do.
+//
+// ModelPosition.Cover is not read: cover comes from the snapshot's terrain
+// (vision.CoverMap), and no simulated script sets per-model cover. A
+// snapshot without terrain gives no cover.
 package skirmishgame
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -19,10 +27,15 @@ import (
 )
 
 // Config is the config file's skirmish section: the game's Setup and,
-// optionally, the table's own copies of the data files.
+// optionally, the table's own copies of the data files and how the camera's
+// template markers are read.
 type Config struct {
 	skirmish.Setup `yaml:",inline"`
 	Data           DataFiles `yaml:"data"`
+	// Template: "touch" (default: a base partly under the orange marker is
+	// hit) or "centre" (only bases whose centre is under it). The rulebook
+	// does not say; see vision/template.go.
+	Template vision.TemplateRule `yaml:"template"`
 }
 
 // DataFiles name edited data files, relative to the config file; empty ones
@@ -64,9 +77,8 @@ type Game struct {
 	// replays do not depend on it.
 	shuffle *rand.Rand
 	snap    *vision.Snapshot
-	// readings is what the optional readers below are looked up on: the
-	// snapshot itself, or a stand-in in tests.
-	readings func(vision.Snapshot) any
+	// template is which bases count as under a template marker.
+	template vision.TemplateRule
 }
 
 // New reads the config's skirmish section.
@@ -83,9 +95,15 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
 	}
+	switch c.Template {
+	case "", vision.TemplateTouch, vision.TemplateCentre:
+	default:
+		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.template"),
+			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, vision.TemplateTouch, vision.TemplateCentre)}
+	}
 	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
 		shuffle:  rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)),
-		readings: func(s vision.Snapshot) any { return s }}
+		template: c.Template}
 	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
 		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view,
 	}
@@ -138,24 +156,50 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 }
 
 // jumps notes the models the camera saw cross an obstacle in the movement
-// phase; the move that ends the phase carries them.
+// phase, on the straight line from where the state last placed them (the
+// phase's start, or the last move) to where the snapshot sees them; the
+// move that ends the phase carries them. A path within the uncertainty of
+// an outline goes as unsure: the players or the referee rule on it once.
 func (g *Game) jumps(sn vision.Snapshot) ([]companion.Action, []companion.Notice) {
 	s := g.State()
-	j, ok := g.readings(sn).(jumpReader)
-	if !ok || !skirmish.Legal(s, "note_jumps") {
+	if !skirmish.Legal(s, "note_jumps") || len(sn.Terrain) == 0 {
 		return nil, nil
 	}
-	var seen []string
-	for _, m := range sn.Models {
-		u, ok := s.Unit(m.Unit)
-		if ok && u.Owner == s.ActiveSeat() && u.Deployed && j.Jumped(m.ID) && !slices.Contains(selectedJumps(s), m.ID) {
-			seen = append(seen, m.ID)
+	start := vision.Snapshot{Terrain: sn.Terrain}
+	mine := map[string]bool{}
+	for _, u := range s.Units {
+		if u.Owner != s.ActiveSeat() || !u.Deployed {
+			continue
+		}
+		for _, m := range u.Models {
+			if m.Removed || m.At == nil {
+				continue
+			}
+			mine[m.ID] = true
+			start.Models = append(start.Models, vision.ModelPosition{ID: m.ID, Unit: u.ID,
+				X: m.At.X * g.krokMM, Y: m.At.Y * g.krokMM, SigmaMM: m.At.Sigma * g.krokMM})
 		}
 	}
-	if len(seen) == 0 {
+	var sel skirmish.Selection
+	if s.Selection != nil {
+		sel = *s.Selection
+	}
+	var nj skirmish.NoteJumps
+	for _, mv := range vision.Moves(start, sn, nil, g.krokMM) {
+		if !mine[mv.Model] || slices.Contains(sel.Jumps, mv.Model) || slices.Contains(sel.NotJumped, mv.Model) {
+			continue
+		}
+		switch {
+		case mv.JumpClose:
+			nj.Unsure = append(nj.Unsure, mv.Model)
+		case mv.Jump:
+			nj.Models = append(nj.Models, mv.Model)
+		}
+	}
+	if len(nj.Models)+len(nj.Unsure) == 0 {
 		return nil, nil
 	}
-	return []companion.Action{skirmish.NoteJumps{Models: seen}}, nil
+	return []companion.Action{nj}, nil
 }
 
 func selectedJumps(s skirmish.State) []string {
@@ -337,34 +381,6 @@ func (g *Game) deploy(u skirmish.Unit) ([]companion.Action, []companion.Notice) 
 	return []companion.Action{d}, nil
 }
 
-// Optional readings a snapshot may offer beyond positions and cover. The
-// adapter uses them when vision.Snapshot implements them, and leaves the
-// action without them otherwise (every model sees its target, no jump, no
-// marker).
-type (
-	lineOfFireReader interface {
-		// LineOfFire reports whether the camera sees a clear line from one
-		// model to another, and whether it could tell.
-		LineOfFire(from, to string) (clear, known bool)
-	}
-	jumpReader interface {
-		// Jumped reports whether the model's path since the previous still
-		// snapshot crossed an obstacle.
-		Jumped(model string) bool
-	}
-	objectiveReader interface {
-		// ObjectiveMarkers lists the centres (mm) of the objective markers
-		// on the table (scenarios 2 and 4).
-		ObjectiveMarkers() [][2]float64
-	}
-	markerReader interface {
-		// OrangeMarkers lists the orange template markers on the table: each
-		// marker's centre (mm, table coordinates) and the ids of the models
-		// whose bases it covers.
-		OrangeMarkers() (centres [][2]float64, covered [][]string)
-	}
-)
-
 func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]companion.Action, []companion.Notice) {
 	s := g.State()
 	su, _ := s.Unit(shooter)
@@ -379,31 +395,31 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 				}
 			}
 		}
-		if vm.Unit == target.ID {
+		if vm.Unit == target.ID && slices.ContainsFunc(target.Models, func(m skirmish.Model) bool { return m.ID == vm.ID && !m.Removed }) {
 			targets = append(targets, vm)
 		}
 	}
 	if len(firing) == 0 || len(targets) == 0 {
 		return nil, rejected("no_measurement", rules.Textf("kamera nie widzi modeli %s albo %s", "the camera does not see the models of %s or %s", su.Name, target.Name))
 	}
-	light, heavy := g.snap.CoverCount(target.ID)
-	a := skirmish.DeclareShot{Shooter: shooter, Target: target.ID, Weapon: weapon, InCover: skirmish.InCover{Light: light, Heavy: heavy}}
-	if los, ok := g.readings(*g.snap).(lineOfFireReader); ok {
-		for _, id := range sortedKeys(firing) {
-			sees, known := false, false
-			for _, t := range targets {
-				c, k := los.LineOfFire(id, t.ID)
-				known = known || k
-				sees = sees || (k && c)
-			}
-			if known && !sees {
-				a.NoLineOfFire = append(a.NoLineOfFire, id)
-			}
-		}
+	ids := sortedKeys(firing)
+	var shooters []vision.ModelPosition
+	for _, id := range ids {
+		shooters = append(shooters, firing[id])
+	}
+	// Cover: "more than half of the unit behind cover" from every firing
+	// model, over the snapshot's terrain (vision/sight.go); a close call
+	// goes as the favourable reading, and the engine asks for a ruling.
+	// Nothing blocks a line of fire in the rulebook, so NoLineOfFire stays
+	// empty.
+	uc := vision.NewCoverMap(g.snap.Terrain).UnitCover(shooters, targets)
+	a := skirmish.DeclareShot{Shooter: shooter, Target: target.ID, Weapon: weapon, InCover: skirmish.InCover{Light: uc.Light, Heavy: uc.Heavy}}
+	if uc.Close {
+		a.InCover.AtMost = &skirmish.CoverCount{Light: uc.MaybeLight, Heavy: uc.MaybeHeavy}
 	}
 	if w.Template == "" {
 		best := vision.Distance{MM: math.Inf(1)}
-		for _, id := range sortedKeys(firing) {
+		for _, id := range ids {
 			for _, t := range targets {
 				if d := vision.EdgeDistance(firing[id], t); d.MM < best.MM {
 					best = d
@@ -413,33 +429,26 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 		a.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
 		return []companion.Action{a}, nil
 	}
-	mr, ok := g.readings(*g.snap).(markerReader)
-	if !ok {
-		return nil, rejected("no_marker", rules.Textf("%s: kamera nie rozpoznaje pomarańczowych znaczników", "%s: the camera does not read orange markers", weapon))
-	}
-	centres, covered := mr.OrangeMarkers()
-	for i, c := range centres {
-		mk := skirmish.Marker{}
-		for _, id := range covered[i] {
-			if slices.ContainsFunc(targets, func(t vision.ModelPosition) bool { return t.ID == id }) {
-				mk.Models = append(mk.Models, id)
-			}
-		}
-		if len(mk.Models) == 0 {
+	// Template weapons: each orange marker with a target model under it
+	// (or at its edge, unsure) is one shot's marker.
+	for _, mk := range g.snap.MarkersOf(vision.MarkerTemplate) {
+		under := vision.UnderTemplate(mk, targets, g.template)
+		if len(under.Models)+len(under.Close) == 0 {
 			continue
 		}
+		m := skirmish.Marker{Models: under.Models, Unsure: under.Close}
 		if w.Range > 0 {
 			best := vision.Distance{MM: math.Inf(1)}
-			for _, id := range sortedKeys(firing) {
+			for _, id := range ids {
 				f := firing[id]
-				d := math.Max(0, math.Hypot(f.X-c[0], f.Y-c[1])-f.BaseMM/2)
+				d := math.Max(0, math.Hypot(f.X-mk.X, f.Y-mk.Y)-f.BaseMM/2)
 				if d < best.MM {
-					best = vision.Distance{MM: d, BoundMM: 2 * f.SigmaMM}
+					best = vision.Distance{MM: d, BoundMM: 2 * math.Hypot(f.SigmaMM, mk.SigmaMM)}
 				}
 			}
-			mk.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
+			m.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
 		}
-		a.Markers = append(a.Markers, mk)
+		a.Markers = append(a.Markers, m)
 	}
 	return []companion.Action{a}, nil
 }
@@ -528,13 +537,9 @@ func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
-	or, ok := g.readings(*g.snap).(objectiveReader)
-	if !ok {
-		return nil, rejected("no_measurement", rules.Textf("kamera nie rozpoznaje znaczników punktów celu", "the camera does not read objective markers"))
-	}
 	s := g.State()
-	for _, c := range or.ObjectiveMarkers() {
-		at := skirmish.Point{X: g.kroki(c[0]), Y: g.kroki(c[1])}
+	for _, c := range g.snap.MarkersOf(vision.MarkerObjective) {
+		at := skirmish.Point{X: g.kroki(c.X), Y: g.kroki(c.Y), Sigma: g.kroki(c.SigmaMM)}
 		known := slices.ContainsFunc(s.Objectives, func(o skirmish.Objective) bool {
 			return math.Hypot(o.At.X-at.X, o.At.Y-at.Y) < 1
 		})

@@ -133,6 +133,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key", scenario1 + "  colour: red\n", 14, `unknown key "colour"`},
 		{"missing data", scenario1 + "  data: {units: nowhere.yaml}\n", 14, "nowhere.yaml: no such file or directory"},
 		{"unknown field", strings.Replace(scenario1, "roll_off", "rollof", 1), 13, `unknown key "rollof"`},
+		{"bad template rule", scenario1 + "  template: round\n", 14, `template "round", want "touch" or "centre"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,56 +199,133 @@ func TestDeployMoveShoot(t *testing.T) {
 	}
 }
 
-// fakeReadings stands in for what vision will add to a snapshot.
-type fakeReadings struct {
-	blocked    map[string]bool
-	centres    [][2]float64
-	covered    [][]string
-	jumps      map[string]bool
-	objectives [][2]float64
+// table is a snapshot with terrain and markers.
+func table(terrain []vision.Terrain, markers []vision.TableMarker, models ...vision.ModelPosition) companion.Input {
+	return companion.Input{Snapshot: &vision.Snapshot{Models: models, Terrain: terrain, Markers: markers}}
 }
 
-func (f fakeReadings) LineOfFire(from, to string) (bool, bool) { return !f.blocked[from], true }
-func (f fakeReadings) OrangeMarkers() ([][2]float64, [][]string) {
-	return f.centres, f.covered
+// wall is a piece of terrain from (x0, y0) to (x1, y1), in kroki.
+func wall(kind string, x0, y0, x1, y1 float64) vision.Terrain {
+	return vision.Terrain{ID: kind, Kind: kind, SigmaMM: 1, Outline: [][2]float64{
+		{x0 * krok, y0 * krok}, {x1 * krok, y0 * krok}, {x1 * krok, y1 * krok}, {x0 * krok, y1 * krok}}}
 }
-func (f fakeReadings) Jumped(model string) bool       { return f.jumps[model] }
-func (f fakeReadings) ObjectiveMarkers() [][2]float64 { return f.objectives }
 
-func TestOptionalReadings(t *testing.T) {
+// The camera's terrain and markers drive the jumps, the cover and the
+// template: a model crossing a wall jumps, one grazing another wall's end is
+// asked about, the grenadiers behind a heavy wall get heavy cover, the
+// grenade's marker hits the models under it and asks about the one at its
+// edge.
+func TestCameraReadings(t *testing.T) {
 	g := newGame(t, strings.Replace(scenario1, "  scenario:", "  options: {table: {width: 36, depth: 24}}\n  scenario:", 1))
 	ak, gren := row("ak", 4, 2, 8), row("gren", 4, 2, 16)
-	bind(t, g, snapshot(append(ak, gren...)...))
+	terrain := []vision.Terrain{
+		wall(vision.CoverLight, 3, 9, 4, 9.4),            // across ak-2's path (x 3.5)
+		wall(vision.CoverLight, 6.5+0.6/krok, 9, 8, 9.4), // 0.6 mm beside ak-4's path (x 6.5)
+		wall(vision.CoverHeavy, 0, 14.6, 12, 14.9),       // in front of the grenadiers
+	}
+	bind(t, g, table(terrain, nil, append(ak, gren...)...))
 	bind(t, g, tag("unit", "ak"))
 	bind(t, g, tag("unit", "gren"))
-	f := &fakeReadings{jumps: map[string]bool{"ak-2": true}}
-	g.readings = func(vision.Snapshot) any { return f }
 	moved := append([]vision.ModelPosition(nil), ak...)
 	moved[1].Y += 2 * krok
-	bind(t, g, snapshot(append(moved, gren...)...))
-	actions, _, _ := bind(t, g, key("next"))
-	if strings.Join(actions, ",") != "move" || !g.State().Units[0].Models[1].Jumped {
-		t.Fatalf("actions %v; ak-2 jumped %v", actions, g.State().Units[0].Models[1].Jumped)
+	moved[3].Y += 2 * krok
+	actions, _, _ := bind(t, g, table(terrain, nil, append(moved, gren...)...))
+	s := g.State()
+	if strings.Join(actions, ",") != "note_jumps" || s.Call == nil || s.Call.Key != "jump:ak-4" {
+		t.Fatalf("after the move: actions %v, call %+v", actions, s.Call)
 	}
-	f.blocked = map[string]bool{"ak-3": true}
+	// The referee rules ak-4 did not jump; ak-2 did, surely.
+	bind(t, g, key("cancel"))
+	if sel := g.State().Selection; sel == nil || strings.Join(sel.Jumps, ",") != "ak-2" || strings.Join(sel.NotJumped, ",") != "ak-4" {
+		t.Fatalf("selection %+v", sel)
+	}
+	// Asked once: the next snapshot does not ask again.
+	if actions, _, _ := bind(t, g, table(terrain, nil, append(moved, gren...)...)); actions != nil {
+		t.Errorf("the same snapshot again: %v", actions)
+	}
+	actions, _, _ = bind(t, g, key("next"))
+	if strings.Join(actions, ",") != "move" || !g.State().Units[0].Models[1].Jumped || g.State().Units[0].Models[3].Jumped {
+		t.Fatalf("actions %v; models %+v", actions, g.State().Units[0].Models)
+	}
 	bind(t, g, tag("unit", "ak"))
 	bind(t, g, tag("unit", "gren"))
-	// ak-1 carries the grenade; ak-2 jumped with a rifle; ak-3 sees nothing.
-	if sh := g.State().Shot; sh == nil || strings.Join(sh.Firing, ",") != "ak-4" {
-		t.Fatalf("shot %+v, want ak-4 alone firing", sh)
+	// ak-1 carries the grenade; ak-2 jumped with a rifle (strata ruchu).
+	sh := g.State().Shot
+	if sh == nil || strings.Join(sh.Firing, ",") != "ak-3,ak-4" || sh.Cover != skirmish.CoverHeavy {
+		t.Fatalf("shot %+v, want ak-3 and ak-4 firing at heavy cover", sh)
 	}
 	bind(t, g, key("cancel"))
-	f.centres = [][2]float64{{2 * krok, 16 * krok}}
-	f.covered = [][]string{{"gren-1", "gren-2", "ak-9"}}
+	// The grenade's marker: 88.9 mm across, centred between gren-1 and
+	// gren-2; gren-3's base just touches its edge.
+	marker := vision.TableMarker{Kind: vision.MarkerTemplate, X: 2.75 * krok, Y: 16 * krok, DiameterMM: 88.9, SigmaMM: 1}
+	bind(t, g, table(terrain, []vision.TableMarker{marker, {Kind: vision.MarkerObjective, X: 100, Y: 100}}, append(moved, gren...)...))
 	bind(t, g, tag("unit", "ak"))
 	bind(t, g, tag("unit", "ak"))
 	_, refused, _ := bind(t, g, tag("unit", "gren"))
-	sh := g.State().Shot
-	if refused != nil || sh == nil || sh.Weapon != "ZDOBYCZNY STIELHAND GRANATE" || len(sh.Markers) != 1 || strings.Join(sh.Markers[0].Models, ",") != "gren-1,gren-2" {
-		t.Fatalf("grenade: refused %v, shot %+v", refused, sh)
+	if s := g.State(); refused != nil || s.Call == nil || s.Call.Key != "marker:1:gren-3" {
+		t.Fatalf("grenade: refused %v, call %+v", refused, s.Call)
+	}
+	bind(t, g, key("cancel"))
+	sh = g.State().Shot
+	if sh == nil || sh.Weapon != "ZDOBYCZNY STIELHAND GRANATE" || len(sh.Markers) != 1 || strings.Join(sh.Markers[0].Models, ",") != "gren-1,gren-2" {
+		t.Fatalf("grenade: shot %+v", sh)
 	}
 	if d := sh.Markers[0].Distance; d == nil || d.Kroki < 6 || d.Kroki > 8 {
-		t.Errorf("marker distance %+v; ak-1 stands at y 4, the marker at 16", d)
+		t.Errorf("marker distance %+v; ak-1 stands at y 8, the marker at 16", d)
+	}
+}
+
+// No template marker on the table: the template weapon is refused with
+// the engine's reason.
+func TestTemplateWithoutMarker(t *testing.T) {
+	g := newGame(t, scenario1)
+	ak, gren := row("ak", 4, 2, 4), row("gren", 4, 2, 25)
+	bind(t, g, snapshot(append(ak, gren...)...))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	bind(t, g, key("next"))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "ak"))
+	if _, refused, _ := bind(t, g, tag("unit", "gren")); strings.Join(refused, ",") != "no_marker" {
+		t.Errorf("refused %v, want no_marker", refused)
+	}
+}
+
+// A unit whose cover hangs on one model grazing a wall's end: the shot
+// waits for a ruling; "confirm" gives the cover.
+func TestCoverTooCloseToCall(t *testing.T) {
+	g := newGame(t, strings.Replace(scenario1, "  scenario:", "  options: {table: {width: 36, depth: 24}}\n  scenario:", 1))
+	ak, gren := row("ak", 4, 2, 4), row("gren", 4, 2, 16)
+	// The wall hides gren-1 and gren-2 (x 2, 3.5) from every rifle and
+	// ends at gren-3's band edge: two surely behind, the third too close.
+	var terrain []vision.Terrain
+	probe := func(x1 float64) vision.Terrain { return wall(vision.CoverLight, -10, 14, x1, 14.5) }
+	for _, x1 := range []float64{5.5, 5.6, 5.7, 5.8, 5.9, 6, 6.1, 6.2, 6.3, 6.4, 6.5, 6.6, 6.7, 6.8, 6.9, 7} {
+		var shooters []vision.ModelPosition
+		for _, m := range ak[1:] {
+			shooters = append(shooters, m)
+		}
+		if uc := vision.NewCoverMap([]vision.Terrain{probe(x1)}).UnitCover(shooters, gren); uc.Close && uc.Light == 2 {
+			terrain = []vision.Terrain{probe(x1)}
+			break
+		}
+	}
+	if terrain == nil {
+		t.Fatal("no wall end makes the call close")
+	}
+	bind(t, g, table(terrain, nil, append(ak, gren...)...))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	bind(t, g, key("next"))
+	bind(t, g, tag("unit", "ak"))
+	bind(t, g, tag("unit", "gren"))
+	s := g.State()
+	if s.Call == nil || s.Call.Key != "cover:ak:gren:light" {
+		t.Fatalf("call %+v, want the cover asked", s.Call)
+	}
+	bind(t, g, key("confirm"))
+	if sh := g.State().Shot; sh == nil || sh.Cover != skirmish.CoverLight {
+		t.Fatalf("after confirm: shot %+v", sh)
 	}
 }
 
@@ -289,7 +367,9 @@ func TestOrderCardsAndViews(t *testing.T) {
 	if pv.Seats[0].Hand != nil || pv.Seats[0].HandSize != 5 {
 		t.Errorf("public view of a hand: %+v", pv.Seats[0])
 	}
-	ref := g.View(companion.Viewer{Role: companion.RoleReferee}).(skirmish.State)
+	var ref skirmish.State
+	b, _ = json.Marshal(g.View(companion.Viewer{Role: companion.RoleReferee}))
+	json.Unmarshal(b, &ref)
 	if len(ref.Seats[1].Hand) != 5 {
 		t.Error("the referee does not see the hands")
 	}
@@ -306,19 +386,23 @@ func TestOrderCardsAndViews(t *testing.T) {
 
 func TestObjectivesFromTheCamera(t *testing.T) {
 	g := newGame(t, strings.Replace(scenario1, "{number: 1}", "{number: 2, objectives: 2}", 1))
-	f := &fakeReadings{}
-	g.readings = func(vision.Snapshot) any { return f }
-	bind(t, g, snapshot())
-	f.objectives = [][2]float64{{10 * krok, 18 * krok}}
+	objective := func(x, y float64) vision.TableMarker {
+		return vision.TableMarker{Kind: vision.MarkerObjective, X: x * krok, Y: y * krok, DiameterMM: 30, SigmaMM: 1}
+	}
+	template := vision.TableMarker{Kind: vision.MarkerTemplate, X: 5 * krok, Y: 5 * krok, DiameterMM: 76}
+	bind(t, g, table(nil, []vision.TableMarker{objective(10, 18), template}))
 	bind(t, g, key("next"))
 	if _, refused, notices := bind(t, g, key("next")); refused != nil || strings.Join(notices, ",") != "rejected" {
 		t.Errorf("no new marker: refused %v, notices %v", refused, notices)
 	}
-	f.objectives = append(f.objectives, [2]float64{20 * krok, 18 * krok})
+	bind(t, g, table(nil, []vision.TableMarker{objective(10, 18), template, objective(20, 18)}))
 	bind(t, g, key("next"))
 	s := g.State()
 	if len(s.Objectives) != 2 || s.Objectives[1].At.X != 20 || s.Objectives[1].PlacedBy != 2 || s.Phase != skirmish.PhaseDeployment {
 		t.Errorf("objectives %+v, phase %s", s.Objectives, s.Phase)
+	}
+	if sig := s.Objectives[0].At.Sigma; sig != g.kroki(1) {
+		t.Errorf("objective sigma %v kroki, want the marker's 1 mm", sig)
 	}
 }
 

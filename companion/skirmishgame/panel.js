@@ -14,6 +14,78 @@
   var phaseName = { setup: ["przygotowanie", "setup"], objectives: ["punkty zwycięstwa", "objectives"], deployment: ["rozmieszczenie", "deployment"], orders: ["rozkazy", "orders"], movement: ["ruch", "movement"], shooting: ["strzał", "shooting"], over: ["koniec gry", "game over"] };
   function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
 
+  // The table from above, in table millimetres (y grows north, so it is
+  // flipped for the screen): terrain coloured by kind (light cover yellow,
+  // heavy green, as the rulebook marks them), the weapon's reach around the
+  // shooting models, template (orange) and objective markers, the models by
+  // unit with a ring of two standard uncertainties, and the declared shot's
+  // lines of fire (dashed when its cover is too close to call).
+  var NS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, kids) {
+    var e = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] != null) e.setAttribute(k, String(attrs[k])); });
+    (kids || []).forEach(function (k) { if (k) e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    return e;
+  }
+  var unitColours = ["#1f5fbf", "#b22222", "#6a3d9a", "#0f7f6f", "#8c564b", "#d62790", "#555555", "#17becf"];
+  var terrainFill = { light: "#f2d22e", heavy: "#3f9b3f" };
+
+  function tablePicture(pic, st, ctx) {
+    var W = pic.width_mm || 1000, D = pic.depth_mm || 1000;
+    var models = pic.models || [];
+    models.forEach(function (m) { W = Math.max(W, m.x_mm + 20); D = Math.max(D, m.y_mm + 20); });
+    function y(v) { return D - v; }
+    var units = [], byId = {};
+    models.forEach(function (m) { if (units.indexOf(m.unit) < 0) units.push(m.unit); byId[m.id] = m; });
+    var g = [svg("rect", { x: 0, y: 0, width: W, height: D, fill: "#f4efe4", stroke: "#999", "stroke-width": 2 })];
+    (pic.terrain || []).forEach(function (t) {
+      var pts = (t.outline || []).map(function (p) { return p[0] + "," + y(p[1]); }).join(" ");
+      g.push(svg("polygon", { points: pts, fill: terrainFill[t.kind] || "#aaa", "fill-opacity": 0.75, stroke: "#333", "stroke-width": 1,
+        "data-testid": "terrain", "data-kind": t.kind, "data-id": t.id },
+        [svg("title", {}, [(t.id || "") + ": " + two(coverName[t.kind], ctx)])]));
+    });
+    (pic.ranged || []).forEach(function (id) {
+      var m = byId[id];
+      if (m && pic.range_mm) g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: pic.range_mm + (m.base_mm || 0) / 2, fill: "none",
+        stroke: "#1f5fbf", "stroke-opacity": 0.35, "stroke-dasharray": "8 6", "stroke-width": 2, "data-testid": "range", "data-model": id }));
+    });
+    (pic.markers || []).forEach(function (mk) {
+      if (mk.kind === "template") {
+        g.push(svg("circle", { cx: mk.x_mm, cy: y(mk.y_mm), r: (mk.diameter_mm || 0) / 2, fill: "#ff8c00", "fill-opacity": 0.55, stroke: "#c05a00",
+          "data-testid": "template" }));
+      } else {
+        var r = Math.max((mk.diameter_mm || 30) / 2, 10);
+        g.push(svg("circle", { cx: mk.x_mm, cy: y(mk.y_mm), r: r, fill: "#fff", stroke: "#000", "stroke-width": 3, "data-testid": "objective" }),
+          svg("circle", { cx: mk.x_mm, cy: y(mk.y_mm), r: r / 3, fill: "#000" }));
+      }
+    });
+    models.forEach(function (m) {
+      var colour = unitColours[units.indexOf(m.unit) % unitColours.length];
+      var r = Math.max((m.base_mm || 25) / 2, 4);
+      g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: r + 2 * (m.sigma_mm || 0), fill: "none", stroke: colour, "stroke-opacity": 0.5, "stroke-dasharray": "3 2",
+        "data-testid": "uncertainty", "data-model": m.id }));
+      g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: r, fill: colour, "fill-opacity": m.occluded ? 0.3 : 0.9, stroke: "#000", "stroke-width": 1,
+        "data-testid": "model", "data-model": m.id, "data-unit": m.unit }, [svg("title", {}, [m.id + " (" + unitName(st, m.unit) + ")"])]));
+    });
+    (pic.lines || []).forEach(function (l) {
+      var a = byId[l.from], b = byId[l.to];
+      if (!a || !b) return;
+      g.push(svg("line", { x1: a.x_mm, y1: y(a.y_mm), x2: b.x_mm, y2: y(b.y_mm), stroke: "#d00000", "stroke-width": 3,
+        "stroke-dasharray": l.close ? "10 6" : null, "data-testid": "line-of-fire", "data-from": l.from, "data-to": l.to, "data-cover": l.cover || "none",
+        "data-close": l.close ? "true" : "false" },
+        [svg("title", {}, [l.from + " → " + l.to + ": " + ctx.say("osłona ", "cover ") + two(coverName[l.cover || "none"], ctx) +
+          (l.close ? ctx.say(" (za blisko, by rozstrzygnąć)", " (too close to call)") : "")])]));
+    });
+    var legend = ctx.el("div", { class: "meta", "data-testid": "table-legend" }, units.map(function (u, i) {
+      return ctx.el("span", { style: "color:" + unitColours[i % unitColours.length] + ";margin-right:1em", text: "● " + unitName(st, u) });
+    }).concat([ctx.el("span", { style: "color:#b59b00;margin-right:1em", text: "▮ " + ctx.say("osłona lekka", "light cover") }),
+      ctx.el("span", { style: "color:#3f9b3f;margin-right:1em", text: "▮ " + ctx.say("osłona ciężka", "heavy cover") }),
+      ctx.el("span", { style: "color:#d00000", text: "— " + ctx.say("linia ognia", "line of fire") })]));
+    var pic2 = svg("svg", { viewBox: "0 0 " + W + " " + D, width: "100%", "data-testid": "table-svg", role: "img",
+      "aria-label": ctx.say("Stół z góry", "The table from above") }, g);
+    return ctx.el("div", { class: "table-picture", "data-testid": "table-picture" }, pic2, legend);
+  }
+
   function unitCard(u, st, ctx) {
     var active = st.players && st.players[st.active] && st.players[st.active].seat === u.owner;
     var alive = (u.models || []).filter(function (m) { return !m.removed; }).length;
@@ -113,7 +185,10 @@
     nodes.push(ctx.el("div", { class: "units", "data-testid": "units" }, (st.units || []).map(function (u) { return unitCard(u, st, ctx); })));
     if (st.shot) nodes.push(shotPanel(st.shot, st, ctx));
     if (st.last_shot) nodes.push(lastShot(st.last_shot, st, ctx));
-    if (msg.image) nodes.push(ctx.el("img", { class: "table", alt: "", src: "/table.jpg?seq=" + msg.seq, onerror: "this.hidden=true" }));
+    if (st.table) nodes.push(tablePicture(st.table, st, ctx));
+    // The camera's annotated image, one click away.
+    if (msg.image) nodes.push(ctx.el("details", { "data-testid": "camera-image" }, ctx.el("summary", { text: ctx.say("Obraz z kamery", "Camera image") }),
+      ctx.el("img", { class: "table", alt: "", src: "/table.jpg?seq=" + msg.seq, onerror: "this.hidden=true" })));
     return ctx.el("div", {}, nodes);
   }
 

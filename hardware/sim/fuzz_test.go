@@ -51,6 +51,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"key": 3}`))
 	f.Add([]byte(`{"snapshot": {"seq": -1, "models": [{"id": "a", "x_mm": 1e308, "y_mm": -1e308}]}}`))
 	f.Add([]byte(`{"snapshot": null}`))
+	f.Add([]byte(`{"snapshot": {"models": [], "terrain": [{"id": "w", "kind": "heavy", "outline": [[0, 0], [10, 0], [10, 5]], "sigma_mm": 1}], "markers": [{"kind": "template", "x_mm": 3, "y_mm": 4, "diameter_mm": 76}, {"kind": "objective", "x_mm": 1, "y_mm": 1}]}}`))
+	f.Add([]byte(`{"snapshot": {"terrain": [{"kind": "yellow", "outline": [[0, 0]]}], "markers": [{"kind": "template", "diameter_mm": -1, "confidence": 7}]}}`))
 	f.Add([]byte("{\"say\": \"x\"}\r\n# comment\n\n" + strings.Repeat(" ", 1<<20) + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.jsonl", data)

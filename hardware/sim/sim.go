@@ -33,6 +33,10 @@ type Sink interface {
 //	{"key": "3"}  or  {"key": {"keypad": "k1", "key": "undo"}}
 //	{"key": {"key": "step", "args": ["red-1", "past"]}}  a command with arguments
 //	{"snapshot": {"models": [...]}}               what the camera sees
+//	{"snapshot": {"models": [...], "terrain": [{"id": "w1", "kind": "heavy",
+//	  "outline": [[x, y], ...], "sigma_mm": 1}], "markers": [{"kind":
+//	  "template", "x_mm": 300, "y_mm": 400, "diameter_mm": 76}]}}
+//	                                              with cover and markers
 type Step struct {
 	Say      string             `json:"say,omitempty"`
 	Wait     string             `json:"wait,omitempty"`
@@ -140,6 +144,12 @@ func (st *Step) check() error {
 	}
 	if st.Snapshot != nil {
 		set++
+		// Terrain and markers are checked like the rest: a kind the
+		// rules do not know or an outline that is not a polygon is an
+		// error in the script, not a table the binder guesses about.
+		if err := st.Snapshot.CheckTable(); err != nil {
+			return err
+		}
 	}
 	if set != 1 {
 		return fmt.Errorf("a step does exactly one thing (say, wait, tag, untag, key or snapshot); this one does %d", set)

@@ -55,6 +55,8 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		"\n\n{\"wait\": \"soon\"}\n":                       "demo.jsonl:3",
 		"{\"tag\": {\"reader\": \"r\", \"uid\": \"XYZ\"}}": "demo.jsonl:1",
 		"{\"say\": \"x\", \"key\": \"1\"}":                 "does exactly one thing",
+		"{\"say\":\"x\"}\n{\"snapshot\": {\"terrain\": [{\"kind\": \"yellow\", \"outline\": [[0,0],[1,0],[0,1]]}]}}": "demo.jsonl:2: vision: terrain 0 (\"\"): kind \"yellow\"",
+		"{\"snapshot\": {\"markers\": [{\"kind\": \"template\", \"x_mm\": 1, \"y_mm\": 1}]}}":                        "demo.jsonl:1: vision: marker 0: a template marker needs its diameter_mm",
 	}
 	for script, want := range tests {
 		_, err := Parse("demo.jsonl", []byte(script))

@@ -113,8 +113,18 @@ type ClaimOrder struct {
 // EndPhase closes the active player's phase.
 type EndPhase struct{}
 
-// InCover counts the target's models behind each kind of cover.
+// InCover counts the target's models behind each kind of cover. AtMost,
+// when the camera could not tell for some models, counts them on the most
+// favourable reading within its uncertainty; when the unit's cover differs
+// between the two readings the shot waits for a ruling (too close to call).
 type InCover struct {
+	Light  int         `json:"light"`
+	Heavy  int         `json:"heavy"`
+	AtMost *CoverCount `json:"at_most,omitempty"`
+}
+
+// CoverCount counts models behind light and behind heavy cover.
+type CoverCount struct {
 	Light int `json:"light"`
 	Heavy int `json:"heavy"`
 }
@@ -122,8 +132,11 @@ type InCover struct {
 // Marker is one orange template marker of a template shot: the models whose
 // bases it covers and, for weapons with a range (grenades, mortar), the
 // distance from the firing model to the marker's centre.
+// Unsure are models too close to the marker's edge for the camera to call;
+// each waits for a ruling before the shot opens.
 type Marker struct {
 	Models   []string `json:"models"`
+	Unsure   []string `json:"unsure,omitempty"`
 	Distance *Measure `json:"distance,omitempty"`
 }
 
@@ -185,9 +198,12 @@ type SelectShooter struct {
 type ArmDiscard struct{}
 
 // NoteJumps records the models the camera saw cross an obstacle in this
-// movement phase; the move that ends the phase carries them.
+// movement phase; the move that ends the phase carries them. Unsure are
+// models whose path passed too close to an obstacle to call: each waits
+// for a ruling ("did it jump?").
 type NoteJumps struct {
 	Models []string `json:"models"`
+	Unsure []string `json:"unsure,omitempty"`
 }
 
 func (StartGame) Type() string      { return "start_game" }

@@ -28,15 +28,16 @@ func (s *State) settleSelection(a Action) {
 	case DiscardOrder:
 		s.Selection.Discard = false
 	case Move:
-		s.Selection.Jumps = nil
+		s.Selection.Jumps, s.Selection.NotJumped = nil, nil
 	case Ruling:
-		// The ruled action (a shot or a move) used its selection.
-		s.Selection.Shooter, s.Selection.Weapon, s.Selection.Jumps = "", "", nil
+		// A ruled shot used the shooter; a ruled move its jumps (cleared
+		// in ruleOnCall, since a ruled jump adds to them).
+		s.Selection.Shooter, s.Selection.Weapon = "", ""
 	}
 	if s.Phase != PhaseMovement {
-		s.Selection.Jumps = nil
+		s.Selection.Jumps, s.Selection.NotJumped = nil, nil
 	}
-	if s.Selection.Shooter == "" && !s.Selection.Discard && len(s.Selection.Jumps) == 0 {
+	if s.Selection.Shooter == "" && !s.Selection.Discard && len(s.Selection.Jumps) == 0 && len(s.Selection.NotJumped) == 0 {
 		s.Selection = nil
 	}
 }
@@ -80,12 +81,12 @@ func (s *State) noteJumps(a NoteJumps) ([]Event, error) {
 	if s.Phase != PhaseMovement {
 		return nil, rules.Reject("not_now", "skoki liczą się w fazie ruchu", "jumps count in the movement phase")
 	}
-	if len(a.Models) == 0 {
+	if len(a.Models)+len(a.Unsure) == 0 {
 		return nil, rules.Reject("bad_move", "skok bez modeli", "a jump with no models")
 	}
 	sel := s.selection()
 	var added []string
-	for _, id := range a.Models {
+	for i, id := range append(slices.Clone(a.Models), a.Unsure...) {
 		u := s.unitOfModel(id)
 		if u == nil || !u.Deployed {
 			return nil, rules.Reject("unknown_model", "nie ma na stole modelu %q", "no model %q on the table", id)
@@ -94,10 +95,24 @@ func (s *State) noteJumps(a NoteJumps) ([]Event, error) {
 			return nil, rules.Reject("not_your_turn", "%s należy do %s; teraz tura gracza %s", "%s belongs to %s; it is %s's turn",
 				id, u.Name, s.Players[s.Active].Name)
 		}
-		if !slices.Contains(sel.Jumps, id) {
-			sel.Jumps = append(sel.Jumps, id)
-			added = append(added, id)
+		if slices.Contains(sel.Jumps, id) || slices.Contains(sel.NotJumped, id) {
+			continue
 		}
+		if i >= len(a.Models) {
+			// The camera could not tell: the players or the referee rule.
+			key := "jump:" + id
+			yes, ok := s.ruled(key)
+			if !ok {
+				return nil, &needCall{Call{Key: key, Question: rules.Textf("czy %s przeskoczył przeszkodę? (kamera: za blisko, by rozstrzygnąć)",
+					"did %s jump an obstacle? (the camera: too close to call)", id)}}
+			}
+			if !yes {
+				sel.NotJumped = append(sel.NotJumped, id)
+				continue
+			}
+		}
+		sel.Jumps = append(sel.Jumps, id)
+		added = append(added, id)
 	}
 	if len(added) == 0 {
 		return nil, nil

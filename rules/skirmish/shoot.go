@@ -93,8 +93,12 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 		return nil, rules.Reject("bad_measurement", "za osłoną %d modeli, a oddział ma %d", "%d models in cover but the unit has %d",
 			a.InCover.Light+a.InCover.Heavy, target.Alive())
 	}
+	unitCover, err := s.unitCover(shooter, target, a.InCover)
+	if err != nil {
+		return nil, err
+	}
 	sh := &Shot{
-		Shooter: shooter.ID, Target: target.ID, Weapon: w.Name, Cover: coverFor(target.Alive(), a.InCover),
+		Shooter: shooter.ID, Target: target.ID, Weapon: w.Name, Cover: unitCover,
 		Firing: firing, WoundOn: w.Wound, D6Wounds: w.D6Wounds, SaveOn: target.Defence, Entered: []dice.Roll{},
 	}
 	if sh.Cover != CoverNone { // "+1 statystyki do obrony"
@@ -122,6 +126,9 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 		}
 	} else {
 		if err := s.checkMarkers(a.Markers, firing, target, w); err != nil {
+			return nil, err
+		}
+		if a.Markers, err = s.settleMarkers(a.Markers, target); err != nil {
 			return nil, err
 		}
 		sh.Template, sh.Markers, sh.Attacks = w.Template, a.Markers, len(a.Markers)
@@ -230,7 +237,7 @@ func (s *State) checkMarkers(ms []Marker, firing []string, target *Unit, w Weapo
 	}
 	for _, mk := range ms {
 		seen := map[string]bool{}
-		for _, id := range mk.Models {
+		for _, id := range append(slices.Clone(mk.Models), mk.Unsure...) {
 			m := target.model(id)
 			if m == nil || m.Removed || seen[id] {
 				return rules.Reject("bad_marker", "pod znacznikiem %q, którego nie ma w %s", "under the marker: %q, which is not in %s", id, target.Name)
@@ -245,6 +252,65 @@ func (s *State) checkMarkers(ms []Marker, firing []string, target *Unit, w Weapo
 		}
 	}
 	return nil
+}
+
+var coverRank = map[string]int{CoverNone: 0, CoverLight: 1, CoverHeavy: 2}
+
+// unitCover decides the target's cover from the counts the camera gives.
+// When its most favourable reading (InCover.AtMost) gives the unit more
+// cover than the sure one, each step up (light, then heavy) is too close to
+// call and waits for a ruling: "yes" gives the cover, "no" stops there.
+func (s *State) unitCover(shooter, target *Unit, in InCover) (string, error) {
+	alive := target.Alive()
+	low := coverFor(alive, in)
+	am := in.AtMost
+	if am == nil {
+		return low, nil
+	}
+	if am.Light < 0 || am.Heavy < 0 || am.Light+am.Heavy > alive || am.Heavy < in.Heavy || am.Light+am.Heavy < in.Light+in.Heavy {
+		return "", rules.Reject("bad_measurement", "osłona: najwyżej %d lekkiej i %d ciężkiej przy pewnych %d i %d, a oddział ma %d",
+			"cover: at most %d light and %d heavy against %d and %d sure, and the unit has %d", am.Light, am.Heavy, in.Light, in.Heavy, alive)
+	}
+	high := coverFor(alive, InCover{Light: am.Light, Heavy: am.Heavy})
+	cover := low
+	for _, lvl := range []string{CoverLight, CoverHeavy} {
+		if coverRank[lvl] <= coverRank[low] || coverRank[lvl] > coverRank[high] {
+			continue
+		}
+		key := "cover:" + shooter.ID + ":" + target.ID + ":" + lvl
+		yes, ok := s.ruled(key)
+		if !ok {
+			name := coverNames[lvl]
+			return "", &needCall{Call{Key: key, Question: rules.Textf("czy ponad połowa oddziału %[1]s stoi za osłoną (%[3]s) od %[2]s? (kamera: za blisko, by rozstrzygnąć)",
+				"is more than half of %[1]s behind %[4]s cover from %[2]s? (the camera: too close to call)", target.Name, shooter.Name, name.PL, name.EN)}}
+		}
+		if !yes {
+			break
+		}
+		cover = lvl
+	}
+	return cover, nil
+}
+
+// settleMarkers puts the models the camera could not call under or out of
+// each marker by the rulings, asking for the first one not ruled yet.
+func (s *State) settleMarkers(ms []Marker, target *Unit) ([]Marker, error) {
+	out := make([]Marker, len(ms))
+	for i, mk := range ms {
+		out[i] = Marker{Models: slices.Clone(mk.Models), Distance: mk.Distance}
+		for _, id := range mk.Unsure {
+			key := fmt.Sprintf("marker:%d:%s", i+1, id)
+			yes, ok := s.ruled(key)
+			if !ok {
+				return nil, &needCall{Call{Key: key, Question: rules.Textf("czy %[1]s (%[2]s) stoi pod znacznikiem %[3]d? (kamera: za blisko krawędzi, by rozstrzygnąć)",
+					"is %[1]s (%[2]s) under marker %[3]d? (the camera: too close to the edge to call)", id, target.Name, i+1)}}
+			}
+			if yes {
+				out[i].Models = append(out[i].Models, id)
+			}
+		}
+	}
+	return out, nil
 }
 
 var coverNames = map[string]rules.Text{
@@ -626,6 +692,10 @@ func (s *State) ruleOnCall(a Ruling) ([]Event, error) {
 		*s = base
 		s.Rulings = nil
 		return append(evs, Event{Type: "ruled_out", Text: rules.Textf("%[1]s nie wchodzi: %[2]s", "%[3]s not taken: %[4]s", pending.Type(), rej.Reason.PL, pending.Type(), rej.Reason.EN)}), nil
+	}
+	if _, ok := pending.(Move); ok && s.Selection != nil {
+		// The move used the phase's jumps.
+		s.Selection.Jumps, s.Selection.NotJumped = nil, nil
 	}
 	s.Rulings = nil
 	return append(evs, more...), nil

@@ -462,6 +462,9 @@ type Selection struct {
 	Weapon  string   `json:"weapon,omitempty"`
 	Discard bool     `json:"discard,omitempty"`
 	Jumps   []string `json:"jumps,omitempty"`
+	// NotJumped are the models ruled not to have jumped in this movement
+	// phase, so the camera's unsure call is not asked again.
+	NotJumped []string `json:"not_jumped,omitempty"`
 }
 
 // State is the whole game. It is a value: Apply never changes the state it
@@ -545,6 +548,7 @@ func (s State) clone() State {
 	if s.Selection != nil {
 		sel := *s.Selection
 		sel.Jumps = slices.Clone(sel.Jumps)
+		sel.NotJumped = slices.Clone(sel.NotJumped)
 		c.Selection = &sel
 	}
 	if s.Shot != nil {
@@ -553,6 +557,7 @@ func (s State) clone() State {
 		sh.Markers = slices.Clone(sh.Markers)
 		for i := range sh.Markers {
 			sh.Markers[i].Models = slices.Clone(sh.Markers[i].Models)
+			sh.Markers[i].Unsure = slices.Clone(sh.Markers[i].Unsure)
 			sh.Markers[i].Distance = clonePtr(sh.Markers[i].Distance)
 		}
 		sh.HitModels = slices.Clone(sh.HitModels)

@@ -1,0 +1,110 @@
+package skirmishgame
+
+import (
+	"math"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/rules/skirmish"
+	"github.com/sztab/sztab/vision"
+)
+
+// Picture is the table seen from above for the screens (panel.js draws it
+// as SVG): what the camera saw (models with their uncertainty, terrain,
+// markers) and what the shot in progress measures (its lines of fire and
+// the weapon's reach). Everything in it lies on the table for everyone to
+// see, so every viewer gets it.
+type Picture struct {
+	WidthMM float64                `json:"width_mm"`
+	DepthMM float64                `json:"depth_mm"`
+	Models  []vision.ModelPosition `json:"models"`
+	Terrain []vision.Terrain       `json:"terrain,omitempty"`
+	Markers []vision.TableMarker   `json:"markers,omitempty"`
+	// Lines are the declared shot's lines of fire: each firing model to
+	// the target model nearest it, with the cover that model has from it.
+	Lines []Line `json:"lines,omitempty"`
+	// RangeMM is the reach of the selected or firing weapon around its
+	// models (base edge to base edge); Ranged lists those models.
+	RangeMM float64  `json:"range_mm,omitempty"`
+	Ranged  []string `json:"ranged,omitempty"`
+}
+
+// Line is one line of fire.
+type Line struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Cover string `json:"cover,omitempty"`
+	Close bool   `json:"close,omitempty"`
+}
+
+// tableView is the state a viewer sees with the picture of the table.
+type tableView struct {
+	skirmish.State
+	Table *Picture `json:"table,omitempty"`
+}
+
+// View is the state filtered for the viewer, with the table's picture once
+// the camera has seen it.
+func (g *Game) View(v companion.Viewer) any {
+	st := g.Adapter.View(v).(skirmish.State)
+	if g.snap == nil {
+		return st
+	}
+	return tableView{State: st, Table: g.picture()}
+}
+
+func (g *Game) picture() *Picture {
+	s := g.State()
+	sn := g.snap
+	p := &Picture{WidthMM: s.Options.Table.Width * g.krokMM, DepthMM: s.Options.Table.Depth * g.krokMM,
+		Models: sn.Models, Terrain: sn.Terrain, Markers: sn.Markers}
+	at := map[string]vision.ModelPosition{}
+	for _, m := range sn.Models {
+		at[m.ID] = m
+	}
+	unit, weapon := "", ""
+	var firing []string
+	switch {
+	case s.Shot != nil:
+		unit, weapon, firing = s.Shot.Shooter, s.Shot.Weapon, s.Shot.Firing
+	case s.Selection != nil && s.Selection.Shooter != "":
+		unit, weapon = s.Selection.Shooter, s.Selection.Weapon
+	}
+	u, ok := s.Unit(unit)
+	if !ok {
+		return p
+	}
+	if w, ok := u.Weapon(weapon); ok && w.Range > 0 {
+		p.RangeMM = float64(w.Range) * g.krokMM
+		for _, m := range u.Models {
+			if _, seen := at[m.ID]; seen && !m.Removed && m.Weapon == weapon {
+				p.Ranged = append(p.Ranged, m.ID)
+			}
+		}
+	}
+	if s.Shot == nil {
+		return p
+	}
+	tu, _ := s.Unit(s.Shot.Target)
+	var targets []vision.ModelPosition
+	for _, m := range tu.Models {
+		if vm, seen := at[m.ID]; seen && !m.Removed {
+			targets = append(targets, vm)
+		}
+	}
+	cm := vision.NewCoverMap(sn.Terrain)
+	for _, id := range firing {
+		f, seen := at[id]
+		if !seen || len(targets) == 0 {
+			continue
+		}
+		best, bestD := targets[0], math.Inf(1)
+		for _, t := range targets {
+			if d := vision.EdgeDistance(f, t).MM; d < bestD {
+				best, bestD = t, d
+			}
+		}
+		sight := cm.Sight(f, best)
+		p.Lines = append(p.Lines, Line{From: id, To: best.ID, Cover: sight.Cover, Close: sight.Close})
+	}
+	return p
+}

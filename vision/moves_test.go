@@ -1,0 +1,127 @@
+package vision
+
+import (
+	"math"
+	"testing"
+)
+
+func TestUnderTemplate(t *testing.T) {
+	mk := TableMarker{Kind: MarkerTemplate, X: 100, Y: 100, DiameterMM: 76, SigmaMM: 1}
+	// Bases of 25 mm at σ 0.5: touching reach is 38 + 12.5 = 50.5 mm, the
+	// bound 2·hypot(1, 0.5) ≈ 2.24 mm.
+	models := []ModelPosition{
+		model("centre", "b", 100, 100),
+		model("partly", "b", 140, 100),      // 40 from the centre: partly under
+		model("edge-in", "b", 100, 149),     // 49: within the bound of 50.5
+		model("edge-out", "b", 152, 100),    // 52: within the bound
+		model("outside", "b", 100, 160),     // 60: clear of it
+		model("centre-rule", "b", 137, 100), // 37: centre under it too
+	}
+	tests := []struct {
+		rule         TemplateRule
+		under, close []string
+	}{
+		{TemplateTouch, []string{"centre", "partly", "centre-rule"}, []string{"edge-in", "edge-out"}},
+		{"", []string{"centre", "partly", "centre-rule"}, []string{"edge-in", "edge-out"}},
+		{TemplateCentre, []string{"centre"}, []string{"partly", "centre-rule"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.rule), func(t *testing.T) {
+			u := UnderTemplate(mk, models, tt.rule)
+			if !equalStrings(u.Models, tt.under) || !equalStrings(u.Close, tt.close) {
+				t.Errorf("got under %v close %v, want %v %v", u.Models, u.Close, tt.under, tt.close)
+			}
+		})
+	}
+	s := Snapshot{Markers: []TableMarker{mk, {Kind: MarkerObjective, X: 5, Y: 5}}}
+	if got := s.MarkersOf(MarkerObjective); len(got) != 1 || got[0].X != 5 {
+		t.Errorf("objective markers %v", got)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestMoves(t *testing.T) {
+	wall := rect("w", CoverHeavy, 200, -50, 210, 50)
+	start := Snapshot{Terrain: []Terrain{wall}, Models: []ModelPosition{
+		model("over", "a", 150, 0), model("beside", "a", 150, 100), model("graze", "a", 150, 51.5),
+		model("still", "a", 205, 0), model("gone", "a", 0, 0),
+	}}
+	end := Snapshot{KrokMM: 25.4, Models: []ModelPosition{
+		model("over", "a", 260, 0), model("beside", "a", 260, 100), model("graze", "a", 260, 51.5),
+		model("still", "a", 205, 0), model("new", "a", 0, 0),
+	}}
+	allow := func(m ModelPosition) float64 { return 100 }
+	got := Moves(start, end, allow, 0)
+	want := []struct {
+		id          string
+		mm          float64
+		jump, close bool
+		over        float64
+	}{
+		{"over", 110, true, false, 10},
+		{"beside", 110, false, false, 10},
+		{"graze", 110, false, true, 10},
+		{"still", 0, false, false, 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d moves, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Model != w.id || math.Abs(g.Distance.MM-w.mm) > 1e-9 || g.Jump != w.jump || g.JumpClose != w.close || math.Abs(g.OvershootMM-w.over) > 1e-9 {
+			t.Errorf("%s: got %+v, want %v mm, jump %v close %v, over %v", w.id, g, w.mm, w.jump, w.close, w.over)
+		}
+		if math.Abs(g.OvershootKroki-w.over/25.4) > 1e-9 {
+			t.Errorf("%s: overshoot %v kroki, want %v", w.id, g.OvershootKroki, w.over/25.4)
+		}
+		if b := 2 * math.Hypot(0.5, 0.5); math.Abs(g.Distance.BoundMM-b) > 1e-9 {
+			t.Errorf("%s: bound %v, want %v", w.id, g.Distance.BoundMM, b)
+		}
+	}
+}
+
+func TestCheckTable(t *testing.T) {
+	good := Snapshot{Terrain: []Terrain{rect("w", CoverLight, 0, 0, 10, 10)}, Markers: []TableMarker{{Kind: MarkerTemplate, DiameterMM: 76}, {Kind: MarkerObjective}}}
+	if err := good.CheckTable(); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		name string
+		s    Snapshot
+		msg  string
+	}{
+		{"kind", Snapshot{Terrain: []Terrain{{ID: "x", Kind: "yellow", Outline: [][2]float64{{0, 0}, {1, 0}, {0, 1}}}}}, `kind "yellow"`},
+		{"two vertices", Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}}}}}, "2 vertices"},
+		{"nan", Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}, {math.NaN(), 1}}}}}, "not a point"},
+		{"marker kind", Snapshot{Markers: []TableMarker{{Kind: "orange"}}}, `kind "orange"`},
+		{"template size", Snapshot{Markers: []TableMarker{{Kind: MarkerTemplate}}}, "diameter_mm"},
+		{"confidence", Snapshot{Markers: []TableMarker{{Kind: MarkerObjective, Confidence: 2}}}, "confidence 2"},
+		{"model sigma", Snapshot{Models: []ModelPosition{{ID: "m", SigmaMM: -1}}}, "sigma -1"},
+	}
+	for _, tt := range bad {
+		err := tt.s.CheckTable()
+		if err == nil || !contains(err.Error(), tt.msg) || !contains(err.Error(), "vision: ") {
+			t.Errorf("%s: got %v, want an error with %q", tt.name, err, tt.msg)
+		}
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,381 @@
+package vision
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func rect(id, kind string, x0, y0, x1, y1 float64) Terrain {
+	return Terrain{ID: id, Kind: kind, SigmaMM: 1, Outline: [][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}
+}
+
+func model(id, unit string, x, y float64) ModelPosition {
+	return ModelPosition{ID: id, Unit: unit, X: x, Y: y, BaseMM: 25, SigmaMM: 0.5}
+}
+
+// The firer stands at (0, 0), the target at (300, 0); both bases are 25 mm
+// across, so the band of lines of fire is 25 mm wide and the bound is
+// 2·hypot(0.5, 1) ≈ 2.24 mm.
+func TestSightCover(t *testing.T) {
+	f, tg := model("f", "a", 0, 0), model("t", "b", 300, 0)
+	tests := []struct {
+		name      string
+		terrain   []Terrain
+		cover     string
+		low, high string
+	}{
+		{"clear", nil, "", "", ""},
+		{"wholly behind a light wall", []Terrain{rect("w", CoverLight, 250, -50, 260, 50)}, CoverLight, CoverLight, CoverLight},
+		{"wholly behind a heavy wall", []Terrain{rect("w", CoverHeavy, 250, -50, 260, 50)}, CoverHeavy, CoverHeavy, CoverHeavy},
+		{"half behind", []Terrain{rect("w", CoverHeavy, 250, 0, 260, 50)}, "", "", ""},
+		{"two walls close the band together", []Terrain{rect("w1", CoverLight, 250, 0, 260, 50), rect("w2", CoverLight, 150, -50, 160, 10)}, CoverLight, CoverLight, CoverLight},
+		{"light and heavy: light", []Terrain{rect("w1", CoverHeavy, 250, 0, 260, 50), rect("w2", CoverLight, 150, -50, 160, 10)}, CoverLight, CoverLight, CoverLight},
+		{"grazing, just covering: close", []Terrain{rect("w", CoverLight, 250, -13, 260, 50)}, CoverLight, "", CoverLight},
+		{"grazing, just clear: close", []Terrain{rect("w", CoverLight, 250, -12, 260, 50)}, "", "", CoverLight},
+		{"heavy grazing in front of light", []Terrain{rect("w", CoverHeavy, 250, -13, 260, 50), rect("l", CoverLight, 200, -50, 210, 50)}, CoverHeavy, CoverLight, CoverHeavy},
+		{"standing in a crater", []Terrain{rect("c", CoverLight, 280, -30, 330, 30)}, CoverLight, CoverLight, CoverLight},
+		{"firing out of a crater", []Terrain{rect("c", CoverLight, -30, -30, 60, 30)}, "", "", ""},
+		{"firer just inside the crater's edge: close", []Terrain{rect("c", CoverLight, -1, -30, 60, 30)}, "", "", CoverLight},
+		{"firer just outside the crater's edge: close", []Terrain{rect("c", CoverLight, 1, -30, 60, 30)}, CoverLight, "", CoverLight},
+		{"cover beside the band", []Terrain{rect("w", CoverHeavy, 100, 20, 200, 60)}, "", "", ""},
+		{"cover behind the target", []Terrain{rect("w", CoverHeavy, 320, -50, 330, 50)}, "", "", ""},
+		{"cover behind the firer", []Terrain{rect("w", CoverHeavy, -30, -50, -20, 50)}, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := LineOfFire(f, tg, tt.terrain)
+			if s.Cover != tt.cover || s.Low != tt.low || s.High != tt.high || s.Close != (tt.low != tt.high) {
+				t.Errorf("got cover %q low %q high %q close %v (any %.2f heavy %.2f mm, bound %.2f), want %q %q %q",
+					s.Cover, s.Low, s.High, s.Close, s.AnyMM, s.HeavyMM, s.BoundMM, tt.cover, tt.low, tt.high)
+			}
+			// The truth on these exact positions agrees with the measured call.
+			if want := truthCover(f, tg, tt.terrain); want != s.Cover {
+				t.Errorf("truth by sampling %q, decision %q", want, s.Cover)
+			}
+		})
+	}
+}
+
+// A slanted band (bases of different sizes, a diagonal line) through a
+// non-convex outline.
+func TestSightSlantedNonConvex(t *testing.T) {
+	f := ModelPosition{ID: "f", X: 100, Y: 100, BaseMM: 40, SigmaMM: 0.5}
+	tg := ModelPosition{ID: "t", X: 400, Y: 350, BaseMM: 25, SigmaMM: 0.5}
+	// A U-shaped outline whose notch the band passes through.
+	u := Terrain{ID: "u", Kind: CoverHeavy, SigmaMM: 1, Outline: [][2]float64{{220, 160}, {330, 160}, {330, 330}, {300, 330}, {300, 200}, {250, 200}, {250, 330}, {220, 330}}}
+	for _, tt := range []struct {
+		name  string
+		terr  []Terrain
+		cover string
+	}{
+		{"through the U", []Terrain{u}, truthCover(f, tg, []Terrain{u})},
+		{"a block across", []Terrain{{ID: "b", Kind: CoverLight, SigmaMM: 1, Outline: [][2]float64{{200, 300}, {300, 150}, {330, 170}, {230, 320}}}}, CoverLight},
+	} {
+		s := LineOfFire(f, tg, tt.terr)
+		if !s.Close && s.Cover != tt.cover {
+			t.Errorf("%s: got %q (any %.2f, heavy %.2f), want %q", tt.name, s.Cover, s.AnyMM, s.HeavyMM, tt.cover)
+		}
+		if tt.name == "a block across" && (s.Close || s.Cover != CoverLight) {
+			t.Errorf("%s: %+v", tt.name, s)
+		}
+	}
+}
+
+func TestUnitCover(t *testing.T) {
+	wall := rect("w", CoverLight, 250, -100, 260, 30)
+	heavy := rect("h", CoverHeavy, 250, 30, 260, 100)
+	cm := NewCoverMap([]Terrain{wall, heavy})
+	firing := []ModelPosition{model("f1", "a", 0, -20), model("f2", "a", 0, 20)}
+	at := func(ys ...float64) []ModelPosition {
+		var out []ModelPosition
+		for i, y := range ys {
+			out = append(out, model(fmt.Sprintf("t%d", i+1), "b", 300, y))
+		}
+		return out
+	}
+	tests := []struct {
+		name                 string
+		targets              []ModelPosition
+		cover, best          string
+		light, heavy, margin int
+	}{
+		{"all behind light", at(-80, -40, -10), CoverLight, CoverLight, 3, 0, 3},
+		{"two of three behind heavy", at(60, 80, 200), CoverHeavy, CoverHeavy, 0, 2, 1},
+		{"half behind: no cover", at(-80, -40, 200, 220), "", "", 2, 0, 0},
+		{"one of them grazing the wall's end: close", at(-80, -40, 31, 200), "", CoverLight, 2, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			uc := cm.UnitCover(firing, tt.targets)
+			if uc.Cover != tt.cover || uc.Best != tt.best || uc.Close != (tt.cover != tt.best) || uc.Light != tt.light || uc.Heavy != tt.heavy || uc.Margin != tt.margin {
+				t.Errorf("got %+v", uc.Models)
+				t.Errorf("cover %q best %q close %v light %d heavy %d margin %d, want %q %q %d %d %d",
+					uc.Cover, uc.Best, uc.Close, uc.Light, uc.Heavy, uc.Margin, tt.cover, tt.best, tt.light, tt.heavy, tt.margin)
+			}
+		})
+	}
+}
+
+// truthCover decides the cover by brute force on exact positions: 801
+// lines across the band, each tested against every outline, and the
+// target's centre tested for standing inside.
+func truthCover(f, tg ModelPosition, terrain []Terrain) string {
+	behind := func(heavyOnly bool) bool {
+		a, b := modelVec(f), modelVec(tg)
+		var polys [][]tp
+		for _, t := range terrain {
+			if heavyOnly && t.Kind != CoverHeavy {
+				continue
+			}
+			p := outline(t)
+			if inside(p, b) {
+				return true
+			}
+			if !inside(p, a) {
+				polys = append(polys, p)
+			}
+		}
+		ra, rb := radiusOf(f.BaseMM), radiusOf(tg.BaseMM)
+		D := a.dist(b)
+		if D <= ra+rb || len(polys) == 0 {
+			return false
+		}
+		d := b.sub(a).scale(1 / D)
+		n := tp{-d.y, d.x}
+		w := func(s float64) float64 { return ra + (rb-ra)*s/D }
+		at := func(s, y float64) tp { return a.add(d.scale(s)).add(n.scale(y)) }
+		for k := 0; k <= 800; k++ {
+			u := -1 + 2*float64(k)/800
+			p, q := at(ra, u*w(ra)), at(D-rb, u*w(D-rb))
+			hit := false
+			for _, poly := range polys {
+				if segmentMeets(poly, p, q) {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case behind(true):
+		return CoverHeavy
+	case behind(false):
+		return CoverLight
+	}
+	return ""
+}
+
+// randomTable is a table of n outlines (walls at any angle and
+// star-shaped, often non-convex, pieces) on w × h mm.
+func randomTable(r *rand.Rand, n int, w, h float64) []Terrain {
+	var out []Terrain
+	for i := range n {
+		kind := CoverLight
+		if r.IntN(2) == 0 {
+			kind = CoverHeavy
+		}
+		cx, cy := 100+r.Float64()*(w-200), 100+r.Float64()*(h-200)
+		var pts [][2]float64
+		switch r.IntN(3) {
+		case 0: // a wall, any angle
+			a, l, th := r.Float64()*math.Pi, 60+r.Float64()*140, 8+r.Float64()*12
+			dx, dy := math.Cos(a), math.Sin(a)
+			for _, c := range [][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				pts = append(pts, [2]float64{cx + c[0]*l/2*dx - c[1]*th/2*dy, cy + c[0]*l/2*dy + c[1]*th/2*dx})
+			}
+		default: // a star-shaped piece of rubble, a crater, a hill
+			m := 5 + r.IntN(6)
+			base := 25 + r.Float64()*60
+			for k := range m {
+				a := 2 * math.Pi * (float64(k) + 0.3*r.Float64()) / float64(m)
+				rr := base * (0.5 + r.Float64()*0.7)
+				pts = append(pts, [2]float64{cx + rr*math.Cos(a), cy + rr*math.Sin(a)})
+			}
+		}
+		out = append(out, Terrain{ID: fmt.Sprint("t", i), Kind: kind, Outline: pts, SigmaMM: 1})
+	}
+	return out
+}
+
+// jitter moves a point by a normal error of sigma per axis, kept within
+// √2·sigma of the truth: the measured positions (bases and outlines each)
+// stay within the bounds the decisions assume (their sum within
+// 2·hypot(σ_base, σ_outline)).
+func jitter(r *rand.Rand, x, y, sigma float64) (float64, float64) {
+	for {
+		dx, dy := r.NormFloat64()*sigma, r.NormFloat64()*sigma
+		if math.Hypot(dx, dy) <= math.Sqrt2*sigma {
+			return x + dx, y + dy
+		}
+	}
+}
+
+// TestSightProperty compares the decisions on measured (jittered)
+// positions and outlines with the truth sampled on the exact ones, over
+// random tables with 20 pieces of terrain: none is wrong and unflagged,
+// the rest agree. The issue's goal is 99% agreeing; it is not met: with
+// bases at σ 0.5 mm and outlines at σ 1 mm, about 5% of random shots on a
+// 6 × 4 ft table (1800 × 1200 mm) and 8% on a crowded 1200 × 900 one pass
+// within two standard uncertainties of an outline (the exact geometry's
+// own margins say so: 7% of the crowded table's shots have a margin under
+// 2.24 mm), and those are flagged too close to call. The thresholds below
+// are today's figures less a little, so a looser decision fails the test.
+func TestSightProperty(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		w, h      float64
+		wantAgree float64
+	}{
+		{"6x4 ft", 1800, 1200, 0.94},
+		{"crowded 1200x900", 1200, 900, 0.91},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total, agree, close, covered := sightProperty(t, tc.w, tc.h)
+			t.Logf("%d shots (%d behind cover): %d agree (%.1f%%), %d too close to call", total, covered, agree, 100*float64(agree)/float64(total), close)
+			if float64(agree) < tc.wantAgree*float64(total) {
+				t.Errorf("%d of %d shots agree with the truth, want at least %.0f%%", agree, total, 100*tc.wantAgree)
+			}
+		})
+	}
+}
+
+func sightProperty(t *testing.T, w, h float64) (total, agree, close, covered int) {
+	r := rand.New(rand.NewPCG(16, 2026))
+	for table := range 60 {
+		truthT := randomTable(r, 20, w, h)
+		seen := make([]Terrain, len(truthT))
+		for i, tr := range truthT {
+			seen[i] = tr
+			seen[i].Outline = nil
+			for _, p := range tr.Outline {
+				x, y := jitter(r, p[0], p[1], tr.SigmaMM)
+				seen[i].Outline = append(seen[i].Outline, [2]float64{x, y})
+			}
+		}
+		cm := NewCoverMap(seen)
+		for range 60 {
+			// Two models anywhere on the table, within 30 kroki.
+			var f, g ModelPosition
+			for {
+				f = ModelPosition{ID: "f", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: 25, SigmaMM: 0.5}
+				g = ModelPosition{ID: "t", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: []float64{25, 32, 40}[r.IntN(3)], SigmaMM: 0.5}
+				if d := modelVec(f).dist(modelVec(g)); d > 60 && d < 760 {
+					break
+				}
+			}
+			want := truthCover(f, g, truthT)
+			if want != "" {
+				covered++
+			}
+			mf, mg := f, g
+			mf.X, mf.Y = jitter(r, f.X, f.Y, f.SigmaMM)
+			mg.X, mg.Y = jitter(r, g.X, g.Y, g.SigmaMM)
+			s := cm.Sight(mf, mg)
+			total++
+			switch {
+			case s.Close:
+				close++
+				if lo, hi, w := coverLevel(s.Low), coverLevel(s.High), coverLevel(want); w < lo || w > hi {
+					t.Errorf("table %d: truth %q outside the flagged range %q..%q (%+v)", table, want, s.Low, s.High, s)
+				}
+			case s.Cover == want:
+				agree++
+			default:
+				t.Errorf("table %d: %v → %v: decided %q unflagged, truth %q (any %.2f heavy %.2f bound %.2f)", table, f, g, s.Cover, want, s.AnyMM, s.HeavyMM, s.BoundMM)
+			}
+		}
+	}
+	return total, agree, close, covered
+}
+
+// BenchmarkSightSnapshot: 40 firing models against 40 targets over 20
+// outlines, every pair, per snapshot (the issue's goal: under 1 ms).
+func BenchmarkSightSnapshot(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	terrain := randomTable(r, 20, 1800, 1200)
+	var firing, targets []ModelPosition
+	for i := range 40 {
+		firing = append(firing, model(fmt.Sprint("f", i), "a", 50+r.Float64()*1100, 20+r.Float64()*200))
+		targets = append(targets, model(fmt.Sprint("t", i), "b", 50+r.Float64()*1100, 680+r.Float64()*200))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		cm := NewCoverMap(terrain)
+		var in [40][2]float64
+		for i, t := range targets {
+			in[i][0], in[i][1] = cm.standsIn(t)
+		}
+		for _, f := range firing {
+			fi := cm.firerIn(f)
+			for i, t := range targets {
+				_ = cm.sight(f, t, fi, in[i][0], in[i][1])
+			}
+		}
+	}
+}
+
+// BenchmarkUnitCover: the binder's question, a 40-model unit firing at a
+// 40-model unit over 20 outlines.
+func BenchmarkUnitCover(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	terrain := randomTable(r, 20, 1800, 1200)
+	var firing, targets []ModelPosition
+	for i := range 40 {
+		firing = append(firing, model(fmt.Sprint("f", i), "a", 50+r.Float64()*1100, 20+r.Float64()*200))
+		targets = append(targets, model(fmt.Sprint("t", i), "b", 50+r.Float64()*1100, 680+r.Float64()*200))
+	}
+	for b.Loop() {
+		NewCoverMap(terrain).UnitCover(firing, targets)
+	}
+}
+
+// FuzzSight: any snapshot that passes CheckTable (as a simulated script's
+// does) gives decisions without NaN, with Low ≤ Cover ≤ High, and the
+// template and move readers do not fail on it.
+func FuzzSight(f *testing.F) {
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}], "terrain": [{"id": "w", "kind": "heavy", "outline": [[250, -50], [260, -50], [260, 50], [250, 50]], "sigma_mm": 1}], "markers": [{"kind": "template", "x_mm": 300, "y_mm": 0, "diameter_mm": 76}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a"}, {"id": "t", "unit": "b"}], "terrain": [{"kind": "light", "outline": [[0, 0], [0, 0], [0, 0]]}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 1e6}, {"id": "t", "unit": "b", "x_mm": -1e6, "base_mm": 1e9}], "terrain": [{"kind": "light", "outline": [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Snapshot
+		if json.Unmarshal(data, &s) != nil || s.CheckTable() != nil {
+			return
+		}
+		var a, b []ModelPosition
+		for _, m := range s.Models {
+			if m.Unit == "a" {
+				a = append(a, m)
+			} else {
+				b = append(b, m)
+			}
+		}
+		uc := NewCoverMap(s.Terrain).UnitCover(a, b)
+		for _, sg := range uc.Sights {
+			if math.IsNaN(sg.AnyMM) || math.IsNaN(sg.HeavyMM) || math.IsNaN(sg.BoundMM) {
+				t.Fatalf("NaN in %+v", sg)
+			}
+			if lo, c, hi := coverLevel(sg.Low), coverLevel(sg.Cover), coverLevel(sg.High); lo > c || c > hi {
+				t.Fatalf("low %q, cover %q, high %q", sg.Low, sg.Cover, sg.High)
+			}
+		}
+		if _, err := json.Marshal(uc); err != nil {
+			t.Fatal(err)
+		}
+		if uc.Light+uc.Heavy > uc.MaybeLight+uc.MaybeHeavy || uc.Heavy > uc.MaybeHeavy || uc.Total != len(b) {
+			t.Fatalf("counts %+v", uc)
+		}
+		for _, mk := range s.Markers {
+			UnderTemplate(mk, s.Models, TemplateTouch)
+		}
+		if _, err := json.Marshal(Moves(s, s, nil, 25.4)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
