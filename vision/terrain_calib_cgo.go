@@ -142,7 +142,7 @@ func TerrainSamplesOf(frame gocv.Mat, cal *Calibration, reg *Registry, heightMM 
 					}
 					if len(poly) >= 3 {
 						// the contour runs through the border pixels' centres
-						out.ObjectiveMM = math.Round(2*math.Sqrt(polygonArea(poly)/math.Pi)+terrainShrink*cal.ScaleAt(polygonCentroid(poly)))
+						out.ObjectiveMM = math.Round(2*math.Sqrt(polygonArea(poly)/math.Pi) + terrainShrink*cal.ScaleAt(polygonCentroid(poly)))
 					}
 				}
 			}

@@ -126,14 +126,14 @@ func vecs(p [][2]float64) []geom.Vec2 {
 
 // terrainScore compares a snapshot's terrain and markers with the truth.
 type terrainScore struct {
-	errs                       []float64 // boundary errors, mm, both ways
-	pieces, found, wrongKind   int
-	split, invented            int
-	discs, discsFound          int
-	discOff                    int // found farther than σ (per axis) from the truth
-	discDiam                   []float64
-	discCentre                 []float64
-	notes                      []string
+	errs                     []float64 // boundary errors, mm, both ways
+	pieces, found, wrongKind int
+	split, invented          int
+	discs, discsFound        int
+	discOff                  int // found farther than σ (per axis) from the truth
+	discDiam                 []float64
+	discCentre               []float64
+	notes                    []string
 }
 
 func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
