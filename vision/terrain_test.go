@@ -4,6 +4,7 @@ package vision
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -258,4 +259,236 @@ func TestTerrainAccuracy(t *testing.T) {
 	if p95 := geom.Percentile(all, .95); p95 > 3 {
 		t.Errorf("boundary error p95 %.2f mm, want ≤ 3", p95)
 	}
+}
+
+// smallTerrainOptions: the pipeline tests' 90×60 cm table at 1280×720.
+func smallTerrainOptions() synth.Options {
+	o := synth.Defaults(1280, 720, synth.DefaultLayout(900, 600, 12))
+	o.FrameFiducials = true
+	o.MaxYaw = 2
+	o.Blur = [2]float64{0.4, 0.7}
+	o.Noise = [2]float64{2, 3}
+	return o
+}
+
+// imageMat renders a scene with noise seed and passes its pixels through
+// f (nil: as they are).
+func imageMat(t testing.TB, c *synth.Clean, s *synth.Scene, seed uint64, f func(b, g, r float64) (float64, float64, float64)) gocv.Mat {
+	t.Helper()
+	im := c.Finish(s.Noise, seed)
+	if f != nil {
+		for i := 0; i < len(im.BGR); i += 3 {
+			b, g, r := f(float64(im.BGR[i]), float64(im.BGR[i+1]), float64(im.BGR[i+2]))
+			im.BGR[i], im.BGR[i+1], im.BGR[i+2] = clampByte(b), clampByte(g), clampByte(r)
+		}
+	}
+	return matOf(t, im)
+}
+
+func clampByte(v float64) byte { return byte(math.Max(0, math.Min(255, math.Round(v)))) }
+
+// run feeds n frames and returns the snapshots they gave.
+func runFrames(t testing.TB, p *Pipeline, m gocv.Mat, n int, clock *int) []Snapshot {
+	t.Helper()
+	var out []Snapshot
+	for i := 0; i < n; i++ {
+		*clock++
+		s, err := p.Process(m, time.Unix(int64(*clock), 0))
+		if err != nil {
+			t.Logf("frame %d: %v", *clock, err)
+			continue
+		}
+		if s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+func hasWarning(s Snapshot, text string) bool {
+	for _, w := range s.Warnings {
+		if strings.Contains(w, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTerrainBadInput: an unlit frame, an overexposed one and one whose
+// colours drifted (the light's colour changed) are reported with their
+// reason and the last good terrain is kept; good light again reads the
+// terrain again without the warning.
+func TestTerrainBadInput(t *testing.T) {
+	tt := newTerrainTable(t, smallTerrainOptions(), 8100, synth.TerrainOptions{Pieces: 5, Templates: 1, Objectives: 1})
+	clean, err := tt.scene.RenderClean()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	cfg.StillFrames = 2
+	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.UseTerrain(tt.tc); err != nil {
+		t.Fatal(err)
+	}
+	clock := 0
+	good := imageMat(t, clean, tt.scene, 1, nil)
+	defer good.Close()
+	snaps := runFrames(t, p, good, 4, &clock)
+	if len(snaps) != 1 || len(snaps[0].Terrain) != 5 || len(snaps[0].Markers) != 2 || len(snaps[0].Warnings) != 0 {
+		t.Fatalf("the good table: %d snapshots, want 1 with 5 pieces, 2 markers, no warning: %+v", len(snaps), snaps)
+	}
+	first := snaps[0]
+	for _, c := range []struct {
+		name, want string
+		f          func(b, g, r float64) (float64, float64, float64)
+	}{
+		{"unlit", "too dark", func(b, g, r float64) (float64, float64, float64) { return 0.07 * b, 0.07 * g, 0.07 * r }},
+		{"overexposed", "overexposed", func(b, g, r float64) (float64, float64, float64) { return 4 * b, 4 * g, 4 * r }},
+		{"drifted", "drifted", func(b, g, r float64) (float64, float64, float64) { return 0.7 * b, g, 1.3 * r }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := imageMat(t, clean, tt.scene, 2, c.f)
+			defer bad.Close()
+			snaps := runFrames(t, p, bad, 4, &clock)
+			var warned *Snapshot
+			for i := range snaps {
+				if hasWarning(snaps[i], c.want) {
+					warned = &snaps[i]
+				}
+			}
+			if warned == nil {
+				t.Fatalf("no snapshot says %q: %+v", c.want, snaps)
+			}
+			t.Logf("%s: %v", c.name, warned.Warnings)
+			if !sameTerrain(first.Terrain, warned.Terrain) || !sameMarkers(first.Markers, warned.Markers) {
+				t.Errorf("the last good terrain was not kept: %d pieces, %d markers", len(warned.Terrain), len(warned.Markers))
+			}
+			// the light comes back
+			snaps = runFrames(t, p, good, 4, &clock)
+			if len(snaps) == 0 {
+				t.Fatal("no snapshot when the light came back")
+			}
+			last := snaps[len(snaps)-1]
+			if hasWarning(last, "terrain") || len(last.Terrain) != 5 || len(last.Markers) != 2 {
+				t.Errorf("after the light came back: %d pieces, %d markers, warnings %v", len(last.Terrain), len(last.Markers), last.Warnings)
+			}
+		})
+	}
+}
+
+// TestTerrainOnlySnapshot: on a still table where no model moves, a
+// template laid down, a template half off the table, and a piece of cover
+// taken away each give a snapshot (terrain is read once per still period:
+// a still table is not read again).
+func TestTerrainOnlySnapshot(t *testing.T) {
+	tt := newTerrainTable(t, smallTerrainOptions(), 8200, synth.TerrainOptions{Pieces: 5, Objectives: 1})
+	cfg := testConfig()
+	cfg.StillFrames = 2
+	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.UseTerrain(tt.tc); err != nil {
+		t.Fatal(err)
+	}
+	clock := 0
+	frameOf := func(s *synth.Scene) gocv.Mat {
+		c, err := s.RenderClean()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return imageMat(t, c, s, 1, nil)
+	}
+	m := frameOf(tt.scene)
+	snaps := runFrames(t, p, m, 10, &clock)
+	m.Close()
+	if len(snaps) != 1 || len(snaps[0].Terrain) != 5 || len(snaps[0].Markers) != 1 {
+		t.Fatalf("want one snapshot with 5 pieces and the objective: %+v", snaps)
+	}
+	if reads := p.ter.reads; reads != 1 {
+		t.Errorf("a still table read %d times, want once", reads)
+	}
+	seq := snaps[0].Seq
+
+	// a 76 mm template laid in a free spot
+	s2 := *tt.scene
+	s2.Discs = append(append([]synth.Disc(nil), tt.scene.Discs...), freeDisc(t, tt.scene, synth.DiscTemplate, 76))
+	m = frameOf(&s2)
+	snaps = runFrames(t, p, m, 5, &clock)
+	m.Close()
+	if len(snaps) != 1 || snaps[0].Seq != seq+1 || len(snaps[0].Markers) != 2 || len(snaps[0].Models) != len(tt.scene.Models) {
+		t.Fatalf("a template laid: want one snapshot %d with 2 markers and every model: %+v", seq+1, snaps)
+	}
+	var tmpl *TableMarker
+	for i := range snaps[0].Markers {
+		if snaps[0].Markers[i].Kind == MarkerTemplate {
+			tmpl = &snaps[0].Markers[i]
+		}
+	}
+	want := s2.Discs[len(s2.Discs)-1]
+	if tmpl == nil || math.Hypot(tmpl.X-want.X, tmpl.Y-want.Y) > tmpl.SigmaMM || math.Abs(tmpl.DiameterMM-76) > 2 || tmpl.Confidence < 0.8 {
+		t.Errorf("template at (%.1f, %.1f) 76 mm read as %+v", want.X, want.Y, tmpl)
+	}
+
+	// the template pushed half off the table's far edge: reported, not guessed
+	s3 := s2
+	s3.Discs = append([]synth.Disc(nil), s2.Discs...)
+	s3.Discs[len(s3.Discs)-1] = synth.Disc{Kind: synth.DiscTemplate, X: 450, Y: s3.TableD - 5, Diameter: 127}
+	m = frameOf(&s3)
+	snaps = runFrames(t, p, m, 5, &clock)
+	m.Close()
+	if len(snaps) != 1 || !hasWarning(snaps[0], "runs off the table") {
+		t.Fatalf("a template half off the table: want a snapshot with a warning: %+v", snaps)
+	}
+	t.Logf("half off: %+v %v", snaps[0].Markers, snaps[0].Warnings)
+	for _, mk := range snaps[0].Markers {
+		if mk.Kind == MarkerTemplate && mk.Confidence > 0.3 {
+			t.Errorf("a template half off the table read with confidence %.2f: %+v", mk.Confidence, mk)
+		}
+	}
+
+	// a piece of cover taken away
+	s4 := s3
+	s4.Terrain = tt.scene.Terrain[1:]
+	m = frameOf(&s4)
+	snaps = runFrames(t, p, m, 5, &clock)
+	m.Close()
+	if len(snaps) != 1 || len(snaps[0].Terrain) != 4 {
+		t.Fatalf("a piece taken away: want one snapshot with 4 pieces: %+v", snaps)
+	}
+}
+
+// freeDisc is a disc of diameter d clear of everything on the scene.
+func freeDisc(t testing.TB, s *synth.Scene, kind string, d float64) synth.Disc {
+	t.Helper()
+	for y := 100.0; y < s.TableD-100; y += 20 {
+		for x := 100.0; x < s.TableW-100; x += 20 {
+			ok := true
+			for _, m := range s.Models {
+				ok = ok && math.Hypot(x-m.X, y-m.Y) > d/2+m.Diameter/2+10
+			}
+			for _, f := range s.Fiducials {
+				ok = ok && math.Hypot(x-f.X, y-f.Y) > d/2+f.Side+10
+			}
+			for _, o := range s.Discs {
+				ok = ok && math.Hypot(x-o.X, y-o.Y) > d/2+o.Diameter/2+10
+			}
+			for i := range s.Terrain {
+				for _, v := range boundarySamples(s.Terrain[i].Outline, 5) {
+					ok = ok && math.Hypot(x-v.X, y-v.Y) > d/2+10
+				}
+				ok = ok && !s.Terrain[i].Contains(x, y)
+			}
+			if ok {
+				return synth.Disc{Kind: kind, X: x, Y: y, Diameter: d}
+			}
+		}
+	}
+	t.Fatal("no free spot for a disc")
+	return synth.Disc{}
 }
