@@ -94,7 +94,9 @@ func TerrainSamplesOf(frame gocv.Mat, cal *Calibration, reg *Registry, heightMM 
 	if len(sats) < 100 {
 		return out, errors.New("vision: calibrate terrain: the table is not in view")
 	}
-	strong := max(70, pctInt(sats, .9)+30)
+	// (a painted patch of the mat's scenery is a little more colourful
+	// than the mat; the cover's paint is far more)
+	strong := max(70, pctInt(sats, .9)+30, int(1.6*float64(pctInt(sats, .5))))
 	taken := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1) // every sample, grown: not bare table
 	defer taken.Close()
 	taken.SetTo(gocv.NewScalar(0, 0, 0, 0))
@@ -121,12 +123,18 @@ func TerrainSamplesOf(frame gocv.Mat, cal *Calibration, reg *Registry, heightMM 
 				}
 			}
 			gocv.MorphologyEx(cls, &cls, gocv.MorphOpen, r.kernel)
-			// the largest blob only
+			// the most colourful blob of some size (a painted patch of the
+			// mat's scenery may be larger, it is duller)
 			cs := gocv.FindContours(cls, gocv.RetrievalExternal, gocv.ChainApproxSimple)
-			best, bestA := -1, 0.0
+			best, bestS := -1, 0.0
 			for i := 0; i < cs.Size(); i++ {
-				if a := gocv.ContourArea(cs.At(i)); a > bestA {
-					best, bestA = i, a
+				if gocv.ContourArea(cs.At(i)) < 60 {
+					continue
+				}
+				cls.SetTo(gocv.NewScalar(0, 0, 0, 0))
+				gocv.DrawContours(&cls, cs, i, color.RGBA{255, 255, 255, 0}, -1)
+				if sat := r.hsv.MeanWithMask(cls).Val2; sat > bestS {
+					best, bestS = i, sat
 				}
 			}
 			cls.SetTo(gocv.NewScalar(0, 0, 0, 0))

@@ -132,11 +132,18 @@ func (r *terrainReader) check() string {
 		return "the frame cannot be read"
 	}
 	w, h := r.hsv.Cols(), r.hsv.Rows()
-	var n, clipped int
+	var n, clipped, bare int
 	var sumV float64
-	var hues, sats []int
-	for y := 0; y < h; y += 3 {
-		for x := 0; x < w; x += 3 {
+	var hueHist [180]int
+	var satHist [256]int
+	ranges := make([]ColourRange, len(TerrainClasses))
+	for i, c := range TerrainClasses {
+		ranges[i] = r.tc.Range(c)
+	}
+	// every 5th pixel of every 5th row: the table's brightness, clipping
+	// and the bare table's colour (histograms: no sorting)
+	for y := 0; y < h; y += 5 {
+		for x := 0; x < w; x += 5 {
 			if tab[y*w+x] == 0 {
 				continue
 			}
@@ -148,14 +155,16 @@ func (r *terrainReader) check() string {
 				clipped++
 			}
 			inClass := false
-			for _, c := range TerrainClasses {
-				if r.tc.Range(c).Contains(hh, s, v) {
+			for _, cr := range ranges {
+				if cr.Contains(hh, s, v) {
 					inClass = true
 					break
 				}
 			}
 			if !inClass {
-				hues, sats = append(hues, hh), append(sats, s)
+				bare++
+				hueHist[hh]++
+				satHist[s]++
 			}
 		}
 	}
@@ -169,12 +178,12 @@ func (r *terrainReader) check() string {
 		return fmt.Sprintf("the table is too dark to read the terrain (brightness %.0f, %.0f when calibrated): is the light on?", mean, ref)
 	case float64(clipped) > 0.2*float64(n):
 		return fmt.Sprintf("the frame is overexposed (%.0f%% of the table clipped white): lower the camera's exposure or the light", 100*float64(clipped)/float64(n))
-	case len(hues) < n/4:
-		return fmt.Sprintf("most of the table (%d%%) reads as cover or markers: the colours have drifted from the calibration; run `sztab calibrate terrain`", 100-100*len(hues)/n)
+	case bare < n/4:
+		return fmt.Sprintf("most of the table (%d%%) reads as cover or markers: the colours have drifted from the calibration; run `sztab calibrate terrain`", 100-100*bare/n)
 	}
 	// the bare table's own colour: hue only means something on a
 	// coloured mat
-	hue, sat := circularMedianHue(hues), pctInt(sats, .5)
+	hue, sat := circularMedianHue(hueHist[:]), histMedian(satHist[:])
 	if r.tc.Table[1] >= 30 && sat >= 20 {
 		if d := hueDist(hue, r.tc.Table[0]); d > 8 {
 			return fmt.Sprintf("the table's colours drifted from the terrain calibration (the mat's hue %d, %d when calibrated): the light changed; run `sztab calibrate terrain` under this light", hue, r.tc.Table[0])
@@ -194,23 +203,43 @@ func hueDist(a, b int) int {
 	return min(d, 180-d)
 }
 
-func circularMedianHue(hs []int) int {
-	if len(hs) == 0 {
+// circularMedianHue is the median of a hue histogram (180 bins) taken
+// around its mean direction.
+func circularMedianHue(hist []int) int {
+	var sx, sy float64
+	total := 0
+	for h, k := range hist {
+		a := float64(h) * math.Pi / 90
+		sx, sy = sx+float64(k)*math.Cos(a), sy+float64(k)*math.Sin(a)
+		total += k
+	}
+	if total == 0 {
 		return 0
 	}
-	// the mean direction first, then the median of the hues unwrapped
-	// around it
-	var sx, sy float64
-	for _, h := range hs {
-		a := float64(h) * math.Pi / 90
-		sx, sy = sx+math.Cos(a), sy+math.Sin(a)
-	}
 	c := int(math.Round(math.Atan2(sy, sx) * 90 / math.Pi))
-	u := make([]int, len(hs))
-	for i, h := range hs {
-		u[i] = unwrapNear(h, c)
+	acc := 0
+	for d := -90; d < 90; d++ {
+		acc += hist[wrapHue(c+d)]
+		if 2*acc >= total {
+			return wrapHue(c + d)
+		}
 	}
-	return wrapHue(pctInt(u, .5))
+	return wrapHue(c)
+}
+
+func histMedian(hist []int) int {
+	total := 0
+	for _, k := range hist {
+		total += k
+	}
+	acc := 0
+	for v, k := range hist {
+		acc += k
+		if 2*acc >= total {
+			return v
+		}
+	}
+	return 0
 }
 
 // read reads the frame; bases are the models' footprints.
