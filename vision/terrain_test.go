@@ -4,6 +4,8 @@ package vision
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -491,4 +493,50 @@ func freeDisc(t testing.TB, s *synth.Scene, kind string, d float64) synth.Disc {
 	}
 	t.Fatal("no free spot for a disc")
 	return synth.Disc{}
+}
+
+// TestOpenWithTerrain: Open reads the terrain calibration camera.terrain
+// names; a damaged one, or one for another frame size, is an error that
+// names it, and Reload keeps what it had.
+func TestOpenWithTerrain(t *testing.T) {
+	tb := newTable(t, 41)
+	dir := t.TempDir()
+	cfg := writeTableFiles(t, tb, dir)
+	tc, err := LoadTerrainCalibration(terrainCalFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.Width, tc.Height = tb.cal.Width, tb.cal.Height
+	cfg.Terrain = filepath.Join(dir, "terrain.yaml")
+	if err := tc.Save(cfg.Terrain); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(cfg, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.ter.reader == nil {
+		t.Fatal("no terrain reader")
+	}
+	data, _ := os.ReadFile(cfg.Terrain)
+	if err := os.WriteFile(cfg.Terrain, []byte(strings.Replace(string(data), "objective_mm: 40", "objective_mm: 0", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Reload(); err == nil || !strings.Contains(err.Error(), "terrain.yaml:") || !strings.Contains(err.Error(), "objective_mm") {
+		t.Errorf("a damaged terrain calibration reloaded: %v", err)
+	}
+	if p.ter.reader == nil {
+		t.Error("a failed reload dropped the terrain reader")
+	}
+	if _, err := Open(cfg, quietLog()); err == nil || !strings.Contains(err.Error(), "objective_mm") {
+		t.Errorf("opened with a damaged terrain calibration: %v", err)
+	}
+	tc.Width = 640
+	if err := tc.Save(cfg.Terrain); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(cfg, quietLog()); err == nil || !strings.Contains(err.Error(), "the terrain calibration is for 640×") {
+		t.Errorf("opened with a terrain calibration for another size: %v", err)
+	}
 }

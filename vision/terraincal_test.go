@@ -190,3 +190,19 @@ func FuzzParseTerrainCalibration(f *testing.F) {
 		}
 	})
 }
+
+func TestConfigTerrain(t *testing.T) {
+	c, err := ParseConfig("/etc/sztab/camera.yaml", []byte("source: /dev/video0\ncalibration: c.yaml\nmarkers: m.yaml\nterrain: terrain.yaml\nterrain_height_mm: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Terrain != "/etc/sztab/terrain.yaml" || c.TerrainHeightMM != 4 {
+		t.Errorf("terrain %q at %g mm", c.Terrain, c.TerrainHeightMM)
+	}
+	for _, bad := range []string{"terrain_height_mm: -1", "terrain_height_mm: 900", "terrain_height_mm: .nan"} {
+		_, err := ParseConfig("c.yaml", []byte("source: /dev/video0\ncalibration: c.yaml\nmarkers: m.yaml\n"+bad+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "camera.terrain_height_mm") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
