@@ -191,10 +191,12 @@ func (p *Pipeline) Reload() error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.useTerrainReader(tr)
 	if reg.Dictionary != p.reg.Dictionary {
 		det, err := newFrameDetector(reg, DefaultDetectorParams())
 		if err != nil {
+			if tr != nil {
+				tr.Close()
+			}
 			return err
 		}
 		p.det.Close()
@@ -203,6 +205,7 @@ func (p *Pipeline) Reload() error {
 		p.det.reg = reg
 	}
 	p.reg, p.cal, p.loc = reg, cal, newLocaliser(cal, reg)
+	p.useTerrainReader(tr) // terrain (terrain_pipeline_cgo.go)
 	p.haveObs = false
 	if why := cal.Outdated(); why != "" {
 		p.log.Warn("camera: "+why, "calibration", p.cfg.Calibration)

@@ -23,7 +23,13 @@ import (
 // TerrainCalibrationVersion is the format of terrain calibration files.
 const TerrainCalibrationVersion = 1
 
-// Colour classes the terrain reader knows.
+// Colour classes the terrain reader knows. The skirmish rulebook,
+// "Modyfikator przeszkód", contradicts itself: its line 98 marks heavy
+// cover yellow, while its example (rubble, light cover) and the next
+// paragraph make light cover yellow and heavy cover green, as the issue
+// does; the reader follows the latter. An objective marker is not
+// described by the rulebook nor in the marker registry: here it is a blue
+// disc (40 mm unless the calibration sample measures otherwise).
 const (
 	ClassLight     = "light"     // light cover: yellow
 	ClassHeavy     = "heavy"     // heavy cover: green
