@@ -261,19 +261,7 @@ func (r *terrainReader) read(frame gocv.Mat, models []ModelPosition) terrainRead
 				SigmaMM: round3(math.Hypot(calMM, 0.5*terrainShrink*r.cal.ScaleAt(c)))})
 		}
 	}
-	sort.SliceStable(out.terrain, func(i, j int) bool {
-		a, b := out.terrain[i], out.terrain[j]
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		ca, cb := polygonCentroid(a.Outline), polygonCentroid(b.Outline)
-		return ca.X+ca.Y < cb.X+cb.Y
-	})
-	counts := map[string]int{}
-	for i := range out.terrain {
-		counts[out.terrain[i].Kind]++
-		out.terrain[i].ID = fmt.Sprintf("%s-%d", out.terrain[i].Kind, counts[out.terrain[i].Kind])
-	}
+	numberTerrain(out.terrain)
 	for _, class := range []string{ClassTemplate, ClassObjective} {
 		r.classMask(r.tc.Range(class))
 		minD := 15.0
@@ -546,4 +534,22 @@ func polygonCentroid(p [][2]float64) geom.Vec2 {
 		return geom.Vec2{X: p[0][0], Y: p[0][1]}
 	}
 	return geom.Vec2{X: cx / (3 * a), Y: cy / (3 * a)}
+}
+
+// numberTerrain orders the pieces (by kind, then from the origin corner)
+// and names them light-1, light-2, …, heavy-1, ….
+func numberTerrain(ts []Terrain) {
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		ca, cb := polygonCentroid(a.Outline), polygonCentroid(b.Outline)
+		return ca.X+ca.Y < cb.X+cb.Y
+	})
+	counts := map[string]int{}
+	for i := range ts {
+		counts[ts[i].Kind]++
+		ts[i].ID = fmt.Sprintf("%s-%d", ts[i].Kind, counts[ts[i].Kind])
+	}
 }

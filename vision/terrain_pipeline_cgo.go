@@ -3,11 +3,14 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"github.com/sztab/sztab/vision/geom"
 )
 
 // terrainState is the pipeline's terrain: read once per still period
@@ -93,7 +96,59 @@ func (p *Pipeline) readTerrain(frame gocv.Mat, models []ModelPosition) {
 		p.log.Warn("camera: terrain not read; the last reading is kept", "why", r.bad)
 		return
 	}
+	r.terrain, r.warnings = keepSplit(t.terrain, r.terrain, r.warnings)
 	t.terrain, t.markers, t.warnings = r.terrain, r.markers, r.warnings
+}
+
+// keepSplit: a piece of cover is never cut in two by moving it; one that
+// reads as several pieces now has something standing over it (a hand, an
+// arm held still over the table, a model's tall body): its last outline
+// is kept instead of the parts, with a warning.
+func keepSplit(old, cur []Terrain, warnings []string) ([]Terrain, []string) {
+	if len(old) == 0 {
+		return cur, warnings
+	}
+	drop := make([]bool, len(cur))
+	var kept []Terrain
+	for _, o := range old {
+		var parts []int
+		for j, c := range cur {
+			if c.Kind == o.Kind && insidePolygon(o.Outline, polygonCentroid(c.Outline)) {
+				parts = append(parts, j)
+			}
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		for _, j := range parts {
+			drop[j] = true
+		}
+		kept = append(kept, o)
+		warnings = append(warnings, fmt.Sprintf("terrain %s reads as %d pieces: something over it hides part of it (a hand?); its last outline is kept", o.ID, len(parts)))
+	}
+	if len(kept) == 0 {
+		return cur, warnings
+	}
+	out := kept
+	for j, c := range cur {
+		if !drop[j] {
+			out = append(out, c)
+		}
+	}
+	numberTerrain(out)
+	return out, warnings
+}
+
+// insidePolygon is the even-odd test of p in poly.
+func insidePolygon(poly [][2]float64, p geom.Vec2) bool {
+	in := false
+	for i, j := 0, len(poly)-1; i < len(poly); j, i = i, i+1 {
+		a, b := poly[i], poly[j]
+		if (a[1] > p.Y) != (b[1] > p.Y) && p.X < (b[0]-a[0])*(p.Y-a[1])/(b[1]-a[1])+a[0] {
+			in = !in
+		}
+	}
+	return in
 }
 
 // applyTerrain puts the terrain in a snapshot being finished.

@@ -540,3 +540,82 @@ func TestOpenWithTerrain(t *testing.T) {
 		t.Errorf("opened with a terrain calibration for another size: %v", err)
 	}
 }
+
+// TestTerrainHandOverCover: an arm held still across a piece of cover
+// (the table still, so it is read) does not cut it in two: the last
+// outline is kept, with a warning; when the arm goes, the piece reads
+// whole again.
+func TestTerrainHandOverCover(t *testing.T) {
+	tt := newTerrainTable(t, smallTerrainOptions(), 8400, synth.TerrainOptions{Pieces: 4})
+	// a wall or hedge, and an arm across its middle, low over the table
+	long := -1
+	for i, p := range tt.scene.Terrain {
+		if p.Shape == synth.ShapeWall || p.Shape == synth.ShapeHedge {
+			long = i
+		}
+	}
+	if long < 0 {
+		t.Fatal("no wall or hedge on the table: pick another seed")
+	}
+	piece := tt.scene.Terrain[long].Outline
+	var a, b geom.Vec2
+	for _, u := range piece {
+		for _, v := range piece {
+			if u.Dist(v) > a.Dist(b) {
+				a, b = u, v
+			}
+		}
+	}
+	c := a.Add(b).Scale(0.5)
+	axis := b.Sub(a).Scale(1 / a.Dist(b))
+	perp := geom.Vec2{X: -axis.Y, Y: axis.X}
+	withHand := *tt.scene
+	withHand.Hands = []synth.Hand{{A: c.Sub(perp.Scale(400)), B: c.Add(perp.Scale(90)), Width: 80, Palm: 45, Height: 40}}
+	cfg := testConfig()
+	cfg.StillFrames = 2
+	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.UseTerrain(tt.tc); err != nil {
+		t.Fatal(err)
+	}
+	clock := 0
+	frameOf := func(s *synth.Scene) gocv.Mat {
+		cl, err := s.RenderClean()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return imageMat(t, cl, s, 1, nil)
+	}
+	m := frameOf(tt.scene)
+	snaps := runFrames(t, p, m, 4, &clock)
+	if len(snaps) != 1 || len(snaps[0].Terrain) != 4 {
+		t.Fatalf("the bare table: want a snapshot with 4 pieces: %+v", snaps)
+	}
+	h := frameOf(&withHand)
+	// without the rule the arm cuts the piece in two
+	raw := p.ter.reader.read(h, snaps[0].Models)
+	if len(raw.terrain) <= 4 {
+		t.Fatalf("the arm does not cut a piece (%d pieces read): the test shows nothing", len(raw.terrain))
+	}
+	snaps = runFrames(t, p, h, 6, &clock)
+	h.Close()
+	if len(snaps) == 0 {
+		t.Fatal("no snapshot with the arm held still")
+	}
+	last := snaps[len(snaps)-1]
+	if len(last.Terrain) != 4 || !hasWarning(last, "reads as") {
+		t.Errorf("with the arm over a piece: %d pieces, warnings %v", len(last.Terrain), last.Warnings)
+	}
+	snaps = runFrames(t, p, m, 6, &clock)
+	m.Close()
+	if len(snaps) == 0 {
+		t.Fatal("no snapshot after the arm went")
+	}
+	last = snaps[len(snaps)-1]
+	if len(last.Terrain) != 4 || hasWarning(last, "reads as") {
+		t.Errorf("after the arm went: %d pieces, warnings %v", len(last.Terrain), last.Warnings)
+	}
+}
