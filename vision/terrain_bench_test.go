@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/sztab/sztab/vision/geom"
-	"github.com/sztab/sztab/vision/synth"
 )
 
 // BenchmarkTerrainVsDetect is the cost bar for terrain: reading
@@ -101,4 +100,3 @@ func BenchmarkTerrainVsDetect(b *testing.B) {
 	}
 }
 
-var _ = synth.DiscTemplate
