@@ -99,4 +99,3 @@ func BenchmarkTerrainVsDetect(b *testing.B) {
 		b.ReportMetric(float64(len(ratios)), "frames")
 	}
 }
-
