@@ -81,6 +81,14 @@ type Config struct {
 	MaxErrorPx float64 `yaml:"max_error_px"`
 	MaxErrorMM float64 `yaml:"max_error_mm"`
 
+	// Terrain is the terrain colour calibration written by
+	// `sztab calibrate terrain` (optional): with it, still tables are read
+	// for cover (yellow light, green heavy), orange template markers and
+	// objective markers (terrain_cgo.go). TerrainHeightMM is the height the
+	// cover's painted tops are read at (0: the table).
+	Terrain         string  `yaml:"terrain"`
+	TerrainHeightMM float64 `yaml:"terrain_height_mm"`
+
 	// Annotated is where the annotated JPEG of each snapshot is written
 	// (empty: not written; it is still handed to OnImage).
 	Annotated   string `yaml:"annotated"`
@@ -156,7 +164,7 @@ func (c Config) Validate() error {
 		key string
 		v   float64
 	}{{"fps", c.FPS}, {"camera_height_mm", c.CameraHeightMM}, {"krok_mm", c.KrokMM}, {"still_mm", c.StillMM},
-		{"still_diff", c.StillDiff}, {"max_error_px", c.MaxErrorPx}, {"max_error_mm", c.MaxErrorMM}} {
+		{"still_diff", c.StillDiff}, {"max_error_px", c.MaxErrorPx}, {"max_error_mm", c.MaxErrorMM}, {"terrain_height_mm", c.TerrainHeightMM}} {
 		if math.IsNaN(n.v) || math.IsInf(n.v, 0) {
 			bad(n.key, "%g is not a finite number", n.v)
 		}
@@ -207,6 +215,9 @@ func (c Config) Validate() error {
 	if c.JPEGQuality < 1 || c.JPEGQuality > 100 {
 		bad("jpeg_quality", "%d: want 1–100", c.JPEGQuality)
 	}
+	if c.TerrainHeightMM < 0 || c.TerrainHeightMM > 300 {
+		bad("terrain_height_mm", "%g: want 0–300 mm", c.TerrainHeightMM)
+	}
 	if c.ReopenAfter < 0 {
 		bad("reopen_after", "%v is negative", c.ReopenAfter)
 	}
@@ -239,6 +250,7 @@ func (c *Config) Resolve(dir string) {
 	c.Lens = abs(c.Lens)
 	c.Markers = abs(c.Markers)
 	c.Annotated = abs(c.Annotated)
+	c.Terrain = abs(c.Terrain)
 	if k := c.sourceKind(); k == SourceFile || k == SourceDir {
 		c.Source = abs(c.Source)
 	}

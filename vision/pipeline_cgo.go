@@ -51,6 +51,8 @@ type Pipeline struct {
 	lastErr      string
 	lastErrAt    time.Time
 	closed       bool
+	// ter reads cover and table markers on still tables (terrain_pipeline_cgo.go)
+	ter terrainState
 }
 
 // Open loads the marker registry and the calibration the config names and
@@ -74,7 +76,16 @@ func Open(cfg Config, log *slog.Logger) (*Pipeline, error) {
 	if why := cal.Outdated(); why != "" {
 		log.Warn("camera: "+why, "calibration", cfg.Calibration)
 	}
-	return newPipeline(cfg, reg, cal, log)
+	p, err := newPipeline(cfg, reg, cal, log)
+	if err != nil {
+		return nil, err
+	}
+	// terrain (terrain_pipeline_cgo.go)
+	if err := p.loadTerrain(); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
 }
 
 // newPipeline builds a pipeline from a checked config, a registry and a
@@ -115,6 +126,7 @@ func (p *Pipeline) Close() error {
 	p.closed = true
 	p.det.Close()
 	p.still.Close()
+	p.ter.close()
 	return p.snapFrame.Close()
 }
 
@@ -173,11 +185,18 @@ func (p *Pipeline) Reload() error {
 	if err := checkPair(reg, cal); err != nil {
 		return err
 	}
+	tr, err := p.terrainReaderFor(reg, cal)
+	if err != nil {
+		return err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if reg.Dictionary != p.reg.Dictionary {
 		det, err := newFrameDetector(reg, DefaultDetectorParams())
 		if err != nil {
+			if tr != nil {
+				tr.Close()
+			}
 			return err
 		}
 		p.det.Close()
@@ -186,6 +205,7 @@ func (p *Pipeline) Reload() error {
 		p.det.reg = reg
 	}
 	p.reg, p.cal, p.loc = reg, cal, newLocaliser(cal, reg)
+	p.useTerrainReader(tr) // terrain (terrain_pipeline_cgo.go)
 	p.haveObs = false
 	if why := cal.Outdated(); why != "" {
 		p.log.Warn("camera: "+why, "calibration", p.cfg.Calibration)
@@ -336,6 +356,7 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	}
 	obs := p.lastObs
 	if changed {
+		p.ter.stale = true // terrain: read again once the table is still
 		regions := p.changedRegions(frame, shrunk)
 		p.regions = regions
 		var err error
@@ -363,7 +384,8 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	}
 	snap, ok := p.tracker.observe(obs, at, moving)
 	if !ok {
-		return nil, nil
+		// only the terrain or the table markers may have changed
+		return p.terrainOnly(frame, at, moving), nil
 	}
 	p.finish(&snap, frame)
 	return &snap, nil
@@ -588,6 +610,7 @@ func (p *Pipeline) recover(det *detection, placed []RawMarker, seen map[int][]Ob
 func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	s.KrokMM = p.cfg.KrokMM
 	s.CalibrationMM = p.cal.Error.PositionMM()
+	p.applyTerrain(s, frame)
 	switch p.cfg.Distances {
 	case DistancesAll:
 		s.Distances = s.ModelDistances(p.cfg.KrokMM)

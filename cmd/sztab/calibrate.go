@@ -33,13 +33,14 @@ func newCalibrateCmd() *cobra.Command {
 
   sztab calibrate lens     the lens, from 10–20 views of a printed chessboard
   sztab calibrate table    the table frame, from the fiducial markers
+  sztab calibrate terrain  the colours of cover, template and objective markers
   sztab calibrate check    one snapshot now, as JSON, and its annotated image
   sztab calibrate markers  the registry's markers as SVG pages to print at 100%
 
 The camera settings come from --config: a table configuration with a camera:
 section, or a file holding only camera settings.`,
 	}
-	cmd.AddCommand(newCalibrateTableCmd(), newCalibrateLensCmd(), newCalibrateCheckCmd(), newCalibrateMarkersCmd())
+	cmd.AddCommand(newCalibrateTableCmd(), newCalibrateLensCmd(), newCalibrateCheckCmd(), newCalibrateMarkersCmd(), newCalibrateTerrainCmd())
 	return cmd
 }
 

@@ -132,6 +132,7 @@ type renderer struct {
 	rt     geom.Mat3
 	cz     float64
 	tex    *texture
+	paint  *painter
 	objs   []object
 	cell   float64
 	cx0    float64
@@ -150,6 +151,7 @@ func newRenderer(s *Scene) (*renderer, error) {
 	r := &renderer{s: s, dict: d, rt: s.Camera.R.T(), cz: s.Camera.Centre[2]}
 	r.grid = newUndistortGrid(&s.Camera, 8)
 	r.tex = newTexture(s)
+	r.paint = newPainter(s)
 	for _, f := range s.Fiducials {
 		if f.Marker >= d.Len() {
 			return nil, fmt.Errorf("synth: fiducial marker %d is not in dictionary %s", f.Marker, d.Name)
@@ -318,6 +320,12 @@ func (r *renderer) sample(xn, yn float64, light float64) (col [3]float64, busy b
 		}
 	}
 	refl := r.tex.at(x0, y0)
+	if c, ok, near := r.paint.at(x0, y0); near {
+		busy = true
+		if ok {
+			refl = c
+		}
+	}
 	sh, edge := r.shadow(x0, y0, 0)
 	l := light * sh
 	return [3]float64{refl[0] * l, refl[1] * l, refl[2] * l}, busy || edge

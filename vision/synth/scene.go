@@ -101,6 +101,10 @@ type Scene struct {
 	Seed uint64 `json:"seed"`
 	// TerrainPatches is how many pieces of scenery are painted on the mat.
 	TerrainPatches int `json:"terrain_patches"`
+	// Terrain and Discs are the cover pieces and the template and
+	// objective markers lying on the table (terrain.go; AddTerrain).
+	Terrain []TerrainPiece `json:"terrain,omitempty"`
+	Discs   []Disc         `json:"discs,omitempty"`
 }
 
 // Layout is the marker set of a table: fiducials and the models' markers.
