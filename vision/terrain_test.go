@@ -90,8 +90,8 @@ func snapshotWithTerrain(t testing.TB, tt *terrainTable, m gocv.Mat) Snapshot {
 	return *s
 }
 
-// boundaryDist is the distance from p to the polygon's boundary.
-func boundaryDist(poly []geom.Vec2, p geom.Vec2) float64 {
+// outlineDist is the distance from p to the polygon's boundary.
+func outlineDist(poly []geom.Vec2, p geom.Vec2) float64 {
 	best := math.Inf(1)
 	for i := range poly {
 		a, b := poly[i], poly[(i+1)%len(poly)]
@@ -159,7 +159,7 @@ func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
 		for j, tp := range s.Terrain {
 			var ds []float64
 			for _, q := range boundarySamples(vecs(d.Outline), 2) {
-				ds = append(ds, boundaryDist(tp.Outline, q))
+				ds = append(ds, outlineDist(tp.Outline, q))
 			}
 			if m := geom.Percentile(ds, .5); m < best {
 				best, owner[i] = m, j
@@ -176,7 +176,7 @@ func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
 		}
 		perTrue[owner[i]]++
 		for _, q := range boundarySamples(vecs(d.Outline), 2) {
-			sc.errs = append(sc.errs, boundaryDist(tp.Outline, q))
+			sc.errs = append(sc.errs, outlineDist(tp.Outline, q))
 		}
 	}
 	for j, tp := range s.Terrain {
@@ -202,7 +202,7 @@ func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
 			}
 			best := math.Inf(1)
 			for _, poly := range mine {
-				best = math.Min(best, boundaryDist(poly, q))
+				best = math.Min(best, outlineDist(poly, q))
 			}
 			sc.errs = append(sc.errs, best)
 		}
