@@ -1,0 +1,598 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sztab/sztab/vision/geom"
+)
+
+// Count is how many pieces of one colour stand on one zone or node, how
+// sure the reading is (0–1) and, when it is unsure, why.
+type Count struct {
+	Node       string  `json:"node"`
+	Colour     string  `json:"colour"`
+	Count      int     `json:"count"`
+	Confidence float64 `json:"confidence"`
+	Reason     string  `json:"reason,omitempty"`
+}
+
+// Unsure is the confidence given to a count that holds a piece standing
+// between two zones or off any node: under every binding's threshold, so
+// the players are asked to look.
+const Unsure = 0.3
+
+// ErrFrame is wrapped by the errors of a frame that cannot be read (too
+// dark, the wrong size).
+var ErrFrame = errors.New("frame unreadable")
+
+// stepMM is the sampling step on the board.
+const stepMM = 1.0
+
+// Counter counts the pieces on one calibrated board. It is not safe for
+// concurrent use (it keeps its buffers).
+type Counter struct {
+	def  *Definition
+	cal  *Calibration
+	nx   int
+	ny   int
+	pos  []float32 // image x, y per sample; x < 0: outside the frame
+	reg  []int16   // region per sample, -1: none
+	name []string  // region index → count name
+	cent []geom.Vec2
+	refs []colourRef
+	cam  geom.Vec3
+	unit float64 // a piece's footprint, mm²
+
+	rgb   []float32
+	class []int8
+	seen  []int32
+	queue []int32
+}
+
+type colourRef struct {
+	name string
+	c    [2]float64 // chromaticity (r, g) / sum, white-balanced
+	l    float64    // brightness, paper = 1
+	dark bool
+}
+
+// NewCounter prepares the sampling of the board in frames of the
+// calibration's size.
+func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
+	if d.Game != c.Game {
+		return nil, fmt.Errorf("board: the calibration is for %s, the board for %s", c.Game, d.Game)
+	}
+	h := geom.Homography(c.Homography)
+	k := &Counter{def: d, cal: c, cam: geom.Vec3(c.CameraMM)}
+	k.nx, k.ny = int(d.WidthMM/stepMM), int(d.DepthMM/stepMM)
+	n := k.nx * k.ny
+	k.pos = make([]float32, 2*n)
+	k.reg = make([]int16, n)
+	idx := map[string]int{}
+	add := func(name string, x, y float64) int {
+		i, ok := idx[name]
+		if !ok {
+			i = len(k.name)
+			idx[name] = i
+			k.name = append(k.name, name)
+			k.cent = append(k.cent, geom.Vec2{X: x, Y: y})
+		}
+		return i
+	}
+	zoneOf := make([]int, len(d.Zones))
+	for i, z := range d.Zones {
+		cx, cy := 0.0, 0.0
+		for _, p := range z.Polygon {
+			cx += p[0] / float64(len(z.Polygon))
+			cy += p[1] / float64(len(z.Polygon))
+		}
+		zoneOf[i] = add(z.Node, cx, cy)
+	}
+	nodeOf := make([]int, len(d.Nodes))
+	for i, nd := range d.Nodes {
+		nodeOf[i] = add(nd.ID, nd.X, nd.Y)
+	}
+	for j := range k.ny {
+		y := (float64(j) + 0.5) * stepMM
+		for i := range k.nx {
+			x := (float64(i) + 0.5) * stepMM
+			s := j*k.nx + i
+			p := c.Lens.Real(h.Apply(geom.Vec2{X: x, Y: y}))
+			if p.X >= 0 && p.Y >= 0 && p.X <= float64(c.Width-1) && p.Y <= float64(c.Height-1) {
+				k.pos[2*s], k.pos[2*s+1] = float32(p.X), float32(p.Y)
+			} else {
+				k.pos[2*s] = -1
+			}
+			k.reg[s] = -1
+			for zi, z := range d.Zones {
+				if inPolygon(z.Polygon, x, y) {
+					if k.reg[s] >= 0 && k.name[k.reg[s]] != z.Node {
+						return nil, fmt.Errorf("board: zones %s and %s overlap at (%g, %g) mm", k.name[k.reg[s]], z.ID, x, y)
+					}
+					k.reg[s] = int16(zoneOf[zi])
+				}
+			}
+			for ni, nd := range d.Nodes {
+				if math.Hypot(x-nd.X, y-nd.Y) <= nd.RadiusMM {
+					k.reg[s] = int16(nodeOf[ni])
+				}
+			}
+		}
+	}
+	for _, col := range d.Colours {
+		r, g, b := float64(col.RGB[0])/255, float64(col.RGB[1])/255, float64(col.RGB[2])/255
+		sum := r + g + b
+		ref := colourRef{name: col.Name, l: sum / 3}
+		if ref.l < darkL {
+			ref.dark = true
+		} else {
+			ref.c = [2]float64{r / sum, g / sum}
+		}
+		k.refs = append(k.refs, ref)
+	}
+	if len(k.refs) > 100 {
+		return nil, errors.New("board: more than 100 colours")
+	}
+	switch d.Piece.Shape {
+	case "block":
+		k.unit = d.Piece.SizeMM * d.Piece.SizeMM
+	default:
+		k.unit = math.Pi * d.Piece.SizeMM * d.Piece.SizeMM / 4
+	}
+	k.rgb = make([]float32, 3*n)
+	k.class = make([]int8, n)
+	k.seen = make([]int32, n)
+	return k, nil
+}
+
+// Classification thresholds, on white-balanced values (the board's paper
+// is 1): a pixel darker than darkL is a dark piece's (a dark colour in the
+// board file) whatever its hue; otherwise its chromaticity must lie within
+// chromaTol of a colour's and its brightness within lowL…highL of it (a
+// piece's sides are in its shade).
+const (
+	darkL     = 0.3
+	chromaTol = 0.055
+	lowL      = 0.35
+	highL     = 1.8
+	whiteCell = 16 // samples per side of a white-balance cell
+)
+
+// Result is a counted frame.
+type Result struct {
+	Counts []Count
+	// Warnings are what the counting doubts that is no count.
+	Warnings []string
+}
+
+// Count reads the pieces in a frame: every zone's count of every colour
+// (0s included), or every node's non-zero counts. A frame of another size
+// than the calibration's, or too dark to see the paper, is an error
+// wrapping ErrFrame.
+func (k *Counter) Count(img image.Image) (Result, error) {
+	b := img.Bounds()
+	if b.Dx() != k.cal.Width || b.Dy() != k.cal.Height {
+		return Result{}, fmt.Errorf("board: %w: the frame is %d×%d, the calibration's %d×%d", ErrFrame, b.Dx(), b.Dy(), k.cal.Width, k.cal.Height)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok || b.Min != (image.Point{}) {
+		rgba = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
+	}
+	k.sample(rgba)
+	if err := k.classify(); err != nil {
+		return Result{}, err
+	}
+	return k.components(), nil
+}
+
+// sample reads each board sample's colour (bilinear).
+func (k *Counter) sample(im *image.RGBA) {
+	stride := im.Stride
+	pix := im.Pix
+	for s := range k.reg {
+		x := k.pos[2*s]
+		if x < 0 {
+			k.rgb[3*s] = -1
+			continue
+		}
+		y := k.pos[2*s+1]
+		x0, y0 := int(x), int(y)
+		fx, fy := x-float32(x0), y-float32(y0)
+		x1, y1 := min(x0+1, im.Rect.Dx()-1), min(y0+1, im.Rect.Dy()-1)
+		o00, o10 := y0*stride+4*x0, y0*stride+4*x1
+		o01, o11 := y1*stride+4*x0, y1*stride+4*x1
+		for ch := range 3 {
+			a := float32(pix[o00+ch])*(1-fx) + float32(pix[o10+ch])*fx
+			c := float32(pix[o01+ch])*(1-fx) + float32(pix[o11+ch])*fx
+			k.rgb[3*s+ch] = a*(1-fy) + c*fy
+		}
+	}
+}
+
+// classify white-balances the samples by the paper around them and gives
+// each its colour (class index + 1; 0: none).
+func (k *Counter) classify() error {
+	cw, ch := (k.nx+whiteCell-1)/whiteCell, (k.ny+whiteCell-1)/whiteCell
+	white := make([][3]float32, cw*ch)
+	lum := make([]float32, cw*ch)
+	var sums []float32
+	for cj := range ch {
+		for ci := range cw {
+			sums = sums[:0]
+			for j := cj * whiteCell; j < min((cj+1)*whiteCell, k.ny); j++ {
+				for i := ci * whiteCell; i < min((ci+1)*whiteCell, k.nx); i++ {
+					s := j*k.nx + i
+					if k.rgb[3*s] >= 0 {
+						sums = append(sums, k.rgb[3*s]+k.rgb[3*s+1]+k.rgb[3*s+2])
+					}
+				}
+			}
+			if len(sums) == 0 {
+				continue
+			}
+			slices.Sort(sums)
+			cut := sums[len(sums)*9/10]
+			var acc [3]float32
+			n := float32(0)
+			for j := cj * whiteCell; j < min((cj+1)*whiteCell, k.ny); j++ {
+				for i := ci * whiteCell; i < min((ci+1)*whiteCell, k.nx); i++ {
+					s := j*k.nx + i
+					if k.rgb[3*s] >= 0 && k.rgb[3*s]+k.rgb[3*s+1]+k.rgb[3*s+2] >= cut {
+						acc[0] += k.rgb[3*s]
+						acc[1] += k.rgb[3*s+1]
+						acc[2] += k.rgb[3*s+2]
+						n++
+					}
+				}
+			}
+			white[cj*cw+ci] = [3]float32{acc[0] / n, acc[1] / n, acc[2] / n}
+			lum[cj*cw+ci] = (acc[0] + acc[1] + acc[2]) / n
+		}
+	}
+	// A cell covered by pieces has no paper: take the brightest cell
+	// within two cells (the light changes little over 80 mm).
+	best := make([]int, cw*ch)
+	var papers []float32
+	for cj := range ch {
+		for ci := range cw {
+			bi := -1
+			for dj := -2; dj <= 2; dj++ {
+				for di := -2; di <= 2; di++ {
+					i, j := ci+di, cj+dj
+					if i < 0 || j < 0 || i >= cw || j >= ch {
+						continue
+					}
+					if c := j*cw + i; bi < 0 || lum[c] > lum[bi] {
+						bi = c
+					}
+				}
+			}
+			best[cj*cw+ci] = bi
+			if lum[bi] > 0 {
+				papers = append(papers, lum[bi]/3)
+			}
+		}
+	}
+	if len(papers) == 0 {
+		return fmt.Errorf("board: %w: the board is not in the frame", ErrFrame)
+	}
+	slices.Sort(papers)
+	if p := papers[len(papers)/2]; p < 25 {
+		return fmt.Errorf("board: %w: too dark to read the pieces (the paper at %.0f of 255)", ErrFrame, p)
+	}
+	for j := range k.ny {
+		for i := range k.nx {
+			s := j*k.nx + i
+			k.class[s] = 0
+			if k.rgb[3*s] < 0 {
+				continue
+			}
+			w := white[best[(j/whiteCell)*cw+i/whiteCell]]
+			r := float64(k.rgb[3*s] / max(w[0], 1))
+			g := float64(k.rgb[3*s+1] / max(w[1], 1))
+			bl := float64(k.rgb[3*s+2] / max(w[2], 1))
+			sum := r + g + bl
+			l := sum / 3
+			bestD, bestC := chromaTol, -1
+			for ci, ref := range k.refs {
+				if ref.dark {
+					if l < darkL && bestC < 0 {
+						bestC, bestD = ci, 0
+					}
+					continue
+				}
+				if l < lowL*ref.l || l > highL*ref.l || sum <= 0 {
+					continue
+				}
+				d := math.Hypot(r/sum-ref.c[0], g/sum-ref.c[1])
+				if d < bestD {
+					bestD, bestC = d, ci
+				}
+			}
+			k.class[s] = int8(bestC + 1)
+		}
+	}
+	return nil
+}
+
+type part struct {
+	est float64 // pieces in this region
+	n   int
+}
+
+// components finds each colour's connected patches, counts the pieces in
+// each from its area and splits them between the regions it covers.
+func (k *Counter) components() Result {
+	type key struct{ region, colour int }
+	counts := map[key]*Count{}
+	get := func(r, c int) *Count {
+		kk := key{r, c}
+		if counts[kk] == nil {
+			counts[kk] = &Count{Node: k.name[r], Colour: k.refs[c].name, Confidence: 1}
+		}
+		return counts[kk]
+	}
+	if len(k.def.Zones) > 0 {
+		for r := range k.name {
+			for c := range k.refs {
+				get(r, c)
+			}
+		}
+	}
+	var res Result
+	for i := range k.seen {
+		k.seen[i] = 0
+	}
+	comp := int32(0)
+	var pixels []int32
+	for start := range k.class {
+		if k.class[start] == 0 || k.seen[start] != 0 {
+			continue
+		}
+		comp++
+		cls := k.class[start]
+		pixels = pixels[:0]
+		k.seen[start] = comp
+		pixels = append(pixels, int32(start))
+		for q := 0; q < len(pixels); q++ {
+			s := int(pixels[q])
+			x, y := s%k.nx, s/k.nx
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= k.nx || yy >= k.ny {
+						continue
+					}
+					t := yy*k.nx + xx
+					if k.class[t] == cls && k.seen[t] == 0 {
+						k.seen[t] = comp
+						pixels = append(pixels, int32(t))
+					}
+				}
+			}
+		}
+		area := float64(len(pixels)) * stepMM * stepMM
+		if area < 0.3*k.unit {
+			continue // noise, a printed speck
+		}
+		var cx, cy float64
+		for _, s := range pixels {
+			cx += (float64(int(s)%k.nx) + 0.5) * stepMM
+			cy += (float64(int(s)/k.nx) + 0.5) * stepMM
+		}
+		cx /= float64(len(pixels))
+		cy /= float64(len(pixels))
+		// The pieces' tops are seen displaced from their footprints by D,
+		// away from the point under the camera; the patch is the
+		// footprints swept along D. Its centroid is half D off.
+		hgt := k.def.Piece.HeightMM
+		hc := k.cam[2]
+		f := hgt / (hc - hgt)
+		dvec := geom.Vec2{X: (cx - k.cam[0]) * f, Y: (cy - k.cam[1]) * f}
+		foot := k.footprint(pixels, comp, dvec) / ((hc / (hc - hgt)) * (hc / (hc - hgt)))
+		total := foot / k.unit
+		n := int(math.Round(total))
+		colour := int(cls) - 1
+		at := geom.Vec2{X: cx - dvec.X/2, Y: cy - dvec.Y/2}
+		if n == 0 {
+			if total >= 0.4 {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("board: a %s patch at (%.0f, %.0f) mm of %.1f pieces' area: a piece half hidden?", k.refs[colour].name, at.X, at.Y, total))
+			}
+			continue
+		}
+		// Split by region, each sample moved back by D/2.
+		parts := make(map[int]*part)
+		out := 0.0
+		for _, s := range pixels {
+			x := (float64(int(s)%k.nx)+0.5)*stepMM - dvec.X/2
+			y := (float64(int(s)/k.nx)+0.5)*stepMM - dvec.Y/2
+			r := k.regionAt(x, y)
+			w := total / float64(len(pixels))
+			if r < 0 {
+				out += w
+				continue
+			}
+			if parts[r] == nil {
+				parts[r] = &part{}
+			}
+			parts[r].est += w
+		}
+		regions := make([]int, 0, len(parts))
+		for r := range parts {
+			regions = append(regions, r)
+		}
+		sort.Ints(regions)
+		clean := out < 0.25
+		sum := 0
+		worst := math.Abs(total - float64(n))
+		for _, r := range regions {
+			p := parts[r]
+			p.n = int(math.Round(p.est))
+			sum += p.n
+			e := math.Abs(p.est - float64(p.n))
+			worst = math.Max(worst, e)
+			if e >= 0.25 {
+				clean = false
+			}
+		}
+		if clean && sum == n {
+			conf := math.Max(0.05, 1-2*worst)
+			for _, r := range regions {
+				if parts[r].n == 0 {
+					continue
+				}
+				c := get(r, colour)
+				c.Count += parts[r].n
+				c.Confidence = math.Min(c.Confidence, conf)
+			}
+			continue
+		}
+		// A piece between regions or off them: shared out by the largest
+		// remainders, what lies off every region going to the nearest;
+		// every count it touches is marked unsure, with the reason.
+		near := k.nearest(at)
+		if out > 0 {
+			if parts[near] == nil {
+				parts[near] = &part{}
+				regions = append(regions, near)
+				sort.Ints(regions)
+			}
+			parts[near].est += out
+		}
+		left := n
+		for _, r := range regions {
+			parts[r].n = int(math.Floor(parts[r].est))
+			left -= parts[r].n
+		}
+		order := slices.Clone(regions)
+		sort.SliceStable(order, func(a, b int) bool {
+			fa := parts[order[a]].est - math.Floor(parts[order[a]].est)
+			fb := parts[order[b]].est - math.Floor(parts[order[b]].est)
+			return fa > fb
+		})
+		for i := 0; left > 0 && len(order) > 0; i = (i + 1) % len(order) {
+			parts[order[i]].n++
+			left--
+		}
+		var names []string
+		for _, r := range regions {
+			if parts[r].est >= 0.15 {
+				names = append(names, k.name[r])
+			}
+		}
+		var reason string
+		switch {
+		case out >= 0.25 && len(k.def.Nodes) > 0:
+			reason = fmt.Sprintf("a %s piece off every field at (%.0f, %.0f) mm; nearest %s", k.refs[colour].name, at.X, at.Y, k.name[near])
+		case out >= 0.25:
+			reason = fmt.Sprintf("a %s piece off every zone at (%.0f, %.0f) mm; nearest %s", k.refs[colour].name, at.X, at.Y, k.name[near])
+		case len(names) > 1:
+			reason = fmt.Sprintf("a %s piece between %s", k.refs[colour].name, strings.Join(names, " and "))
+		default:
+			reason = fmt.Sprintf("%s: %.1f pieces' area of %s, read as %d", k.name[regions[0]], total, k.refs[colour].name, n)
+		}
+		res.Warnings = append(res.Warnings, "board: "+reason)
+		for _, r := range regions {
+			c := get(r, colour)
+			c.Count += parts[r].n
+			c.Confidence = math.Min(c.Confidence, Unsure)
+			if c.Reason == "" {
+				c.Reason = reason
+			} else if !strings.Contains(c.Reason, reason) {
+				c.Reason += "; " + reason
+			}
+		}
+	}
+	keys := make([]key, 0, len(counts))
+	for kk, c := range counts {
+		if len(k.def.Nodes) > 0 && c.Count == 0 && c.Reason == "" {
+			continue
+		}
+		keys = append(keys, kk)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].region != keys[b].region {
+			return keys[a].region < keys[b].region
+		}
+		return keys[a].colour < keys[b].colour
+	})
+	for _, kk := range keys {
+		c := *counts[kk]
+		c.Confidence = math.Round(c.Confidence*100) / 100
+		res.Counts = append(res.Counts, c)
+	}
+	return res
+}
+
+// footprint is the area of the pieces under a patch: its area less the
+// band their sides sweep along d (|d| times the patch's width across d,
+// measured as the samples whose neighbour against d lies outside it).
+func (k *Counter) footprint(pixels []int32, comp int32, d geom.Vec2) float64 {
+	area := float64(len(pixels)) * stepMM * stepMM
+	l := d.Norm()
+	if l < 0.05 {
+		return area
+	}
+	ang := math.Atan2(d.Y, d.X)
+	oct := int(math.Round(ang/(math.Pi/4))) & 7
+	vx := [8]int{1, 1, 0, -1, -1, -1, 0, 1}[oct]
+	vy := [8]int{0, 1, 1, 1, 0, -1, -1, -1}[oct]
+	vl := math.Hypot(float64(vx), float64(vy))
+	entries := 0
+	for _, s := range pixels {
+		x, y := int(s)%k.nx-vx, int(s)/k.nx-vy
+		if x < 0 || y < 0 || x >= k.nx || y >= k.ny || k.seen[y*k.nx+x] != comp {
+			entries++
+		}
+	}
+	width := float64(entries) / vl * stepMM
+	return math.Max(0, area-l*width)
+}
+
+// regionAt is the region at (x, y) mm, -1 for none.
+func (k *Counter) regionAt(x, y float64) int {
+	i, j := int(x/stepMM), int(y/stepMM)
+	if i < 0 || j < 0 || i >= k.nx || j >= k.ny {
+		return -1
+	}
+	return int(k.reg[j*k.nx+i])
+}
+
+// nearest is the region nearest p: the first found on squares growing
+// around it (up to 200 mm), else the one whose centre is nearest.
+func (k *Counter) nearest(p geom.Vec2) int {
+	ci, cj := int(p.X/stepMM), int(p.Y/stepMM)
+	for r := 1; r <= int(200/stepMM); r++ {
+		best, bd := -1, math.Inf(1)
+		for j := cj - r; j <= cj+r; j++ {
+			for i := ci - r; i <= ci+r; i++ {
+				if i < 0 || j < 0 || i >= k.nx || j >= k.ny || (j != cj-r && j != cj+r && i != ci-r && i != ci+r) {
+					continue
+				}
+				if g := k.reg[j*k.nx+i]; g >= 0 {
+					if d := math.Hypot(float64(i-ci), float64(j-cj)); d < bd {
+						best, bd = int(g), d
+					}
+				}
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	best, bd := 0, math.Inf(1)
+	for i, c := range k.cent {
+		if d := c.Dist(p); d < bd {
+			best, bd = i, d
+		}
+	}
+	return best
+}
