@@ -32,6 +32,9 @@ const Unsure = 0.3
 // dark, the wrong size).
 var ErrFrame = errors.New("frame unreadable")
 
+// masked marks the samples on a corner marker: never a piece.
+const masked = -2
+
 // stepMM is the sampling step on the board.
 const stepMM = 1.0
 
@@ -43,7 +46,7 @@ type Counter struct {
 	nx   int
 	ny   int
 	pos  []float32 // image x, y per sample; x < 0: outside the frame
-	reg  []int16   // region per sample, -1: none
+	reg  []int16   // region per sample, -1: none, masked: a corner marker
 	name []string  // region index → count name
 	cent []geom.Vec2
 	refs []colourRef
@@ -124,16 +127,25 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 					k.reg[s] = int16(nodeOf[ni])
 				}
 			}
+			for _, m := range d.Markers {
+				if math.Abs(x-m.X) <= m.SideMM*0.6 && math.Abs(y-m.Y) <= m.SideMM*0.6 {
+					k.reg[s] = masked
+				}
+			}
 		}
 	}
 	for _, col := range d.Colours {
 		r, g, b := float64(col.RGB[0])/255, float64(col.RGB[1])/255, float64(col.RGB[2])/255
 		sum := r + g + b
 		ref := colourRef{name: col.Name, l: sum / 3}
-		if ref.l < darkL {
-			ref.dark = true
-		} else {
+		if sum > 0 {
 			ref.c = [2]float64{r / sum, g / sum}
+		}
+		// A dark grey piece (the soldier) has no hue to go by.
+		if ref.l < 0.3 && math.Hypot(ref.c[0]-1.0/3, ref.c[1]-1.0/3) < 0.06 {
+			ref.dark = true
+		} else if math.Hypot(ref.c[0]-1.0/3, ref.c[1]-1.0/3) < 0.08 {
+			return nil, fmt.Errorf("board: colour %s %v is too grey to tell from the paper; only a dark grey or black piece may be grey", col.Name, col.RGB)
 		}
 		k.refs = append(k.refs, ref)
 	}
@@ -158,7 +170,7 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 // chromaTol of a colour's and its brightness within lowL…highL of it (a
 // piece's sides are in its shade).
 const (
-	darkL     = 0.3
+	darkL     = 0.45
 	chromaTol = 0.055
 	lowL      = 0.35
 	highL     = 1.8
@@ -301,20 +313,37 @@ func (k *Counter) classify() error {
 			bl := float64(k.rgb[3*s+2] / max(w[2], 1))
 			sum := r + g + bl
 			l := sum / 3
+			k.class[s] = 0
+			if k.reg[s] == masked || sum <= 0 {
+				continue
+			}
+			// A pixel half paper, half piece lies halfway from the neutral
+			// point to the piece's chromaticity: a coloured piece's pixel
+			// lies near that line (across it within chromaTol) more than
+			// halfway along; a dark piece's is dark and grey.
+			cr, cg := r/sum-1.0/3, g/sum-1.0/3
 			bestD, bestC := chromaTol, -1
 			for ci, ref := range k.refs {
 				if ref.dark {
-					if l < darkL && bestC < 0 {
-						bestC, bestD = ci, 0
-					}
 					continue
 				}
-				if l < lowL*ref.l || l > highL*ref.l || sum <= 0 {
+				vr, vg := ref.c[0]-1.0/3, ref.c[1]-1.0/3
+				vv := vr*vr + vg*vg
+				t := (cr*vr + cg*vg) / vv
+				if t < 0.5 || t > 1.6 || l > highL*ref.l || l < lowL*ref.l {
 					continue
 				}
-				d := math.Hypot(r/sum-ref.c[0], g/sum-ref.c[1])
+				d := math.Abs(cr*vg-cg*vr) / math.Sqrt(vv)
 				if d < bestD {
 					bestD, bestC = d, ci
+				}
+			}
+			if bestC < 0 && math.Hypot(cr, cg) < 0.06 {
+				for ci, ref := range k.refs {
+					if ref.dark && l < math.Min(darkL, (1+ref.l)/2) {
+						bestC = ci
+						break
+					}
 				}
 			}
 			k.class[s] = int8(bestC + 1)
@@ -383,6 +412,9 @@ func (k *Counter) components() Result {
 		if area < 0.3*k.unit {
 			continue // noise, a printed speck
 		}
+		if 4*k.interior(pixels, comp) < len(pixels) {
+			continue // a printed line: no piece is that thin
+		}
 		var cx, cy float64
 		for _, s := range pixels {
 			cx += (float64(int(s)%k.nx) + 0.5) * stepMM
@@ -416,7 +448,7 @@ func (k *Counter) components() Result {
 			y := (float64(int(s)/k.nx)+0.5)*stepMM - dvec.Y/2
 			r := k.regionAt(x, y)
 			w := total / float64(len(pixels))
-			if r < 0 {
+			if r < 0 { // off every region, or on a marker's margin
 				out += w
 				continue
 			}
@@ -430,7 +462,7 @@ func (k *Counter) components() Result {
 			regions = append(regions, r)
 		}
 		sort.Ints(regions)
-		clean := out < 0.25
+		clean := out < 0.3
 		sum := 0
 		worst := math.Abs(total - float64(n))
 		for _, r := range regions {
@@ -439,12 +471,13 @@ func (k *Counter) components() Result {
 			sum += p.n
 			e := math.Abs(p.est - float64(p.n))
 			worst = math.Max(worst, e)
-			if e >= 0.25 {
+			if e >= 0.3 {
 				clean = false
 			}
 		}
 		if clean && sum == n {
-			conf := math.Max(0.05, 1-2*worst)
+			// The area's error grows with the patch's outline, about √n.
+			conf := math.Max(0.05, 1-worst/math.Sqrt(float64(n)))
 			for _, r := range regions {
 				if parts[r].n == 0 {
 					continue
@@ -532,29 +565,39 @@ func (k *Counter) components() Result {
 	return res
 }
 
-// footprint is the area of the pieces under a patch: its area less the
-// band their sides sweep along d (|d| times the patch's width across d,
-// measured as the samples whose neighbour against d lies outside it).
+// footprint is the area of the pieces under a patch. The patch is their
+// footprints swept along d (their sides, up to their tops); the footprints
+// are what stays of it moved by d: the samples p with p + d in the patch,
+// d's fraction of a sample taken bilinearly.
 func (k *Counter) footprint(pixels []int32, comp int32, d geom.Vec2) float64 {
-	area := float64(len(pixels)) * stepMM * stepMM
-	l := d.Norm()
-	if l < 0.05 {
-		return area
-	}
-	ang := math.Atan2(d.Y, d.X)
-	oct := int(math.Round(ang/(math.Pi/4))) & 7
-	vx := [8]int{1, 1, 0, -1, -1, -1, 0, 1}[oct]
-	vy := [8]int{0, 1, 1, 1, 0, -1, -1, -1}[oct]
-	vl := math.Hypot(float64(vx), float64(vy))
-	entries := 0
-	for _, s := range pixels {
-		x, y := int(s)%k.nx-vx, int(s)/k.nx-vy
+	dx, dy := d.X/stepMM, d.Y/stepMM
+	ix, iy := int(math.Floor(dx)), int(math.Floor(dy))
+	fx, fy := dx-float64(ix), dy-float64(iy)
+	in := func(x, y int) float64 {
 		if x < 0 || y < 0 || x >= k.nx || y >= k.ny || k.seen[y*k.nx+x] != comp {
-			entries++
+			return 0
+		}
+		return 1
+	}
+	area := 0.0
+	for _, s := range pixels {
+		x, y := int(s)%k.nx+ix, int(s)/k.nx+iy
+		area += (1-fy)*((1-fx)*in(x, y)+fx*in(x+1, y)) + fy*((1-fx)*in(x, y+1)+fx*in(x+1, y+1))
+	}
+	return area * stepMM * stepMM
+}
+
+// interior counts the patch's samples whose four neighbours are in it.
+func (k *Counter) interior(pixels []int32, comp int32) int {
+	n := 0
+	for _, s := range pixels {
+		x, y := int(s)%k.nx, int(s)/k.nx
+		if x > 0 && y > 0 && x < k.nx-1 && y < k.ny-1 &&
+			k.seen[int(s)-1] == comp && k.seen[int(s)+1] == comp && k.seen[int(s)-k.nx] == comp && k.seen[int(s)+k.nx] == comp {
+			n++
 		}
 	}
-	width := float64(entries) / vl * stepMM
-	return math.Max(0, area-l*width)
+	return n
 }
 
 // regionAt is the region at (x, y) mm, -1 for none.
