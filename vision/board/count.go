@@ -28,6 +28,10 @@ type Count struct {
 // the players are asked to look.
 const Unsure = 0.3
 
+// sure is the confidence under which a count carries its reason: the
+// bindings' threshold for asking the players.
+const sure = 0.8
+
 // ErrFrame is wrapped by the errors of a frame that cannot be read (too
 // dark, the wrong size).
 var ErrFrame = errors.New("frame unreadable")
@@ -49,12 +53,15 @@ type Counter struct {
 	reg  []int16   // region per sample, -1: none, masked: a corner marker
 	name []string  // region index → count name
 	cent []geom.Vec2
-	refs []colourRef
-	cam  geom.Vec3
-	unit float64 // a piece's footprint, mm²
+	// hidden is each region's share of samples out of the frame.
+	hidden []float64
+	refs   []colourRef
+	cam    geom.Vec3
+	unit   float64 // a piece's footprint, mm²
 
 	rgb   []float32
 	class []int8
+	top   []bool // the sample is a piece's lit top (blocks)
 	seen  []int32
 	queue []int32
 }
@@ -62,6 +69,7 @@ type Counter struct {
 type colourRef struct {
 	name string
 	c    [2]float64 // chromaticity (r, g) / sum, white-balanced
+	rgb  [3]float64 // white-balanced, paper = 1
 	l    float64    // brightness, paper = 1
 	dark bool
 }
@@ -134,10 +142,26 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 			}
 		}
 	}
+	total := make([]int, len(k.name))
+	out := make([]int, len(k.name))
+	for s, r := range k.reg {
+		if r >= 0 {
+			total[r]++
+			if k.pos[2*s] < 0 {
+				out[r]++
+			}
+		}
+	}
+	k.hidden = make([]float64, len(k.name))
+	for r := range k.name {
+		if total[r] > 0 {
+			k.hidden[r] = float64(out[r]) / float64(total[r])
+		}
+	}
 	for _, col := range d.Colours {
 		r, g, b := float64(col.RGB[0])/255, float64(col.RGB[1])/255, float64(col.RGB[2])/255
 		sum := r + g + b
-		ref := colourRef{name: col.Name, l: sum / 3}
+		ref := colourRef{name: col.Name, l: sum / 3, rgb: [3]float64{r, g, b}}
 		if sum > 0 {
 			ref.c = [2]float64{r / sum, g / sum}
 		}
@@ -160,20 +184,17 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 	}
 	k.rgb = make([]float32, 3*n)
 	k.class = make([]int8, n)
+	k.top = make([]bool, n)
 	k.seen = make([]int32, n)
 	return k, nil
 }
 
-// Classification thresholds, on white-balanced values (the board's paper
-// is 1): a pixel darker than darkL is a dark piece's (a dark colour in the
-// board file) whatever its hue; otherwise its chromaticity must lie within
-// chromaTol of a colour's and its brightness within lowL…highL of it (a
-// piece's sides are in its shade).
+// Classification, on white-balanced values (the board's paper is 1): a
+// pixel is a piece's when it is a mix of the piece's colour (shaded) and
+// paper within chromaTol (see classify).
 const (
-	darkL     = 0.45
-	chromaTol = 0.055
-	lowL      = 0.35
-	highL     = 1.8
+	chromaTol = 0.08
+	topLit    = 0.82
 	whiteCell = 16 // samples per side of a white-balance cell
 )
 
@@ -317,30 +338,48 @@ func (k *Counter) classify() error {
 			if k.reg[s] == masked || sum <= 0 {
 				continue
 			}
-			// A pixel half paper, half piece lies halfway from the neutral
-			// point to the piece's chromaticity: a coloured piece's pixel
-			// lies near that line (across it within chromaTol) more than
-			// halfway along; a dark piece's is dark and grey.
-			cr, cg := r/sum-1.0/3, g/sum-1.0/3
+			// A pixel is paper w = (1, 1, 1) and piece colour q mixed (its
+			// edge) and shaded (its sides): p ≈ a·q + b·w. It is the piece's
+			// when that fits (the residual within chromaTol of p's size)
+			// and the piece's part a/(a+b) is at least half. A dark grey
+			// piece (the soldier) has no hue: darker than halfway from the
+			// paper to it, and grey.
 			bestD, bestC := chromaTol, -1
+			k.top[s] = false
+			top := false
+			pn := math.Sqrt(r*r + g*g + bl*bl)
 			for ci, ref := range k.refs {
 				if ref.dark {
 					continue
 				}
-				vr, vg := ref.c[0]-1.0/3, ref.c[1]-1.0/3
-				vv := vr*vr + vg*vg
-				t := (cr*vr + cg*vg) / vv
-				if t < 0.5 || t > 1.6 || l > highL*ref.l || l < lowL*ref.l {
+				q := ref.rgb
+				qq := q[0]*q[0] + q[1]*q[1] + q[2]*q[2]
+				qw := q[0] + q[1] + q[2]
+				qp := q[0]*r + q[1]*g + q[2]*bl
+				wp := sum
+				det := 3*qq - qw*qw
+				if det <= 1e-9 {
 					continue
 				}
-				d := math.Abs(cr*vg-cg*vr) / math.Sqrt(vv)
+				av := (3*qp - qw*wp) / det
+				bv := (qq*wp - qw*qp) / det
+				if av <= 0 || bv < -0.15 || av < 0.8*math.Max(bv, 0) {
+					continue
+				}
+				er, eg, eb := r-av*q[0]-bv, g-av*q[1]-bv, bl-av*q[2]-bv
+				d := math.Sqrt(er*er+eg*eg+eb*eb) / pn
 				if d < bestD {
 					bestD, bestC = d, ci
+					// Lit like the paper: a piece's top, or its edge on
+					// the paper; its sides are in shade.
+					top = av >= bv && av+bv >= topLit
 				}
 			}
-			if bestC < 0 && math.Hypot(cr, cg) < 0.06 {
+			k.top[s] = top
+			dev := math.Max(math.Abs(r-l), math.Max(math.Abs(g-l), math.Abs(bl-l)))
+			if bestC < 0 && dev < 0.1 {
 				for ci, ref := range k.refs {
-					if ref.dark && l < math.Min(darkL, (1+ref.l)/2) {
+					if ref.dark && l < (1+ref.l)/2 {
 						bestC = ci
 						break
 					}
@@ -377,13 +416,30 @@ func (k *Counter) components() Result {
 		}
 	}
 	var res Result
+	var hidden []string
+	for r, h := range k.hidden {
+		if h > 0.01 {
+			hidden = append(hidden, fmt.Sprintf("%s (%.0f%%)", k.name[r], 100*h))
+			if len(k.def.Zones) > 0 {
+				for c := range k.refs {
+					cnt := get(r, c)
+					cnt.Confidence = math.Min(cnt.Confidence, Unsure)
+					cnt.Reason = fmt.Sprintf("%s is %.0f%% out of the camera's view", k.name[r], 100*h)
+				}
+			}
+		}
+	}
+	if len(hidden) > 0 {
+		res.Warnings = append(res.Warnings, "board: out of the camera's view: "+strings.Join(hidden, ", "))
+	}
 	for i := range k.seen {
 		k.seen[i] = 0
 	}
 	comp := int32(0)
 	var pixels []int32
+	blocks := k.def.Piece.Shape == "block"
 	for start := range k.class {
-		if k.class[start] == 0 || k.seen[start] != 0 {
+		if k.class[start] == 0 || k.seen[start] != 0 || blocks && !k.top[start] {
 			continue
 		}
 		comp++
@@ -401,7 +457,7 @@ func (k *Counter) components() Result {
 						continue
 					}
 					t := yy*k.nx + xx
-					if k.class[t] == cls && k.seen[t] == 0 {
+					if k.class[t] == cls && k.seen[t] == 0 && (!blocks || k.top[t]) {
 						k.seen[t] = comp
 						pixels = append(pixels, int32(t))
 					}
@@ -429,14 +485,47 @@ func (k *Counter) components() Result {
 		hc := k.cam[2]
 		f := hgt / (hc - hgt)
 		dvec := geom.Vec2{X: (cx - k.cam[0]) * f, Y: (cy - k.cam[1]) * f}
-		foot := k.footprint(pixels, comp, dvec) / ((hc / (hc - hgt)) * (hc / (hc - hgt)))
+		mag := hc / (hc - hgt)
+		var foot float64
+		var kept []geom.Vec2
+		shift := 0.5
+		if blocks {
+			// Blocks are counted by their lit tops: the footprints moved
+			// by D and magnified, apart where the blocks are apart.
+			shift = 1
+			foot = area
+			for _, s := range pixels {
+				kept = append(kept, geom.Vec2{X: (float64(int(s)%k.nx) + 0.5) * stepMM, Y: (float64(int(s)/k.nx) + 0.5) * stepMM})
+			}
+		} else {
+			foot, kept = k.footprint(pixels, comp, dvec)
+		}
+		foot /= mag * mag
 		total := foot / k.unit
+		// Blocks in a rectangle are counted by its sides, which is
+		// exact where the area's error grows with the row: the area
+		// must agree within a block.
+		if k.def.Piece.Shape == "block" {
+			if nb, e, ok := blockCount(kept, k.def.Piece.SizeMM, mag); ok && e < 0.3 && math.Abs(total-float64(nb)) < 1 {
+				total = float64(nb) + (total-float64(nb))*e
+			}
+		}
 		n := int(math.Round(total))
 		colour := int(cls) - 1
-		at := geom.Vec2{X: cx - dvec.X/2, Y: cy - dvec.Y/2}
+		at := geom.Vec2{X: cx - shift*dvec.X, Y: cy - shift*dvec.Y}
 		if n == 0 {
-			if total >= 0.4 {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("board: a %s patch at (%.0f, %.0f) mm of %.1f pieces' area: a piece half hidden?", k.refs[colour].name, at.X, at.Y, total))
+			if total >= 0.3 {
+				// Not a piece's area, yet more than noise: a piece half
+				// hidden, or knocked over. Said, never dropped silently.
+				r := k.regionAt(at.X, at.Y)
+				if r < 0 {
+					r = k.nearest(at)
+				}
+				reason := fmt.Sprintf("a %s patch of %.1f pieces' area at (%.0f, %.0f) mm: a piece half hidden?", k.refs[colour].name, total, at.X, at.Y)
+				res.Warnings = append(res.Warnings, "board: "+reason)
+				c := get(r, colour)
+				c.Confidence = math.Min(c.Confidence, Unsure)
+				c.Reason = joinReason(c.Reason, reason)
 			}
 			continue
 		}
@@ -444,8 +533,8 @@ func (k *Counter) components() Result {
 		parts := make(map[int]*part)
 		out := 0.0
 		for _, s := range pixels {
-			x := (float64(int(s)%k.nx)+0.5)*stepMM - dvec.X/2
-			y := (float64(int(s)/k.nx)+0.5)*stepMM - dvec.Y/2
+			x := (float64(int(s)%k.nx)+0.5)*stepMM - shift*dvec.X
+			y := (float64(int(s)/k.nx)+0.5)*stepMM - shift*dvec.Y
 			r := k.regionAt(x, y)
 			w := total / float64(len(pixels))
 			if r < 0 { // off every region, or on a marker's margin
@@ -485,6 +574,9 @@ func (k *Counter) components() Result {
 				c := get(r, colour)
 				c.Count += parts[r].n
 				c.Confidence = math.Min(c.Confidence, conf)
+				if conf < sure {
+					c.Reason = joinReason(c.Reason, fmt.Sprintf("%.1f pieces' area of %s, read as %d", parts[r].est, k.refs[colour].name, parts[r].n))
+				}
 			}
 			continue
 		}
@@ -523,12 +615,12 @@ func (k *Counter) components() Result {
 		}
 		var reason string
 		switch {
+		case len(names) > 1:
+			reason = fmt.Sprintf("a %s piece between %s", k.refs[colour].name, strings.Join(names, " and "))
 		case out >= 0.25 && len(k.def.Nodes) > 0:
 			reason = fmt.Sprintf("a %s piece off every field at (%.0f, %.0f) mm; nearest %s", k.refs[colour].name, at.X, at.Y, k.name[near])
 		case out >= 0.25:
 			reason = fmt.Sprintf("a %s piece off every zone at (%.0f, %.0f) mm; nearest %s", k.refs[colour].name, at.X, at.Y, k.name[near])
-		case len(names) > 1:
-			reason = fmt.Sprintf("a %s piece between %s", k.refs[colour].name, strings.Join(names, " and "))
 		default:
 			reason = fmt.Sprintf("%s: %.1f pieces' area of %s, read as %d", k.name[regions[0]], total, k.refs[colour].name, n)
 		}
@@ -537,11 +629,7 @@ func (k *Counter) components() Result {
 			c := get(r, colour)
 			c.Count += parts[r].n
 			c.Confidence = math.Min(c.Confidence, Unsure)
-			if c.Reason == "" {
-				c.Reason = reason
-			} else if !strings.Contains(c.Reason, reason) {
-				c.Reason += "; " + reason
-			}
+			c.Reason = joinReason(c.Reason, reason)
 		}
 	}
 	keys := make([]key, 0, len(counts))
@@ -569,7 +657,7 @@ func (k *Counter) components() Result {
 // footprints swept along d (their sides, up to their tops); the footprints
 // are what stays of it moved by d: the samples p with p + d in the patch,
 // d's fraction of a sample taken bilinearly.
-func (k *Counter) footprint(pixels []int32, comp int32, d geom.Vec2) float64 {
+func (k *Counter) footprint(pixels []int32, comp int32, d geom.Vec2) (float64, []geom.Vec2) {
 	dx, dy := d.X/stepMM, d.Y/stepMM
 	ix, iy := int(math.Floor(dx)), int(math.Floor(dy))
 	fx, fy := dx-float64(ix), dy-float64(iy)
@@ -580,11 +668,69 @@ func (k *Counter) footprint(pixels []int32, comp int32, d geom.Vec2) float64 {
 		return 1
 	}
 	area := 0.0
+	var kept []geom.Vec2
 	for _, s := range pixels {
 		x, y := int(s)%k.nx+ix, int(s)/k.nx+iy
-		area += (1-fy)*((1-fx)*in(x, y)+fx*in(x+1, y)) + fy*((1-fx)*in(x, y+1)+fx*in(x+1, y+1))
+		w := (1-fy)*((1-fx)*in(x, y)+fx*in(x+1, y)) + fy*((1-fx)*in(x, y+1)+fx*in(x+1, y+1))
+		area += w
+		if w >= 0.5 {
+			kept = append(kept, geom.Vec2{X: (float64(int(s)%k.nx) + 0.5) * stepMM, Y: (float64(int(s)/k.nx) + 0.5) * stepMM})
+		}
 	}
-	return area * stepMM * stepMM
+	return area * stepMM * stepMM, kept
+}
+
+// blockCount counts blocks standing in a rectangle (a row, or rows
+// touching) by its sides: the footprint's extent along its principal axes
+// in block sizes. ok is false when the footprint does not fill its
+// rectangle (an L of blocks): the area counts then. e is the worse side's
+// distance from a whole number of blocks.
+func blockCount(kept []geom.Vec2, size, scale float64) (n int, e float64, ok bool) {
+	if len(kept) < 4 {
+		return 0, 0, false
+	}
+	var mx, my float64
+	for _, p := range kept {
+		mx += p.X
+		my += p.Y
+	}
+	mx /= float64(len(kept))
+	my /= float64(len(kept))
+	var sxx, syy, sxy float64
+	for _, p := range kept {
+		dx, dy := p.X-mx, p.Y-my
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	th := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	c, sn := math.Cos(th), math.Sin(th)
+	u0, u1, v0, v1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range kept {
+		dx, dy := p.X-mx, p.Y-my
+		u, v := c*dx+sn*dy, -sn*dx+c*dy
+		u0, u1, v0, v1 = math.Min(u0, u), math.Max(u1, u), math.Min(v0, v), math.Max(v1, v)
+	}
+	lu, lv := (u1-u0+stepMM)/scale, (v1-v0+stepMM)/scale
+	if float64(len(kept))*stepMM*stepMM/scale/scale < 0.85*lu*lv {
+		return 0, 0, false
+	}
+	nu, nv := math.Round(lu/size), math.Round(lv/size)
+	if nu < 1 || nv < 1 {
+		return 0, 0, false
+	}
+	e = math.Max(math.Abs(lu/size-nu), math.Abs(lv/size-nv))
+	return int(nu * nv), e, true
+}
+
+func joinReason(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case strings.Contains(a, b):
+		return a
+	}
+	return a + "; " + b
 }
 
 // interior counts the patch's samples whose four neighbours are in it.

@@ -24,10 +24,14 @@ func seen(d *board.Definition, cam synth.Camera, hidden ...int) map[int][4]geom.
 			continue
 		}
 		var c [4]geom.Vec2
+		in := true
 		for k, p := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.SideMM, 0) {
 			c[k], _ = cam.Pixel(p.X, p.Y, 0)
+			in = in && cam.InImage(c[k], 2)
 		}
-		out[m.ID] = c
+		if in {
+			out[m.ID] = c
+		}
 	}
 	return out
 }

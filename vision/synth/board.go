@@ -40,13 +40,17 @@ type BoardScene struct {
 	Hidden []int
 }
 
-// BoardCamera is a camera heightMM above the board's centre (moved by
-// offset), leaning tiltDeg towards azDeg, whose focal length fits the
+// BoardCamera is a camera heightMM above the board, leaning tiltDeg
+// towards azDeg and aimed at the board's centre (moved by offset), whose focal length fits the
 // board into the frame with a margin.
 func BoardCamera(d *board.Definition, width, height int, heightMM, tiltDeg, azDeg float64, offset geom.Vec2) Camera {
 	f := math.Min(float64(width)*0.8*heightMM/d.WidthMM, float64(height)*0.8*heightMM/d.DepthMM)
 	lens := geom.Lens{FX: f, FY: f, CX: float64(width)/2 - 0.5, CY: float64(height)/2 - 0.5}
-	return LookDown(width, height, lens, geom.Vec3{d.WidthMM/2 + offset.X, d.DepthMM/2 + offset.Y, heightMM}, tiltDeg, azDeg, 0)
+	// The optical axis meets the board at its centre (moved by offset).
+	t, a := tiltDeg*math.Pi/180, azDeg*math.Pi/180
+	cx := d.WidthMM/2 + offset.X - heightMM*math.Tan(t)*math.Cos(a)
+	cy := d.DepthMM/2 + offset.Y - heightMM*math.Tan(t)*math.Sin(a)
+	return LookDown(width, height, lens, geom.Vec3{cx, cy, heightMM}, tiltDeg, azDeg, 0)
 }
 
 type boardRender struct {
@@ -163,8 +167,10 @@ func (r *boardRender) ray(u, v float64, bx, by int) ([3]float64, float64, float6
 			}
 			if ok && t < best {
 				best = t
+				// The board file's colours are as seen on a white-balanced
+				// frame: relative to the paper.
 				c := r.colour[p.Colour]
-				col = [3]float64{c[0] * shade, c[1] * shade, c[2] * shade}
+				col = [3]float64{c[0] * shade * paper[0], c[1] * shade * paper[1], c[2] * shade * paper[2]}
 			}
 		}
 	}
@@ -230,6 +236,9 @@ func hitCylinder(ox, oy, oh, dx, dy, dh, rad, ht float64) (float64, float64, boo
 	return t, 0.6 + 0.15*(nx*0.5-ny*0.8), true
 }
 
+// paper is the board's paper's reflectance.
+var paper = [3]float64{0.9, 0.89, 0.84}
+
 // print is the printed board's reflectance at (x, y) mm; off the board,
 // the table's.
 func (r *boardRender) print(x, y float64) [3]float64 {
@@ -251,7 +260,6 @@ func (r *boardRender) print(x, y float64) [3]float64 {
 			return [3]float64{0.06, 0.06, 0.06}
 		}
 	}
-	paper := [3]float64{0.9, 0.89, 0.84}
 	tint := [3]float64{0.86, 0.84, 0.74}
 	line := [3]float64{0.5, 0.48, 0.45}
 	for _, z := range d.Zones {
