@@ -48,6 +48,7 @@ type Pipeline struct {
 	lastErr      string
 	lastErrAt    time.Time
 	closed       bool
+	board        *boardReader // printed board counting (boards_cgo.go)
 }
 
 // Open loads the marker registry and the calibration the config names and
@@ -90,6 +91,11 @@ func newPipeline(cfg Config, reg *Registry, cal *Calibration, log *slog.Logger) 
 		tracker:   newTracker(cfg.StillMM, cfg.StillFrames, cfg.ForgetAfter),
 		still:     newStillness(cfg.StillDiff),
 		snapFrame: gocv.NewMat(),
+	}
+	if err := p.openBoard(); err != nil { // printed boards (boards_cgo.go)
+		p.snapFrame.Close()
+		det.Close()
+		return nil, err
 	}
 	return p, nil
 }
@@ -521,6 +527,7 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	if len(s.Missing) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("not seen: %v; kept at their last known positions", s.Missing))
 	}
+	p.countBoard(s, frame) // printed boards (boards_cgo.go)
 	p.stats.Snapshots++
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true

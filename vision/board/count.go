@@ -219,17 +219,30 @@ func (k *Counter) Count(img image.Image) (Result, error) {
 		rgba = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 		draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
 	}
-	k.sample(rgba)
+	k.sample(rgba.Pix, rgba.Stride, 4, [3]int{0, 1, 2})
 	if err := k.classify(); err != nil {
 		return Result{}, err
 	}
 	return k.components(), nil
 }
 
-// sample reads each board sample's colour (bilinear).
-func (k *Counter) sample(im *image.RGBA) {
-	stride := im.Stride
-	pix := im.Pix
+// CountBGR is Count on a frame of 8-bit BGR pixels, row after row (an
+// OpenCV Mat's bytes).
+func (k *Counter) CountBGR(width, height int, bgr []byte) (Result, error) {
+	if width != k.cal.Width || height != k.cal.Height || len(bgr) != 3*width*height {
+		return Result{}, fmt.Errorf("board: %w: the frame is %d×%d (%d bytes), the calibration's %d×%d", ErrFrame, width, height, len(bgr), k.cal.Width, k.cal.Height)
+	}
+	k.sample(bgr, 3*width, 3, [3]int{2, 1, 0})
+	if err := k.classify(); err != nil {
+		return Result{}, err
+	}
+	return k.components(), nil
+}
+
+// sample reads each board sample's colour (bilinear) from pix: rows of
+// stride bytes, bpp bytes a pixel, red, green and blue at offsets ch.
+func (k *Counter) sample(pix []byte, stride, bpp int, ch3 [3]int) {
+	w, h := k.cal.Width, k.cal.Height
 	for s := range k.reg {
 		x := k.pos[2*s]
 		if x < 0 {
@@ -239,12 +252,13 @@ func (k *Counter) sample(im *image.RGBA) {
 		y := k.pos[2*s+1]
 		x0, y0 := int(x), int(y)
 		fx, fy := x-float32(x0), y-float32(y0)
-		x1, y1 := min(x0+1, im.Rect.Dx()-1), min(y0+1, im.Rect.Dy()-1)
-		o00, o10 := y0*stride+4*x0, y0*stride+4*x1
-		o01, o11 := y1*stride+4*x0, y1*stride+4*x1
+		x1, y1 := min(x0+1, w-1), min(y0+1, h-1)
+		o00, o10 := y0*stride+bpp*x0, y0*stride+bpp*x1
+		o01, o11 := y1*stride+bpp*x0, y1*stride+bpp*x1
 		for ch := range 3 {
-			a := float32(pix[o00+ch])*(1-fx) + float32(pix[o10+ch])*fx
-			c := float32(pix[o01+ch])*(1-fx) + float32(pix[o11+ch])*fx
+			c0 := ch3[ch]
+			a := float32(pix[o00+c0])*(1-fx) + float32(pix[o10+c0])*fx
+			c := float32(pix[o01+c0])*(1-fx) + float32(pix[o11+c0])*fx
 			k.rgb[3*s+ch] = a*(1-fy) + c*fy
 		}
 	}

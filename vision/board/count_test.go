@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -78,6 +79,10 @@ func frame(t testing.TB, d *board.Definition, pieces []synth.BoardPiece, c condi
 	res, err := k.Count(im.RGBA())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The camera's BGR frame reads the same.
+	if bgr, err := k.CountBGR(im.Width, im.Height, im.BGR); err != nil || !reflect.DeepEqual(bgr, res) {
+		t.Errorf("CountBGR %+v %v, Count %+v", bgr, err, res)
 	}
 	return res
 }
@@ -245,6 +250,9 @@ func TestCountBadFrame(t *testing.T) {
 	dark, _ := synth.RenderBoard(&synth.BoardScene{Def: d, Camera: cam, Light: synth.BoardLight{Gain: 0.04}, Noise: 1}, 1)
 	if _, err := k.Count(dark.RGBA()); !errors.Is(err, board.ErrFrame) || !strings.Contains(err.Error(), "too dark") {
 		t.Errorf("a dark frame: %v", err)
+	}
+	if _, err := k.CountBGR(640, 480, make([]byte, 10)); !errors.Is(err, board.ErrFrame) {
+		t.Errorf("a short BGR frame: %v", err)
 	}
 	small := synth.BoardCamera(d, 320, 240, 1000, 0, 0, geom.Vec2{})
 	im, _ := synth.RenderBoard(&synth.BoardScene{Def: d, Camera: small}, 1)
