@@ -45,13 +45,16 @@ const stepMM = 1.0
 // Counter counts the pieces on one calibrated board. It is not safe for
 // concurrent use (it keeps its buffers).
 type Counter struct {
-	def  *Definition
-	cal  *Calibration
-	nx   int
-	ny   int
-	pos  []float32 // image x, y per sample; x < 0: outside the frame
-	reg  []int16   // region per sample, -1: none, masked: a corner marker
-	name []string  // region index → count name
+	def *Definition
+	cal *Calibration
+	nx  int
+	ny  int
+	pos []float32 // image x, y per sample; x < 0: outside the frame
+	reg []int16   // region per sample, -1: none, masked: a corner marker
+	// near marks the samples within two piece sizes of a region: the
+	// only ones read (a piece further off is on no zone or node).
+	near []bool
+	name []string // region index → count name
 	cent []geom.Vec2
 	// hidden is each region's share of samples out of the frame.
 	hidden []float64
@@ -70,6 +73,9 @@ type colourRef struct {
 	name string
 	c    [2]float64 // chromaticity (r, g) / sum, white-balanced
 	rgb  [3]float64 // white-balanced, paper = 1
+	qq   float64    // rgb·rgb
+	qw   float64    // rgb·(1, 1, 1)
+	det  float64    // the mix fit's determinant
 	l    float64    // brightness, paper = 1
 	dark bool
 }
@@ -130,14 +136,38 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 					k.reg[s] = int16(zoneOf[zi])
 				}
 			}
-			for ni, nd := range d.Nodes {
-				if math.Hypot(x-nd.X, y-nd.Y) <= nd.RadiusMM {
-					k.reg[s] = int16(nodeOf[ni])
-				}
-			}
 			for _, m := range d.Markers {
 				if math.Abs(x-m.X) <= m.SideMM*0.6 && math.Abs(y-m.Y) <= m.SideMM*0.6 {
 					k.reg[s] = masked
+				}
+			}
+		}
+	}
+	for ni, nd := range d.Nodes {
+		for j := max(0, int((nd.Y-nd.RadiusMM)/stepMM)); j <= min(k.ny-1, int((nd.Y+nd.RadiusMM)/stepMM)); j++ {
+			for i := max(0, int((nd.X-nd.RadiusMM)/stepMM)); i <= min(k.nx-1, int((nd.X+nd.RadiusMM)/stepMM)); i++ {
+				x, y := (float64(i)+0.5)*stepMM, (float64(j)+0.5)*stepMM
+				if s := j*k.nx + i; k.reg[s] != masked && math.Hypot(x-nd.X, y-nd.Y) <= nd.RadiusMM {
+					k.reg[s] = int16(nodeOf[ni])
+				}
+			}
+		}
+	}
+	k.near = make([]bool, n)
+	reach := int(math.Ceil(2 * d.Piece.SizeMM / stepMM))
+	for j := range k.ny {
+		for i := range k.nx {
+			if k.reg[j*k.nx+i] < 0 {
+				continue
+			}
+			// mark a square around the first and last of each run
+			if i > 0 && i < k.nx-1 && k.reg[j*k.nx+i-1] >= 0 && k.reg[j*k.nx+i+1] >= 0 && j > 0 && j < k.ny-1 && k.reg[(j-1)*k.nx+i] >= 0 && k.reg[(j+1)*k.nx+i] >= 0 {
+				k.near[j*k.nx+i] = true
+				continue
+			}
+			for y := max(0, j-reach); y <= min(k.ny-1, j+reach); y++ {
+				for x := max(0, i-reach); x <= min(k.nx-1, i+reach); x++ {
+					k.near[y*k.nx+x] = true
 				}
 			}
 		}
@@ -161,7 +191,8 @@ func NewCounter(d *Definition, c *Calibration) (*Counter, error) {
 	for _, col := range d.Colours {
 		r, g, b := float64(col.RGB[0])/255, float64(col.RGB[1])/255, float64(col.RGB[2])/255
 		sum := r + g + b
-		ref := colourRef{name: col.Name, l: sum / 3, rgb: [3]float64{r, g, b}}
+		ref := colourRef{name: col.Name, l: sum / 3, rgb: [3]float64{r, g, b}, qq: r*r + g*g + b*b, qw: sum}
+		ref.det = 3*ref.qq - ref.qw*ref.qw
 		if sum > 0 {
 			ref.c = [2]float64{r / sum, g / sum}
 		}
@@ -245,7 +276,7 @@ func (k *Counter) sample(pix []byte, stride, bpp int, ch3 [3]int) {
 	w, h := k.cal.Width, k.cal.Height
 	for s := range k.reg {
 		x := k.pos[2*s]
-		if x < 0 {
+		if x < 0 || !k.near[s] {
 			k.rgb[3*s] = -1
 			continue
 		}
@@ -270,23 +301,30 @@ func (k *Counter) classify() error {
 	cw, ch := (k.nx+whiteCell-1)/whiteCell, (k.ny+whiteCell-1)/whiteCell
 	white := make([][3]float32, cw*ch)
 	lum := make([]float32, cw*ch)
-	var sums []float32
 	for cj := range ch {
 		for ci := range cw {
-			sums = sums[:0]
+			var hist [766]int32
+			cnt := 0
 			for j := cj * whiteCell; j < min((cj+1)*whiteCell, k.ny); j++ {
 				for i := ci * whiteCell; i < min((ci+1)*whiteCell, k.nx); i++ {
 					s := j*k.nx + i
 					if k.rgb[3*s] >= 0 {
-						sums = append(sums, k.rgb[3*s]+k.rgb[3*s+1]+k.rgb[3*s+2])
+						hist[int(k.rgb[3*s]+k.rgb[3*s+1]+k.rgb[3*s+2])]++
+						cnt++
 					}
 				}
 			}
-			if len(sums) == 0 {
+			if cnt == 0 {
 				continue
 			}
-			slices.Sort(sums)
-			cut := sums[len(sums)*9/10]
+			var cut float32
+			for b, above := 765, 0; b >= 0; b-- {
+				above += int(hist[b])
+				if above*10 >= cnt {
+					cut = float32(b)
+					break
+				}
+			}
 			var acc [3]float32
 			n := float32(0)
 			for j := cj * whiteCell; j < min((cj+1)*whiteCell, k.ny); j++ {
@@ -367,11 +405,9 @@ func (k *Counter) classify() error {
 					continue
 				}
 				q := ref.rgb
-				qq := q[0]*q[0] + q[1]*q[1] + q[2]*q[2]
-				qw := q[0] + q[1] + q[2]
+				qq, qw, det := ref.qq, ref.qw, ref.det
 				qp := q[0]*r + q[1]*g + q[2]*bl
 				wp := sum
-				det := 3*qq - qw*qw
 				if det <= 1e-9 {
 					continue
 				}

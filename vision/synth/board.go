@@ -61,6 +61,7 @@ type boardRender struct {
 	bins   [][]int
 	bw, bh int
 	inv    geom.Mat3
+	boxes  [][4]float64 // each zone's bounding box: x0, y0, x1, y1
 }
 
 const binPx = 32
@@ -83,6 +84,13 @@ func RenderBoard(s *BoardScene, seed uint64) (*Image, error) {
 	}
 	for _, id := range s.Hidden {
 		r.hidden[id] = true
+	}
+	for _, z := range s.Def.Zones {
+		b := [4]float64{z.Polygon[0][0], z.Polygon[0][1], z.Polygon[0][0], z.Polygon[0][1]}
+		for _, p := range z.Polygon {
+			b = [4]float64{math.Min(b[0], p[0]), math.Min(b[1], p[1]), math.Max(b[2], p[0]), math.Max(b[3], p[1])}
+		}
+		r.boxes = append(r.boxes, b)
 	}
 	cam := &s.Camera
 	r.inv, err = cam.R.Inv()
@@ -240,7 +248,8 @@ func hitCylinder(ox, oy, oh, dx, dy, dh, rad, ht float64) (float64, float64, boo
 var paper = [3]float64{0.9, 0.89, 0.84}
 
 // print is the printed board's reflectance at (x, y) mm; off the board,
-// the table's.
+// the table's. Zones are drawn as their bounding rectangles (the built-in
+// boards' zones are rectangles).
 func (r *boardRender) print(x, y float64) [3]float64 {
 	d := r.s.Def
 	if x < 0 || y < 0 || x > d.WidthMM || y > d.DepthMM {
@@ -262,11 +271,8 @@ func (r *boardRender) print(x, y float64) [3]float64 {
 	}
 	tint := [3]float64{0.86, 0.84, 0.74}
 	line := [3]float64{0.5, 0.48, 0.45}
-	for _, z := range d.Zones {
-		x0, y0, x1, y1 := z.Polygon[0][0], z.Polygon[0][1], z.Polygon[0][0], z.Polygon[0][1]
-		for _, p := range z.Polygon {
-			x0, y0, x1, y1 = math.Min(x0, p[0]), math.Min(y0, p[1]), math.Max(x1, p[0]), math.Max(y1, p[1])
-		}
+	for _, b := range r.boxes {
+		x0, y0, x1, y1 := b[0], b[1], b[2], b[3]
 		if x >= x0 && x <= x1 && y >= y0 && y <= y1 {
 			if x-x0 < 1.2 || x1-x < 1.2 || y-y0 < 1.2 || y1-y < 1.2 {
 				return line
