@@ -43,6 +43,10 @@ type Config struct {
 	Lens string `yaml:"lens"`
 	// Markers is the marker registry: fiducials and models.
 	Markers string `yaml:"markers"`
+	// Board is a printed board's calibration, written by `sztab calibrate
+	// board`: when set, each snapshot counts the pieces on the board
+	// (Snapshot.Pieces). Optional.
+	Board string `yaml:"board"`
 	// CameraHeightMM is the camera's height above the table, roughly (a
 	// tape measure will do). Without a lens calibration it fixes the focal
 	// length used to correct parallax; with one it is only checked.
@@ -249,6 +253,7 @@ func (c *Config) Resolve(dir string) {
 	c.Calibration = abs(c.Calibration)
 	c.Lens = abs(c.Lens)
 	c.Markers = abs(c.Markers)
+	c.Board = abs(c.Board)
 	c.Annotated = abs(c.Annotated)
 	c.Terrain = abs(c.Terrain)
 	if k := c.sourceKind(); k == SourceFile || k == SourceDir {

@@ -52,7 +52,8 @@ type Pipeline struct {
 	lastErrAt    time.Time
 	closed       bool
 	// ter reads cover and table markers on still tables (terrain_pipeline_cgo.go)
-	ter terrainState
+	ter   terrainState
+	board *boardReader // printed board counting (boards_cgo.go)
 }
 
 // Open loads the marker registry and the calibration the config names and
@@ -105,6 +106,11 @@ func newPipeline(cfg Config, reg *Registry, cal *Calibration, log *slog.Logger) 
 		still:     newStillness(cfg.StillDiff),
 		snapFrame: gocv.NewMat(),
 		lastPx:    map[int]geom.Vec2{},
+	}
+	if err := p.openBoard(); err != nil { // printed boards (boards_cgo.go)
+		p.snapFrame.Close()
+		det.Close()
+		return nil, err
 	}
 	return p, nil
 }
@@ -623,6 +629,7 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	if len(s.Missing) > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("not seen: %v; kept at their last known positions", s.Missing))
 	}
+	p.countBoard(s, frame) // printed boards (boards_cgo.go)
 	p.stats.Snapshots++
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true

@@ -71,12 +71,15 @@ type Snapshot struct {
 }
 
 // PieceCount is how many pieces of one colour stand on one node or zone of
-// a printed board, and how sure the reading is (0–1; 0: not said).
+// a printed board, and how sure the reading is (0–1; 0: not said). Reason
+// says why an unsure count is unsure (a piece between two zones, off
+// every field, part of the board out of view).
 type PieceCount struct {
 	Node       string  `json:"node"`
 	Colour     string  `json:"colour"`
 	Count      int     `json:"count"`
 	Confidence float64 `json:"confidence,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
 }
 
 // Distance is a measured length and its uncertainty bound, in millimetres.

@@ -36,11 +36,12 @@ func newCalibrateCmd() *cobra.Command {
   sztab calibrate terrain  the colours of cover, template and objective markers
   sztab calibrate check    one snapshot now, as JSON, and its annotated image
   sztab calibrate markers  the registry's markers as SVG pages to print at 100%
+  sztab calibrate board    a printed board (Bitwa, Mali) from its corner markers
 
 The camera settings come from --config: a table configuration with a camera:
 section, or a file holding only camera settings.`,
 	}
-	cmd.AddCommand(newCalibrateTableCmd(), newCalibrateLensCmd(), newCalibrateCheckCmd(), newCalibrateMarkersCmd(), newCalibrateTerrainCmd())
+	cmd.AddCommand(newCalibrateTableCmd(), newCalibrateLensCmd(), newCalibrateCheckCmd(), newCalibrateMarkersCmd(), newCalibrateTerrainCmd(), newCalibrateBoardCmd())
 	return cmd
 }
 

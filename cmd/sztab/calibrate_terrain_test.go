@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,19 +11,6 @@ import (
 	"github.com/sztab/sztab/vision"
 	"github.com/sztab/sztab/vision/synth"
 )
-
-func runCalibrate(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	cmd := newCalibrateCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	cmd.SilenceUsage = true
-	cmd.SilenceErrors = true
-	err := cmd.ExecuteContext(context.Background())
-	return out.String(), err
-}
 
 // terrainSetup writes a generated table's marker registry, its table
 // calibration, a camera config naming terrain.yaml, and a frame of the

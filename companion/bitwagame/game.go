@@ -91,6 +91,8 @@ type Game struct {
 	companion.Adapter[bitwa.State, bitwa.Event]
 	colours map[string]string
 	snap    *vision.Snapshot
+	// unsure is the last unsure reading the players were asked about.
+	unsure string
 }
 
 // New reads the config's bitwa-warszawska section.
@@ -169,7 +171,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
-		return nil, nil
+		return nil, g.unsureNotice()
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		switch in.TagInfo.Kind {
 		case "card":

@@ -10,6 +10,7 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
+	"github.com/sztab/sztab/vision"
 )
 
 // TableView is what the screens get: the engine's view for the viewer
@@ -238,8 +239,10 @@ func count(s bitwa.State, army, zone string) int {
 // Desyncs are the zones where the camera's count of an army's units
 // disagrees with the state, the zones it is unsure of and colours or zones
 // it names that the game does not know. Only the zones the snapshot
-// reports are compared (the calibration may leave the reserve out). Never
-// a silent overwrite: the referee settles it.
+// reports are compared (the calibration may leave the reserve out), and
+// only the counts it is sure of: an unsure count is no desync but a
+// question to the players (unsureNotice), listed here with its reason.
+// Never a silent overwrite: the referee settles it.
 func (g *Game) Desyncs() []rules.Text {
 	if g.snap == nil || len(g.snap.Pieces) == 0 {
 		return nil
@@ -253,6 +256,7 @@ func (g *Game) Desyncs() []rules.Text {
 		army[col] = ar
 	}
 	seen := map[[2]string]int{}
+	unsureAt := map[[2]string]bool{}
 	covered := map[string]bool{}
 	var out []rules.Text
 	for _, p := range g.snap.Pieces {
@@ -266,9 +270,12 @@ func (g *Game) Desyncs() []rules.Text {
 		}
 		covered[p.Node] = true
 		seen[[2]string{p.Node, army[p.Colour]}] += p.Count
-		if p.Confidence > 0 && p.Confidence < lowConfidence {
-			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%) — sprawdźcie Oddziały", "%s: the camera is unsure (%s, %.0f%%) — check the units",
-				p.Node, p.Colour, 100*p.Confidence))
+		if unsure(p) {
+			// Not a desync: the players are asked to look (see
+			// unsureNotice); the referee sees why.
+			unsureAt[[2]string{p.Node, army[p.Colour]}] = true
+			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%%s) — sprawdźcie Oddziały", "%s: the camera is unsure (%s, %.0f%%%s) — check the units",
+				p.Node, p.Colour, 100*p.Confidence, because(p)))
 		}
 	}
 	for _, z := range Zones {
@@ -276,6 +283,9 @@ func (g *Game) Desyncs() []rules.Text {
 			continue
 		}
 		for _, ar := range bitwa.Armies {
+			if unsureAt[[2]string{z, ar}] {
+				continue
+			}
 			want, got := count(s, ar, z), seen[[2]string{z, ar}]
 			if want != got {
 				out = append(out, rules.Textf("%s: kamera widzi %d Oddz. %s, stan gry mówi %d", "%s: the camera sees %d %s unit(s), the game's state says %d",
@@ -284,4 +294,38 @@ func (g *Game) Desyncs() []rules.Text {
 		}
 	}
 	return out
+}
+
+// unsure is a count under the confidence the bindings trust.
+func unsure(p vision.PieceCount) bool { return p.Confidence > 0 && p.Confidence < lowConfidence }
+
+func because(p vision.PieceCount) string {
+	if p.Reason == "" {
+		return ""
+	}
+	return ": " + p.Reason
+}
+
+// unsureNotice asks the players to look at the zones the camera is unsure
+// of, once for each new set of unsure readings.
+func (g *Game) unsureNotice() []companion.Notice {
+	var zones, key []string
+	for _, p := range g.snap.Pieces {
+		if unsure(p) {
+			key = append(key, fmt.Sprintf("%s/%s/%d", p.Node, p.Colour, p.Count))
+			if !slices.Contains(zones, p.Node) {
+				zones = append(zones, p.Node)
+			}
+		}
+	}
+	k := strings.Join(key, ",")
+	if k == g.unsure {
+		return nil
+	}
+	g.unsure = k
+	if k == "" {
+		return nil
+	}
+	return []companion.Notice{{Type: "check_board", Code: "camera_unsure",
+		Text: rules.Textf("kamera nie jest pewna Oddziałów na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the units on: %s — check and confirm", strings.Join(zones, ", "))}}
 }

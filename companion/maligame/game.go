@@ -39,6 +39,8 @@ type Game struct {
 	bdFresh bool
 	// snap is the camera's latest snapshot, for the desyncs.
 	snap *vision.Snapshot
+	// unsure is the last unsure reading the players were asked about.
+	unsure string
 }
 
 // New reads the config's mali-powstancy section.
@@ -93,7 +95,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
-		return nil, nil
+		return nil, g.unsureNotice()
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		switch in.TagInfo.Kind {
 		case "card":

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,16 +214,36 @@ func TestDesyncs(t *testing.T) {
 	}
 	moved := append([]vision.PieceCount(nil), agree...)
 	moved[2] = vision.PieceCount{Node: "past-dworzec/1", Colour: "red", Count: 1, Confidence: 0.5}
-	g.Bind(companion.Input{Snapshot: &vision.Snapshot{Pieces: moved}})
+	if _, n := g.Bind(companion.Input{Snapshot: &vision.Snapshot{Pieces: moved}}); len(n) != 1 || n[0].Type != "check_board" || !strings.Contains(n[0].Text.EN, "PAST-a – Dworzec Pocztowy (1)") {
+		t.Errorf("an unsure count: notices %v, want the players asked to check that field", n)
+	}
 	d := g.Desyncs()
 	var en []string
 	for _, x := range d {
 		en = append(en, x.EN)
 	}
 	got := strings.Join(en, "\n")
-	for _, want := range []string{"PAST-a: the camera sees 0 (red), the game's state says 1", "the camera sees 1 (red), the game's state says 0", "the camera is unsure (red, 50%)"} {
+	for _, want := range []string{"PAST-a: the camera sees 0 (red), the game's state says 1", "the camera is unsure (red, 50%)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("desyncs %q lack %q", got, want)
+		}
+	}
+	// The unsure count is a question to the players, not a desync.
+	if strings.Contains(got, "the camera sees 1 (red), the game's state says 0") {
+		t.Errorf("an unsure count called a desync: %q", got)
+	}
+	// Fields and colours the game does not know are said.
+	odd := append(slices.Clone(agree), vision.PieceCount{Node: "nowhere", Colour: "red", Count: 1, Confidence: 0.99}, vision.PieceCount{Node: "past", Colour: "blue", Count: 1, Confidence: 0.99})
+	if _, n := g.Bind(companion.Input{Snapshot: &vision.Snapshot{Pieces: odd}}); n != nil {
+		t.Errorf("a sure reading asked the players: %v", n)
+	}
+	var odds []string
+	for _, x := range g.Desyncs() {
+		odds = append(odds, x.EN)
+	}
+	for _, want := range []string{`field "nowhere" the map does not know`, `PAST-a: the camera sees colour "blue"`} {
+		if !strings.Contains(strings.Join(odds, "\n"), want) {
+			t.Errorf("desyncs %q lack %q", odds, want)
 		}
 	}
 }

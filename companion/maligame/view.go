@@ -9,6 +9,7 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
+	"github.com/sztab/sztab/vision"
 )
 
 // View is what the screens get: the state as the viewer may see it, the
@@ -203,8 +204,11 @@ const SoldierColour = "soldier"
 const lowConfidence = 0.8
 
 // Desyncs are the fields where the camera's count of pawns disagrees with
-// the state: a courier the state has elsewhere, a soldier not where he
-// went. Never a silent overwrite: the referee settles it.
+// the state (a courier the state has elsewhere, a soldier not where he
+// went), fields and colours the game does not know, and the counts the
+// camera is unsure of: those are no desync but a question to the players
+// (unsureNotice), listed with their reason. Never a silent overwrite: the
+// referee settles it.
 func (g *Game) Desyncs() []rules.Text {
 	if g.snap == nil || len(g.snap.Pieces) == 0 {
 		return nil
@@ -221,13 +225,26 @@ func (g *Game) Desyncs() []rules.Text {
 		want[[2]string{string(s.Soldier), SoldierColour}]++
 	}
 	seen := map[[2]string]int{}
+	unsureAt := map[[2]string]bool{}
 	var out []rules.Text
 	for _, p := range g.snap.Pieces {
 		k := [2]string{p.Node, p.Colour}
+		n := mali.Node(p.Node)
+		if _, _, onRoad := cat.RoadOf(n); !cat.IsObject(n) && !onRoad {
+			out = append(out, rules.Textf("kamera liczy pole %q, którego mapa nie zna", "the camera counts a field %q the map does not know", p.Node))
+			continue
+		}
+		if p.Colour != SoldierColour && !slices.Contains(mali.Colours, p.Colour) {
+			out = append(out, rules.Textf("%s: kamera widzi kolor %q, żadnego pionka", "%s: the camera sees colour %q, no pawn's", cat.Name(n), p.Colour))
+			continue
+		}
 		seen[k] += p.Count
-		if p.Confidence > 0 && p.Confidence < lowConfidence {
-			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%) — sprawdźcie pionki", "%s: the camera is unsure (%s, %.0f%%) — check the pawns",
-				cat.Name(mali.Node(p.Node)), p.Colour, 100*p.Confidence))
+		if unsure(p) {
+			// Not a desync: the players are asked to look (unsureNotice);
+			// the referee sees why.
+			unsureAt[k] = true
+			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%%s) — sprawdźcie pionki", "%s: the camera is unsure (%s, %.0f%%%s) — check the pawns",
+				cat.Name(n), p.Colour, 100*p.Confidence, because(p)))
 		}
 	}
 	keys := make([][2]string, 0, len(want)+len(seen))
@@ -241,10 +258,45 @@ func (g *Game) Desyncs() []rules.Text {
 	}
 	slices.SortFunc(keys, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
 	for _, k := range keys {
-		if want[k] != seen[k] {
+		if want[k] != seen[k] && !unsureAt[k] {
 			out = append(out, rules.Textf("%s: kamera widzi %d (%s), stan gry mówi %d", "%s: the camera sees %d (%s), the game's state says %d",
 				cat.Name(mali.Node(k[0])), seen[k], k[1], want[k]))
 		}
 	}
 	return out
+}
+
+// unsure is a count under the confidence the bindings trust.
+func unsure(p vision.PieceCount) bool { return p.Confidence > 0 && p.Confidence < lowConfidence }
+
+func because(p vision.PieceCount) string {
+	if p.Reason == "" {
+		return ""
+	}
+	return ": " + p.Reason
+}
+
+// unsureNotice asks the players to look at the fields the camera is unsure
+// of, once for each new set of unsure readings.
+func (g *Game) unsureNotice() []companion.Notice {
+	cat := g.State().Catalogue()
+	var fields, key []string
+	for _, p := range g.snap.Pieces {
+		if unsure(p) {
+			key = append(key, fmt.Sprintf("%s/%s/%d", p.Node, p.Colour, p.Count))
+			if name := cat.Name(mali.Node(p.Node)); !slices.Contains(fields, name) {
+				fields = append(fields, name)
+			}
+		}
+	}
+	k := strings.Join(key, ",")
+	if k == g.unsure {
+		return nil
+	}
+	g.unsure = k
+	if k == "" {
+		return nil
+	}
+	return []companion.Notice{{Type: "check_board", Code: "camera_unsure",
+		Text: rules.Textf("kamera nie jest pewna pionków na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the pawns on: %s — check and confirm", strings.Join(fields, ", "))}}
 }
