@@ -27,8 +27,7 @@ type Event struct {
 // error wrapping one) and s itself: nothing is half-applied, s is never
 // changed.
 func Apply(s State, a Action) (State, []Event, error) {
-	s.waiver = nil
-	return applyWith(s, a)
+	return applyWith(s, a, nil)
 }
 
 // Allowable are the rejection codes a referee may let stand for one action
@@ -43,14 +42,14 @@ var Allowable = []string{"too_many", "blocked_line1", "blocked_line2", "not_adja
 // in w; w.Waived says which the action broke. The state goes on from the
 // allowed action.
 func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
-	s.waiver = w
-	next, evs, err := applyWith(s, a)
+	next, evs, err := applyWith(s, a, w)
 	next.waiver = nil
 	return next, evs, err
 }
 
-func applyWith(s State, a Action) (State, []Event, error) {
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err

@@ -13,8 +13,7 @@ import (
 // When the rules need a player's choice the state's Pending names the
 // player and lists the legal answers.
 func Apply(s State, a Action) (State, []Event, error) {
-	s.waiver = nil
-	return applyWith(s, a)
+	return applyWith(s, a, nil)
 }
 
 // Allowable are the rejection codes a referee may let stand for one action
@@ -27,14 +26,14 @@ var Allowable = []string{"too_far", "not_adjacent", "blocked_road", "soldier_fie
 // in w (flag but allow); w.Waived says which it broke. The state goes on
 // from the allowed action.
 func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
-	s.waiver = w
-	next, evs, err := applyWith(s, a)
+	next, evs, err := applyWith(s, a, w)
 	next.waiver = nil
 	return next, evs, err
 }
 
-func applyWith(s State, a Action) (State, []Event, error) {
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err

@@ -14,6 +14,7 @@ import (
 // through a slice, map or pointer must be copied.
 var cloneShared = map[string]string{
 	"data": "the game data from StartGame never changes",
+	"waiver": "the referee's waiver of one engine call (ApplyAllowing), nil in every state an engine call returns",
 	// clone copies the Weapons slice, but a row's own slices and pointers
 	// are shared: weapon rows never change once a unit exists.
 	"Units[].Weapons[].MGBonus": "weapon rows never change",

@@ -41,8 +41,7 @@ func (n *needCall) Error() string { return "skirmish: too close to call: " + n.c
 // action whose measurement is too close to call is held in State.Call until
 // a Ruling settles it.
 func Apply(s State, a Action) (State, []Event, error) {
-	s.waiver = nil
-	return applyWith(s, a)
+	return applyWith(s, a, nil)
 }
 
 // Allowable are the rejection codes a referee may let stand for one action
@@ -58,14 +57,14 @@ var Allowable = []string{"out_of_range", "already_shot", "move_too_long", "too_c
 // in w; w.Waived says which the action broke. The state goes on from the
 // allowed action.
 func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
-	s.waiver = w
-	next, evs, err := applyWith(s, a)
+	next, evs, err := applyWith(s, a, w)
 	next.waiver = nil
 	return next, evs, err
 }
 
-func applyWith(s State, a Action) (State, []Event, error) {
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	var nc *needCall
 	if errors.As(err, &nc) {

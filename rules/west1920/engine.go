@@ -42,8 +42,7 @@ func textf(pl, en string, args ...any) rules.Text {
 // Apply plays action a on state s: the next state and what happened, or a
 // *rules.Rejection and s itself. s is never changed.
 func Apply(s State, a Action) (State, []Event, error) {
-	s.waiver = nil
-	return applyWith(s, a)
+	return applyWith(s, a, nil)
 }
 
 // Allowable are the rejection codes a referee may let stand for one action
@@ -60,14 +59,14 @@ var Allowable = []string{"too_far", "adjacent_move", "overstacked", "no_rp", "st
 // in w; w.Waived says which the action broke. The state goes on from the
 // allowed action.
 func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
-	s.waiver = w
-	next, evs, err := applyWith(s, a)
+	next, evs, err := applyWith(s, a, w)
 	next.waiver = nil
 	return next, evs, err
 }
 
-func applyWith(s State, a Action) (State, []Event, error) {
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err
