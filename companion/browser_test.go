@@ -107,7 +107,7 @@ func submit(t testing.TB, d *companion.Daemon, in companion.Input) time.Time {
 }
 
 func key(k string) companion.Input {
-	return companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: k}}
+	return companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: k}, From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}}
 }
 
 func tag(uid string) companion.Input {

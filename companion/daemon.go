@@ -133,6 +133,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
 		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}}
 	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
