@@ -98,7 +98,11 @@ func (t *table) checkRole(in Input) *rules.Rejection {
 		return refuse("unknown_role", "nieznana rola nadawcy (%d): polecenia wysyła sędzia, gracz za swoje miejsce albo klawisze stołu",
 			"unknown sender role (%d): commands come from the referee, a player for their seat or the table's keys", int(f.Kind))
 	}
-	if spec, ok := t.spec.Commands.Lookup(in.Key.Key); ok && spec.From&f.Kind == 0 {
+	may := f.Kind
+	if f.Kind == wire.Keys && deviceSeat(in.Key.Keypad) > 0 {
+		may |= wire.Seat // a seat's own keypad ("seat-N") acts for that seat
+	}
+	if spec, ok := t.spec.Commands.Lookup(in.Key.Key); ok && spec.From&may == 0 {
 		return refuse("not_your_role", "%q może wysłać tylko: %s", "%q may be sent only by: %s", in.Key.Key, roleNames(spec.From))
 	}
 	return nil

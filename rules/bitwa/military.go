@@ -387,7 +387,9 @@ func (s *State) roll(pd Pending, a Roll) error {
 
 func (s *State) supplyAnswer(pd Pending, a Supply) error {
 	if len(a.Add) > pd.N {
-		return rules.Reject("too_many", "Zaopatrzenie pozwala na %d działań", "the supply allows %d", pd.N)
+		if err := s.waiver.Breach("too_many", "Zaopatrzenie pozwala na %d działań", "the supply allows %d", pd.N); err != nil {
+			return err
+		}
 	}
 	ar := s.Army(pd.Army)
 	for _, f := range a.Add {

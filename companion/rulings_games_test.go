@@ -1,0 +1,406 @@
+package companion_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/bitwagame"
+	"github.com/sztab/sztab/companion/maligame"
+	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/companion/wotrushgame"
+	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/hardware/sim"
+	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/vision"
+)
+
+var updateRulings = flag.Bool("update-rulings", false, "rewrite testdata/rulings/*.golden")
+var dumpRulings = flag.Bool("dump-rulings", false, "print the journal of each game's first steps (to write the cases)")
+
+// submitSink feeds a simulated session into a daemon the way its devices
+// would (the table's keys send as the table).
+type submitSink struct {
+	t testing.TB
+	d *companion.Daemon
+}
+
+func (s submitSink) submit(in companion.Input) {
+	if err := s.d.Submit(context.Background(), in); err != nil {
+		s.t.Fatal(err)
+	}
+}
+func (s submitSink) Tag(e hardware.TagEvent) { s.submit(companion.Input{Tag: &e}) }
+func (s submitSink) Key(e hardware.KeyEvent) {
+	s.submit(companion.Input{Key: &e, Args: e.Args, From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}})
+}
+func (s submitSink) Snapshot(sn vision.Snapshot) { s.submit(companion.Input{Snapshot: &sn}) }
+
+// mqttSide is a client of the table's broker as one role, collecting the
+// answers to its commands.
+type mqttSide struct {
+	c       paho.Client
+	topics  wire.Topics
+	mu      sync.Mutex
+	answers map[string]wire.CommandResult
+	n       int
+}
+
+func connectAs(t testing.TB, addr string, topics wire.Topics, user, pass string, subs ...string) *mqttSide {
+	t.Helper()
+	m := &mqttSide{topics: topics, answers: map[string]wire.CommandResult{}}
+	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("%s-%d", user, time.Now().UnixNano())).SetUsername(user).SetPassword(pass)
+	m.c = paho.NewClient(o)
+	if tok := m.c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect as %s: %v", user, tok.Error())
+	}
+	t.Cleanup(func() { m.c.Disconnect(50) })
+	for _, s := range subs {
+		tok := m.c.Subscribe(s, 1, func(_ paho.Client, msg paho.Message) {
+			var em struct {
+				Event wire.CommandResult `json:"event"`
+			}
+			if json.Unmarshal(msg.Payload(), &em) == nil && em.Event.Type == wire.ResultType && em.Event.ID != "" {
+				m.mu.Lock()
+				m.answers[em.Event.ID] = em.Event
+				m.mu.Unlock()
+			}
+		})
+		if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatalf("subscribe %s: %v", s, tok.Error())
+		}
+	}
+	return m
+}
+
+// send publishes a command on topic and waits for its answer.
+func (m *mqttSide) send(t testing.TB, topic string, c wire.Command) wire.CommandResult {
+	t.Helper()
+	m.mu.Lock()
+	m.n++
+	c.ID = fmt.Sprintf("%s-%d-%d", c.Name, m.n, time.Now().UnixNano())
+	m.mu.Unlock()
+	b, _ := json.Marshal(c)
+	if tok := m.c.Publish(topic, 1, false, b); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("publish %s: %v", topic, tok.Error())
+	}
+	return m.wait(t, c.ID)
+}
+
+func (m *mqttSide) wait(t testing.TB, id string) wire.CommandResult {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		m.mu.Lock()
+		r, ok := m.answers[id]
+		m.mu.Unlock()
+		if ok {
+			return r
+		}
+	}
+	t.Fatalf("no answer to command %s", id)
+	return wire.CommandResult{}
+}
+
+// rulingsCase is one game's golden game of the referee's record: the
+// demo's first steps, then a correction, an undo and a flag-but-allow.
+type rulingsCase struct {
+	spec companion.GameSpec
+	demo string // the demo table's config file
+	// steps is how many of the demo session's lines are played first.
+	steps int
+	// correct changes an action's body: the last action it changes is
+	// corrected.
+	correct func(body string) string
+	// breach are inputs the last of which the rules refuse with an
+	// allowable code.
+	breach []companion.Input
+	// paused is a command seat 1's page may send, refused while its call
+	// is open.
+	paused string
+}
+
+func TestRulingsGoldenGames(t *testing.T) {
+	for _, tc := range rulingsCases() {
+		t.Run(tc.spec.ID, func(t *testing.T) { playRulings(t, tc) })
+	}
+}
+
+func playRulings(t *testing.T, tc rulingsCase) {
+	dir := t.TempDir()
+	cfg := tabletest.DemoConfig(t, dir, tc.demo, false)
+	r := tabletest.Start(t, cfg, tc.spec)
+	defer func() {
+		if r != nil {
+			r.Stop(t)
+		}
+	}()
+	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
+	public := connectAs(t, r.D.BrokerAddr(), topics, "", "", topics.Events)
+	referee := connectAs(t, r.D.BrokerAddr(), topics, cfg.Display.Referee.User, cfg.Display.Referee.Password, topics.RefereeEvents)
+	p1 := cfg.Display.Players[0]
+	player := connectAs(t, r.D.BrokerAddr(), topics, p1.User, p1.Password, topics.EventsFor(wire.Player(p1.Seat)))
+	settles := 0
+	settle := func() {
+		t.Helper()
+		settles++
+		id := fmt.Sprintf("settle-%d", settles)
+		// A command the table's keys may not send: refused at once, its
+		// answer says every input before it was handled.
+		submitSink{t, r.D}.submit(companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: companion.CmdAnswer},
+			From: companion.Sender{Kind: wire.Keys, Audience: wire.Public, ID: id}})
+		if res := public.wait(t, id); res.OK || res.Code != "not_your_role" {
+			t.Fatalf("the keys' answer: %+v, want refused not_your_role", res)
+		}
+	}
+
+	data, err := firmwareconfig.Demo.ReadFile("demo/" + strings.TrimSuffix(tc.demo, ".yaml") + "-demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := sim.Parse(tc.demo, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc.steps < len(script.Steps) {
+		script.Steps = script.Steps[:tc.steps]
+	}
+	if err := (sim.Player{}).Play(context.Background(), script, submitSink{t, r.D}); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if *dumpRulings {
+		dumpJournal(t, cfg.Resolve(cfg.Journal))
+		return
+	}
+	jpath := cfg.Resolve(cfg.Journal)
+	actions := actionSeqs(t, jpath)
+	ref := func(c wire.Command) wire.CommandResult {
+		t.Helper()
+		return referee.send(t, topics.RefereeCommand, c)
+	}
+	must := func(what string, res wire.CommandResult) {
+		t.Helper()
+		if !res.OK {
+			t.Fatalf("%s: refused %s: %s", what, res.Code, res.Text.EN)
+		}
+	}
+
+	// A player's page cannot rule, correct or allow (the broker lets the
+	// player publish on their own command topic; the table refuses).
+	for _, name := range []string{companion.CmdUndo, companion.CmdCorrect, companion.CmdAllow, companion.CmdAnswer} {
+		res := player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: name, Text: "mine"})
+		if res.OK || res.Code != "garbled" {
+			t.Errorf("a player's %s: %+v, want refused (garbled: not a player's command)", name, res)
+		}
+	}
+
+	// 1. A correction: the action of an entry replaced by another (the
+	// last action the case's correct changes).
+	var target int64
+	var fixed string
+	for i := len(actions) - 1; i >= 0 && target == 0; i-- {
+		if old := entryBody(t, jpath, actions[i]); tc.correct(old) != old {
+			target, fixed = actions[i], tc.correct(old)
+		}
+	}
+	if target == 0 {
+		t.Fatal("no action for the case's correction")
+	}
+	must("correction", ref(wire.Command{Name: companion.CmdCorrect, Args: []string{fmt.Sprint(target)}, Text: "die read wrong", Action: json.RawMessage(fixed)}))
+	// 2. An undo of the last action.
+	must("undo", ref(wire.Command{Name: companion.CmdUndo, Text: "taken back at the players' request"}))
+	// 3. Flag but allow: an action the rules refuse, let stand.
+	for _, st := range script.Steps {
+		if st.Snapshot != nil {
+			// The camera's view, sent again as a camera does: a rebuilt
+			// game, like a restarted one, has not seen the table yet.
+			submitSink{t, r.D}.Snapshot(*st.Snapshot)
+			break
+		}
+	}
+	for _, in := range tc.breach {
+		submitSink{t, r.D}.submit(in)
+	}
+	settle()
+	if t.Failed() || testing.Verbose() {
+		eachEntry(t, jpath, func(e companion.Entry) {
+			if e.Seq > r.D.Seq()-3 {
+				t.Logf("after the breach: %d %s %.300s", e.Seq, e.Kind, e.Body)
+			}
+		})
+	}
+	must("allow", ref(wire.Command{Name: companion.CmdAllow, Text: "the table agreed"}))
+	// 4. A referee call from a player's page: that seat's input waits.
+	must("call", player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: companion.CmdCall, Text: "is that legal?"}))
+	if res := player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: tc.paused}); res.OK || res.Code != "paused_for_referee" {
+		t.Errorf("a paused seat's command: %+v, want paused_for_referee", res)
+	}
+	must("answer", ref(wire.Command{Name: companion.CmdAnswer, Text: "it is, play on"}))
+
+	live := views(t, r.D)
+	record := summaryLines(t, tc.spec, cfg, jpath)
+	r.Stop(t)
+	r = tabletest.Start(t, cfg, tc.spec)
+	if again := views(t, r.D); again != live {
+		t.Errorf("the state after a restart differs from the state after live play:\nlive:   %s\nreplay: %s", live, again)
+	}
+	golden := filepath.Join("testdata", "rulings", tc.spec.ID+".golden")
+	got := "# " + tc.spec.ID + ": the referee's record of the golden game (kinds, then the summary's lines)\n" + journalKinds(t, jpath) + record + "\n# the referee's view after replay\n" + live + "\n"
+	if *updateRulings {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update-rulings to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the golden game differs from %s (run with -update-rulings after checking):\n%s", golden, got)
+	}
+}
+
+// views is the game's referee and public views, as JSON.
+func views(t testing.TB, d *companion.Daemon) string {
+	t.Helper()
+	b, err := json.Marshal([]any{d.Game().View(companion.Viewer{Role: companion.RoleReferee}), d.Game().View(companion.Public)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// summaryLines are the export's rulings, corrections and breaches.
+func summaryLines(t testing.TB, spec companion.GameSpec, cfg *companion.Config, path string) string {
+	t.Helper()
+	fresh, err := spec.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := companion.ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	g, err := companion.ReplayJournal(context.Background(), j, fresh, "t", dice.WatchConfig{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, sec := range []struct {
+		name  string
+		lines []string
+	}{{"rulings", g.Rulings}, {"corrections", g.Corrections}, {"breaches", g.Breaches}} {
+		fmt.Fprintf(&b, "## %s\n", sec.name)
+		for _, l := range sec.lines {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	return stamps.ReplaceAllString(b.String(), "<time>")
+}
+
+var stamps = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+
+func actionSeqs(t testing.TB, path string) []int64 {
+	t.Helper()
+	var out []int64
+	eachEntry(t, path, func(e companion.Entry) {
+		if e.Kind == companion.KindAction {
+			out = append(out, e.Seq)
+		}
+	})
+	return out
+}
+
+func entryBody(t testing.TB, path string, seq int64) string {
+	t.Helper()
+	var out string
+	eachEntry(t, path, func(e companion.Entry) {
+		if e.Seq == seq {
+			out = string(e.Body)
+		}
+	})
+	return out
+}
+
+func journalKinds(t testing.TB, path string) string {
+	var b strings.Builder
+	eachEntry(t, path, func(e companion.Entry) {
+		if e.Kind != companion.KindAction && e.Kind != companion.KindNotice {
+			fmt.Fprintf(&b, "%d %s %s\n", e.Seq, e.Kind, e.Body)
+		}
+	})
+	return b.String()
+}
+
+func eachEntry(t testing.TB, path string, fn func(companion.Entry)) {
+	t.Helper()
+	j, err := companion.ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := j.Entries(context.Background(), 0, func(e companion.Entry) error { fn(e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func dumpJournal(t *testing.T, path string) {
+	j, err := companion.ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	j.Entries(context.Background(), 0, func(e companion.Entry) error {
+		b := string(e.Body)
+		if len(b) > 300 {
+			b = b[:300] + "…"
+		}
+		t.Logf("%d %s %s", e.Seq, e.Kind, b)
+		return nil
+	})
+}
+
+func rulingsCases() []rulingsCase {
+	return []rulingsCase{
+		{spec: maligame.Spec, demo: "mali-powstancy.yaml", steps: 40,
+			// The black die read as 2 was a 3.
+			correct: func(b string) string { return strings.Replace(b, `"value":2`, `"value":3`, 1) },
+			breach:  []companion.Input{tabletest.Press("keypad", "step", "red-2", "past-dworzec/1")}, paused: "pick"},
+		// Ania's selection paid with the first Engineer; corrected to the
+		// second; then taken back; then the buy paid with one card only
+		// (too little), let stand.
+		{spec: wotrushgame.Spec, demo: "wot-rush.yaml", steps: 32,
+			correct: func(b string) string { return strings.Replace(b, `"ENG-1-1"]`, `"ENG-1-2"]`, 1) },
+			breach:  []companion.Input{tabletest.Page(1, "buy", "DE-02", "ENG-1-1")}, paused: "buy"},
+		// Marysia's initiative roll: the 6 was a 5. Her supply, taken
+		// back, is given again with three units where the card gives two
+		// (too many), let stand.
+		{spec: bitwagame.Spec, demo: "bitwa-warszawska.yaml", steps: 83,
+			correct: func(b string) string { return strings.Replace(b, `"dice":[6]`, `"dice":[5]`, 1) },
+			breach:  []companion.Input{tabletest.Press("seat-1", "supply", "C", "N", "S")}, paused: "play"},
+		// The first save die, read as 2, was a 1; the last one, taken
+		// back, is entered again; then Ania's unit fires its rifle a
+		// second time this turn (already shot), let stand.
+		{spec: skirmishgame.Spec, demo: "skirmish.yaml", steps: 62,
+			correct: func(b string) string { return strings.Replace(b, `"value":2`, `"value":1`, 1) },
+			breach: []companion.Input{tabletest.Press("keypad", "6"),
+				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3", Present: true}}, {Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3"}},
+				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04D4E5F6", Present: true}}}, paused: "next"},
+	}
+}
