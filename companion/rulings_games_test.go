@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -402,5 +406,199 @@ func rulingsCases() []rulingsCase {
 			breach: []companion.Input{tabletest.Press("keypad", "6"),
 				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3", Present: true}}, {Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3"}},
 				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04D4E5F6", Present: true}}}, paused: "next"},
+	}
+}
+
+// Bad input to the referee's record: each refused with the entry and the
+// reason, nothing applied; a command sent again (before and after a
+// restart) is carried out once.
+func TestRulingsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", false)
+	r := tabletest.Start(t, cfg, maligame.Spec)
+	defer func() { r.Stop(t) }()
+	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
+	public := connectAs(t, r.D.BrokerAddr(), topics, "", "", topics.Events)
+	referee := connectAs(t, r.D.BrokerAddr(), topics, "sedzia", "sedzia", topics.RefereeEvents)
+	data, _ := firmwareconfig.Demo.ReadFile("demo/mali-powstancy-demo.jsonl")
+	script, err := sim.Parse("mali", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script.Steps = script.Steps[:20]
+	if err := (sim.Player{}).Play(context.Background(), script, submitSink{t, r.D}); err != nil {
+		t.Fatal(err)
+	}
+	jpath := cfg.Resolve(cfg.Journal)
+	// A command from no role the table knows, answered publicly.
+	for i, from := range []companion.Sender{
+		{Kind: 0, ID: "who-1"},
+		{Kind: wire.Seat | wire.Ref, ID: "who-2"},
+		{Kind: wire.Seat, Audience: wire.Referee, ID: "who-3"},
+		{Kind: wire.Seat, Audience: wire.Player(7), ID: "who-4"},
+		{Kind: wire.Ref, Audience: wire.Player(1), ID: "who-5"},
+	} {
+		if from.Audience == "" {
+			from.Audience = wire.Public
+		}
+		submitSink{t, r.D}.submit(companion.Input{Key: &hardware.KeyEvent{Keypad: "x", Key: "next"}, From: from})
+		var res wire.CommandResult
+		if from.Audience == wire.Public {
+			res = public.wait(t, from.ID)
+		} else if from.Audience == wire.Referee {
+			res = referee.wait(t, from.ID)
+		} else {
+			continue // answered on the seat's own topic
+		}
+		if res.OK || res.Code != "unknown_role" || res.Text.EN == "" {
+			t.Errorf("sender %d %+v: %+v, want refused unknown_role with the reason", i, from, res)
+		}
+	}
+	before := views(t, r.D)
+	var notice int64
+	eachEntry(t, jpath, func(e companion.Entry) {
+		if e.Kind == companion.KindNotice && notice == 0 {
+			notice = e.Seq
+		}
+	})
+	for _, tc := range []struct {
+		c        wire.Command
+		code, in string
+	}{
+		{wire.Command{Name: companion.CmdAllow, Text: "x"}, "nothing_pending", "no refused action"},
+		{wire.Command{Name: companion.CmdAnswer, Text: "x"}, "nothing_pending", "no call"},
+		{wire.Command{Name: companion.CmdCorrect, Args: []string{"9999"}, Text: "x", Action: json.RawMessage(`{"type":"end_turn"}`)}, "no_such_entry", "no entry 9999"},
+		{wire.Command{Name: companion.CmdUndo, Args: []string{fmt.Sprint(notice)}, Text: "x"}, "not_an_action", fmt.Sprintf("entry %d is a notice", notice)},
+		{wire.Command{Name: companion.CmdUndo, Args: []string{"1"}, Text: "x"}, "opening_action", "entry 1 opens the game"},
+		{wire.Command{Name: companion.CmdUndo}, "reason_missing", "give the reason"},
+		{wire.Command{Name: companion.CmdUndo, Args: []string{"abc"}, Text: "x"}, "bad_target", `"abc" is not an entry`},
+		{wire.Command{Name: companion.CmdCorrect, Args: []string{"5"}, Text: "x", Action: json.RawMessage(`{"type":"no_such"}`)}, "bad_action", "cannot be read"},
+		// A correction the rules refuse, and one that leaves a later
+		// action standing on nothing: both name the entry.
+		{wire.Command{Name: companion.CmdCorrect, Args: []string{"6"}, Text: "x", Action: json.RawMessage(`{"type":"step","courier":"green-2","to":"sggw"}`)}, "refused", "entry 6"},
+		{wire.Command{Name: companion.CmdCorrect, Args: []string{"5"}, Text: "x", Action: json.RawMessage(`{"type":"end_turn"}`)}, "no_longer_applies", "entry 6 (step) no longer applies"},
+	} {
+		res := referee.send(t, topics.RefereeCommand, tc.c)
+		if res.OK || res.Code != tc.code || !strings.Contains(res.Text.EN, tc.in) {
+			t.Errorf("%s %v: %+v, want refused %s saying %q", tc.c.Name, tc.c.Args, res, tc.code, tc.in)
+		}
+	}
+	if after := views(t, r.D); after != before {
+		t.Errorf("a refused ruling changed the state:\nbefore: %s\nafter:  %s", before, after)
+	}
+	if k := journalKinds(t, jpath); k != "" {
+		t.Errorf("refused rulings were journaled:\n%s", k)
+	}
+
+	// One undo, sent three times with one id: carried out once, answered
+	// the same each time, before and after a restart.
+	undo, _ := json.Marshal(wire.Command{Name: companion.CmdUndo, ID: "undo-once", Text: "sent once, delivered thrice"})
+	publish := func(m *mqttSide) {
+		if tok := m.c.Publish(topics.RefereeCommand, 1, false, undo); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+	}
+	publish(referee)
+	first := referee.wait(t, "undo-once")
+	if !first.OK {
+		t.Fatalf("the undo: %+v", first)
+	}
+	referee.mu.Lock()
+	delete(referee.answers, "undo-once")
+	referee.mu.Unlock()
+	publish(referee)
+	if again := referee.wait(t, "undo-once"); again != first {
+		t.Errorf("the same command again: %+v, want the first answer %+v", again, first)
+	}
+	r.Stop(t)
+	r = tabletest.Start(t, cfg, maligame.Spec)
+	referee = connectAs(t, r.D.BrokerAddr(), topics, "sedzia", "sedzia", topics.RefereeEvents)
+	publish(referee)
+	if again := referee.wait(t, "undo-once"); again.Seq != first.Seq || !again.OK {
+		t.Errorf("the same command after a restart: %+v, want the first answer %+v", again, first)
+	}
+	if k := journalKinds(t, jpath); strings.Count(k, " undo ") != 1 {
+		t.Errorf("the undo was carried out %d times:\n%s", strings.Count(k, " undo "), k)
+	}
+}
+
+// A player's page cannot rule, correct or allow over HTTP: the screens
+// refuse the referee's commands from a player's session.
+func TestRulingsPlayerPageOverHTTP(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", false)
+	r := tabletest.Start(t, cfg, maligame.Spec)
+	defer r.Stop(t)
+	addr := r.D.DisplayAddr()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.PostForm("http://"+addr+"/login", url.Values{"user": {"ania"}, "password": {"ania"}, "next": {"/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	post := func(path, body string) (int, string) {
+		req, _ := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	before := r.D.Seq()
+	for _, name := range []string{companion.CmdUndo, companion.CmdCorrect, companion.CmdAllow, companion.CmdAnswer} {
+		for _, path := range []string{"/command", "/referee/command"} {
+			code, body := post(path, fmt.Sprintf(`{"name":%q,"text":"mine"}`, name))
+			if code == http.StatusAccepted {
+				t.Errorf("a player's %s on %s was taken", name, path)
+			}
+			if path == "/command" && !strings.Contains(body, "unknown command") {
+				t.Errorf("a player's %s: %d %s, want the reason", name, code, body)
+			}
+		}
+	}
+	// Her call is hers to make.
+	if code, body := post("/command", `{"name":"call","text":"referee please"}`); code != http.StatusAccepted {
+		t.Errorf("a player's call: %d %s", code, body)
+	}
+	for end := time.Now().Add(10 * time.Second); r.D.Seq() == before && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	if k := journalKinds(t, cfg.Resolve(cfg.Journal)); !strings.Contains(k, ` call {"seat":1,"by":"player/1","text":"referee please"}`) || strings.Count(k, "\n") != 1 {
+		t.Errorf("the journal's rulings after a player's page: %q, want only her call", k)
+	}
+}
+
+// On the venue's Mosquitto (firmware-config/mosquitto's files): a player
+// cannot rule, correct or allow on her own command topic (the table
+// refuses), and the broker drops what she publishes on the referee's.
+func TestMosquittoPlayerCannotRule(t *testing.T) {
+	addr := startVenueMosquitto(t)
+	cfg := demoConfig(t, t.TempDir(), fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n  username: stol-1\n  password: \"haslo stolu\"\n  client_id: sztab-demo-stol-1\n", addr), false)
+	r := serve(open(t, cfg))
+	defer r.stop(t)
+	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
+	ania := connectAs(t, addr, topics, "ania", "a1", topics.EventsFor(wire.Player(1)))
+	referee := connectAs(t, addr, topics, "sedzia", "tajne", topics.RefereeEvents)
+	deploy(t, r.d, 30)
+	for _, name := range []string{companion.CmdUndo, companion.CmdCorrect, companion.CmdAllow, companion.CmdAnswer} {
+		res := ania.send(t, topics.PlayerCommand(1), wire.Command{Name: name, Text: "mine"})
+		if res.OK || res.Code != "garbled" || !strings.Contains(res.Text.EN, "unknown command") {
+			t.Errorf("Ania's %s over Mosquitto: %+v, want refused", name, res)
+		}
+		b, _ := json.Marshal(wire.Command{Name: name, Text: "mine", ID: "ania-" + name})
+		ania.c.Publish(topics.RefereeCommand, 1, false, b).WaitTimeout(5 * time.Second)
+	}
+	// Commands are handled in order: once the referee's own undo is
+	// answered, Ania's on the referee's topic would have been handled.
+	res := referee.send(t, topics.RefereeCommand, wire.Command{Name: companion.CmdUndo, Text: "the referee's own"})
+	if !res.OK {
+		t.Fatalf("the referee's undo over Mosquitto: %+v", res)
+	}
+	kinds := journalKinds(t, cfg.Resolve(cfg.Journal))
+	if strings.Count(kinds, " undo ") != 1 || !strings.Contains(kinds, `"by":"referee","reason":"the referee's own"`) {
+		t.Errorf("the journal's rulings: %q, want the referee's undo alone", kinds)
 	}
 }
