@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -40,9 +41,10 @@ const (
 	KindAnswer = "answer"
 )
 
-// journalKinds are the kinds an entry may have. Later kinds (corrections,
-// rulings, flagged breaches) are added here: they are entries of the same
-// chain, and the table, not a CHECK in the schema, says which exist.
+// journalKinds are the kinds an entry may have: they are entries of the
+// same chain, and the table, not a CHECK in the schema, says which exist
+// (schema 2 has no CHECK on kinds, so the referee's kinds need no
+// migration).
 var journalKinds = map[string]bool{KindAction: true, KindNotice: true,
 	KindUndo: true, KindCorrection: true, KindAllowed: true, KindCall: true, KindAnswer: true}
 
@@ -75,6 +77,8 @@ type Journal struct {
 	mu      sync.Mutex
 	headSeq int64
 	head    rec.Hash
+	// answers counts Answered calls, to prune the command ids now and then.
+	answers atomic.Int64
 }
 
 // JournalIdentity is the table a journal belongs to. It is written into the
@@ -450,6 +454,10 @@ func (j *Journal) Answered(ctx context.Context, id string, seq int64, answer []b
 	seen, _ := json.Marshal(CommandSeen{Seq: seq, Answer: answer})
 	if _, err := j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, commandKey(id), string(seen)); err != nil {
 		return &JournalError{Path: j.path, Err: err}
+	}
+	// Pruned now and then, not at every answer: each write is a sync.
+	if j.answers.Add(1)%64 != 0 {
+		return nil
 	}
 	if _, err := j.db.ExecContext(ctx, `DELETE FROM meta WHERE key LIKE 'command/%' AND rowid NOT IN
 		(SELECT rowid FROM meta WHERE key LIKE 'command/%' ORDER BY rowid DESC LIMIT ?)`, keptCommands); err != nil {
