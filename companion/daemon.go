@@ -315,7 +315,7 @@ func (d *Daemon) Seq() int64 { return d.table.Seq() }
 func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
-	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.game.Name(), Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
+	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
 		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands})
 	return b
 }

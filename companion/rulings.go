@@ -249,13 +249,13 @@ func (t *table) undo(ctx context.Context, in Input) (int64, *rules.Rejection, er
 	steps := t.plan.cloneSteps()
 	steps[i].undone = -1
 	old, _ := t.game.DecodeAction(steps[i].body)
-	g, watch, rej := t.rebuild(steps, seq, "undo")
+	g, rolls, rej := t.rebuild(steps, seq, "undo")
 	if rej != nil {
 		return 0, rej, nil
 	}
 	body, _ := json.Marshal(UndoBody{Target: seq, Action: typeOf(old), By: senderName(in), Reason: in.Text})
 	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, typeOf(old), in.Text)
-	return t.commitRuling(ctx, KindUndo, body, Notice{Type: "undo", Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, watch)
+	return t.commitRuling(ctx, KindUndo, body, Notice{Type: "undo", Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, rolls)
 }
 
 // correct replaces an accepted action by another, in its place in the
@@ -292,13 +292,13 @@ func (t *table) correct(ctx context.Context, in Input) (int64, *rules.Rejection,
 	steps := t.plan.cloneSteps()
 	old, _ := t.game.DecodeAction(steps[i].body)
 	steps[i].body, steps[i].allow, steps[i].fixed = body, nil, -1
-	g, watch, rej := t.rebuild(steps, seq, "correction")
+	g, rolls, rej := t.rebuild(steps, seq, "correction")
 	if rej != nil {
 		return 0, rej, nil
 	}
 	rb, _ := json.Marshal(CorrectionBody{Target: seq, Old: typeOf(old), New: a.Type(), Action: body, By: senderName(in), Reason: in.Text})
 	text := rules.Textf("sędzia poprawia wpis %d: %s → %s: %s", "the referee corrects entry %d: %s → %s: %s", seq, typeOf(old), a.Type(), in.Text)
-	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: "correction", Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, watch)
+	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: "correction", Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, rolls)
 }
 
 // allow lets the last refused action stand, flagged: the state goes on
@@ -432,7 +432,7 @@ func (t *table) answerCall(ctx context.Context, in Input) (int64, *rules.Rejecti
 // rebuild builds the game again from its spec and replays steps on it,
 // for an undo or correction of entry target; a step that no longer
 // applies refuses the ruling, naming it.
-func (t *table) rebuild(steps []step, target int64, what string) (Game, *dice.Watch, *rules.Rejection) {
+func (t *table) rebuild(steps []step, target int64, what string) (Game, []keyedRoll, *rules.Rejection) {
 	cfg := *t.cfg
 	// A rebuilt game's virtual dice go on from a new seed (recorded in
 	// meta like a start's): a referee's undo must not replay the dice
@@ -442,8 +442,8 @@ func (t *table) rebuild(steps []step, target int64, what string) (Game, *dice.Wa
 	if err != nil {
 		return nil, nil, refuse("not_rebuilt", "gry nie da się odbudować: %v", "the game cannot be built again: %v", err)
 	}
-	watch := dice.NewWatch(dice.WatchConfig{Significance: t.cfg.Dice.Fairness.Significance, MinRolls: t.cfg.Dice.Fairness.MinRolls})
-	err = build(g, steps, func(a Action) { observeInto(g, watch, t.cfg.Table, a) })
+	var rolls []keyedRoll
+	err = build(g, steps, func(a Action) { rolls = physicalRolls(g, t.cfg.Table, a, rolls) })
 	var se *stepError
 	if errors.As(err, &se) {
 		reason := rules.Text{PL: err.Error(), EN: err.Error()}
@@ -463,12 +463,12 @@ func (t *table) rebuild(steps []step, target int64, what string) (Game, *dice.Wa
 	if t.journal != nil {
 		t.journal.RecordSeed(context.Background(), t.clock(), cfg.Dice.Seed)
 	}
-	return g, watch, nil
+	return g, rolls, nil
 }
 
 // commitRuling journals a ruling, then makes the rebuilt game (if any)
 // current and publishes every view.
-func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n Notice, g Game, watch *dice.Watch) (int64, *rules.Rejection, error) {
+func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n Notice, g Game, rolls []keyedRoll) (int64, *rules.Rejection, error) {
 	evs := []any{n}
 	evJSON, _ := json.Marshal(evs)
 	at := t.clock()
@@ -478,7 +478,15 @@ func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n No
 	}
 	t.seq.Store(seq)
 	if g != nil {
-		t.game, t.watch = g, watch
+		t.game = g
+		// The fairness watch as the replay saw the dice (the same watch:
+		// the metrics read it from their own goroutine).
+		for _, r := range t.watch.Reports() {
+			t.watch.Reset(r.Key)
+		}
+		for _, r := range rolls {
+			t.watch.Observe(r.key, r.roll)
+		}
 	}
 	if err := t.plan.add(Entry{Seq: seq, At: at, Kind: kind, Game: t.game.Name(), Body: body}); err != nil {
 		t.log.Error("ruling not read back", "seq", seq, "err", err)
@@ -495,17 +503,24 @@ func (t *table) publishAll(seq int64, at time.Time, evs []any) {
 	t.out.Send(p)
 }
 
-// observeInto feeds an action's physical dice to a fairness watch.
-func observeInto(g Game, w *dice.Watch, table string, a Action) {
+// keyedRoll is a physical die's reading and its source.
+type keyedRoll struct {
+	key  string
+	roll dice.Roll
+}
+
+// physicalRolls appends an action's physical dice to rolls.
+func physicalRolls(g Game, table string, a Action, rolls []keyedRoll) []keyedRoll {
 	dc, ok := g.(DiceCarrier)
 	if !ok {
-		return
+		return rolls
 	}
 	for _, r := range dc.RollsIn(a) {
 		if r.Origin == dice.Keypad || r.Origin == dice.Camera || r.Origin == dice.NFC {
-			w.Observe(dice.SourceKey(table, r), r)
+			rolls = append(rolls, keyedRoll{dice.SourceKey(table, r), r})
 		}
 	}
+	return rolls
 }
 
 func typeOf(a Action) string {
