@@ -23,6 +23,10 @@ type Adapter[S, E any] struct {
 	Step func(S, rules.Action) (S, []E, error)
 	// Show is the state as a viewer may see it.
 	Show func(S, Viewer) any
+	// Allowing is the engine with the referee's waiver (flag but allow):
+	// the breaches the waiver names are let stand. Nil: the game's
+	// engine lets nothing stand.
+	Allowing func(S, rules.Action, *rules.Waiver) (S, []E, error)
 
 	state S
 }
@@ -50,6 +54,24 @@ func (a *Adapter[S, E]) Apply(x Action) ([]any, func(), error) {
 		out[i] = e
 	}
 	return out, func() { a.state = next }, nil
+}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules whose
+// rejection codes are listed (see Allower).
+func (a *Adapter[S, E]) ApplyAllowing(x Action, codes []string) ([]any, []string, func(), error) {
+	if a.Allowing == nil {
+		return nil, nil, nil, fmt.Errorf("companion: %s: %w", a.ID, ErrCannotAllow)
+	}
+	w := rules.Allow(codes...)
+	next, evs, err := a.Allowing(a.state, x, w)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out := make([]any, len(evs))
+	for i, e := range evs {
+		out[i] = e
+	}
+	return out, w.Waived(), func() { a.state = next }, nil
 }
 
 func (a *Adapter[S, E]) View(v Viewer) any { return a.Show(a.state, v) }

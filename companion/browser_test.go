@@ -107,7 +107,7 @@ func submit(t testing.TB, d *companion.Daemon, in companion.Input) time.Time {
 }
 
 func key(k string) companion.Input {
-	return companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: k}}
+	return companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: k}, From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}}
 }
 
 func tag(uid string) companion.Input {
@@ -387,4 +387,36 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 	until(t, ctx, time.Now(), text("[data-testid=status-stol-1]", "offline")+" && "+text("[data-testid=status-stol-2]", "gra trwa"))
 	screenshot(t, ctx, "venue-wall-offline")
 	tables[1].stop(t)
+}
+
+// The referee takes back an action from the page, with the reason; every
+// page then shows that a correction happened, and the public log says
+// what changed.
+func TestBrowserRefereeTakesBackFromThePage(t *testing.T) {
+	ctx := browser(t)
+	r := startServing(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), skirmishgame.Spec)
+	defer r.stop(t)
+	addr := r.d.DisplayAddr()
+	login(t, ctx, addr, "/referee", "sedzia", "tajne", "[data-testid=referee]")
+	deploy(t, r.d, 30)
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "ruch"))
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-next]`)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "strzał"))
+	if err := chromedp.Do(ctx, chromedp.SendKeys(`[data-testid=ruling-text]`, "phase ended by mistake")); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-undo_entry]`)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=record-head]", "1"))
+	until(t, ctx, time.Now(), text("[data-testid=turn]", "ruch"))
+	until(t, ctx, time.Now(), text("[data-testid=log]", "phase ended by mistake"))
+	screenshot(t, ctx, "referee-took-back")
+	// The public table screen shows it too.
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/")); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, time.Now(), text("[data-testid=record]", "phase ended by mistake"))
 }

@@ -73,7 +73,7 @@ func (d *Daemon) handleCommand(ctx context.Context, m Message) {
 		return
 	}
 	from.ID = c.ID
-	d.table.handle(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(to), Key: c.Name}, Args: c.Args, From: from})
+	d.table.handle(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(to), Key: c.Name}, Args: c.Args, Text: c.Text, Action: c.Action, From: from})
 }
 
 // refusedPrefix is how much of a refused command's payload the journal keeps.

@@ -133,6 +133,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
 		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}}
 	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
@@ -314,7 +315,7 @@ func (d *Daemon) Seq() int64 { return d.table.Seq() }
 func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
-	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.game.Name(), Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
+	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
 		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands})
 	return b
 }

@@ -180,7 +180,7 @@ func serveTally(t testing.TB, dir, more string, opts Options) (*Daemon, func()) 
 }
 
 func key(d *Daemon, keypad, k string) {
-	d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: keypad, Key: k}}
+	d.inputs <- Input{Key: &hardware.KeyEvent{Keypad: keypad, Key: k}, From: Sender{Kind: wire.Keys, Audience: wire.Public}}
 }
 
 func TestBadInputIsPublishedAndChangesNothing(t *testing.T) {

@@ -2,9 +2,7 @@ package companion
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -243,23 +241,3 @@ func SplitEvidence(events []byte) ([]json.RawMessage, *Evidence, error) {
 	}
 	return list, &ev, nil
 }
-
-// Entry returns the journal's entry seq.
-func (j *Journal) Entry(ctx context.Context, seq int64) (Entry, error) {
-	var found *Entry
-	err := j.Entries(ctx, seq-1, func(e Entry) error {
-		if e.Seq == seq {
-			found = &e
-		}
-		return errStop
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		return Entry{}, err
-	}
-	if found == nil {
-		return Entry{}, &JournalError{Path: j.path, Err: fmt.Errorf("no entry %d", seq)}
-	}
-	return *found, nil
-}
-
-var errStop = errors.New("stop")

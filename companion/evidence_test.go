@@ -74,9 +74,9 @@ func entryEvidence(t *testing.T, path string, seq int64) (companion.Entry, *comp
 		t.Fatal(err)
 	}
 	defer j.Close()
-	e, err := j.Entry(context.Background(), seq)
-	if err != nil {
-		t.Fatal(err)
+	e, ok, err := j.Entry(context.Background(), seq)
+	if err != nil || !ok {
+		t.Fatalf("entry %d: found %v, %v", seq, ok, err)
 	}
 	_, ev, err := companion.SplitEvidence(e.Events)
 	if err != nil || ev == nil {

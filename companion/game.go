@@ -1,6 +1,8 @@
 package companion
 
 import (
+	"errors"
+
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
@@ -28,7 +30,11 @@ type Input struct {
 	// Args are a command's arguments (a move's piece and field), checked
 	// against nothing but their size on the way in: the binder reads them.
 	Args []string
-	From Sender
+	// Text and Action are a command's text (a reason, a question) and
+	// game action (a correction's), when its spec takes them.
+	Text   string
+	Action []byte
+	From   Sender
 }
 
 // Sender is who sent a command, for the rules of who may do what and for
@@ -157,6 +163,19 @@ type Headliner interface {
 type TurnTeller interface {
 	ActiveSeat() int
 }
+
+// Allower is implemented by games whose engine can let an action stand
+// that the rules refuse, when the referee allows the breach ("flag but
+// allow"; rules.Waiver). ApplyAllowing is Apply with the rejection codes
+// the referee lets stand; waived are those the action actually broke. An
+// engine honours the codes only at its rule-breach checks (distances,
+// ranges, turn and timing, costs, limits), never for malformed input.
+type Allower interface {
+	ApplyAllowing(a Action, codes []string) (events []any, waived []string, commit func(), err error)
+}
+
+// ErrCannotAllow: the game's engine lets no breach stand.
+var ErrCannotAllow = errors.New("this game's engine cannot let a refused action stand")
 
 // Desyncer is implemented by games that can tell where the table and the
 // state disagree (a dead model still standing, a model the camera lost),

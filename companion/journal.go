@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -26,12 +27,26 @@ const (
 	// KindNotice is something published that changed nothing (a rejected
 	// action, an unknown tag): kept for the record, never replayed.
 	KindNotice = "notice"
+	// KindUndo is the referee taking back an accepted action (body: Undo);
+	// KindCorrection the referee replacing one by another (Correction);
+	// KindAllowed an action the rules refused that the referee let stand,
+	// flagged (Allowed). Replay reads all three.
+	KindUndo       = "undo"
+	KindCorrection = "correction"
+	KindAllowed    = "allowed"
+	// KindCall is a referee call opened for a seat (Call), KindAnswer the
+	// referee's answer that closes it (Answer): the seat's input waits
+	// between them.
+	KindCall   = "call"
+	KindAnswer = "answer"
 )
 
-// journalKinds are the kinds an entry may have. Later kinds (corrections,
-// rulings, flagged breaches) are added here: they are entries of the same
-// chain, and the table, not a CHECK in the schema, says which exist.
-var journalKinds = map[string]bool{KindAction: true, KindNotice: true}
+// journalKinds are the kinds an entry may have: they are entries of the
+// same chain, and the table, not a CHECK in the schema, says which exist
+// (schema 2 has no CHECK on kinds, so the referee's kinds need no
+// migration).
+var journalKinds = map[string]bool{KindAction: true, KindNotice: true,
+	KindUndo: true, KindCorrection: true, KindAllowed: true, KindCall: true, KindAnswer: true}
 
 // Entry is one journal row. Hash is its link in the journal's hash chain
 // (see rec.EntryHash), Prev the link before it; both lower-case hex.
@@ -62,6 +77,8 @@ type Journal struct {
 	mu      sync.Mutex
 	headSeq int64
 	head    rec.Hash
+	// answers counts Answered calls, to prune the command ids now and then.
+	answers atomic.Int64
 }
 
 // JournalIdentity is the table a journal belongs to. It is written into the
@@ -351,6 +368,15 @@ func (j *Journal) Path() string { return j.path }
 // sequence number once it is committed to disk. Body and events must be
 // JSON (the chain hashes them compacted; see rec.EntryHash).
 func (j *Journal) Append(ctx context.Context, kind, game string, at time.Time, body, events []byte) (int64, error) {
+	return j.AppendFor(ctx, "", kind, game, at, body, events)
+}
+
+// AppendFor is Append for an entry that a command with an id produced: in
+// the same transaction it notes the id in meta ('command/<id>' → the
+// entry's seq and kind), so that the command, delivered again after a
+// restart, is not carried out twice (see CommandSeen). The ids are not in
+// the hash chain: they guard against redelivery, they are no evidence.
+func (j *Journal) AppendFor(ctx context.Context, command, kind, game string, at time.Time, body, events []byte) (int64, error) {
 	if !journalKinds[kind] {
 		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("entry kind %q is not one this Sztab writes", kind)}
 	}
@@ -361,15 +387,83 @@ func (j *Journal) Append(ctx context.Context, kind, game string, at time.Time, b
 	if err != nil {
 		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("entry %d (%s): %w", e.Seq, kind, err)}
 	}
-	if _, err := j.db.ExecContext(ctx,
-		`INSERT INTO journal (seq, at, kind, game, body, events, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Seq, e.At, kind, game, string(body), string(events), j.head.String(), hash.String()); err != nil {
+	if err := j.insert(ctx, e, hash, command); err != nil {
 		// Whether it was written or not, the head is what the file says.
 		j.reloadHead()
 		return 0, &JournalError{Path: j.path, Err: err}
 	}
 	j.headSeq, j.head = e.Seq, hash
 	return e.Seq, nil
+}
+
+func (j *Journal) insert(ctx context.Context, e rec.Entry, hash rec.Hash, command string) error {
+	const q = `INSERT INTO journal (seq, at, kind, game, body, events, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	args := []any{e.Seq, e.At, e.Kind, e.Game, string(e.Body), string(e.Events), j.head.String(), hash.String()}
+	if command == "" {
+		_, err := j.db.ExecContext(ctx, q, args...)
+		return err
+	}
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return err
+	}
+	seen, _ := json.Marshal(CommandSeen{Seq: e.Seq, Kind: e.Kind})
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, commandKey(command), string(seen)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// CommandSeen is what the journal keeps of a command with an id: the last
+// entry it produced, and once it was answered, the answer.
+type CommandSeen struct {
+	Seq    int64           `json:"seq"`
+	Kind   string          `json:"kind,omitempty"`
+	Answer json.RawMessage `json:"answer,omitempty"`
+}
+
+// keptCommands is how many command ids the journal remembers.
+const keptCommands = 1024
+
+func commandKey(id string) string { return "command/" + id }
+
+// Command is what the journal remembers of the command with this id, if
+// it remembers it.
+func (j *Journal) Command(ctx context.Context, id string) (CommandSeen, bool, error) {
+	var v string
+	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, commandKey(id)).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return CommandSeen{}, false, nil
+	case err != nil:
+		return CommandSeen{}, false, &JournalError{Path: j.path, Err: err}
+	}
+	var c CommandSeen
+	if err := json.Unmarshal([]byte(v), &c); err != nil {
+		return CommandSeen{}, false, &JournalError{Path: j.path, Err: fmt.Errorf("command %q: %w", id, err)}
+	}
+	return c, true, nil
+}
+
+// Answered keeps a command's answer beside its id, and forgets all but
+// the last keptCommands ids.
+func (j *Journal) Answered(ctx context.Context, id string, seq int64, answer []byte) error {
+	seen, _ := json.Marshal(CommandSeen{Seq: seq, Answer: answer})
+	if _, err := j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, commandKey(id), string(seen)); err != nil {
+		return &JournalError{Path: j.path, Err: err}
+	}
+	// Pruned now and then, not at every answer: each write is a sync.
+	if j.answers.Add(1)%64 != 0 {
+		return nil
+	}
+	if _, err := j.db.ExecContext(ctx, `DELETE FROM meta WHERE key LIKE 'command/%' AND rowid NOT IN
+		(SELECT rowid FROM meta WHERE key LIKE 'command/%' ORDER BY rowid DESC LIMIT ?)`, keptCommands); err != nil {
+		return &JournalError{Path: j.path, Err: err}
+	}
+	return nil
 }
 
 // Entries calls fn for every entry after seq `after`, in order.
@@ -398,6 +492,24 @@ func (j *Journal) Entries(ctx context.Context, after int64, fn func(Entry) error
 	}
 	return nil
 }
+
+// Entry is the entry seq, if the journal has it.
+func (j *Journal) Entry(ctx context.Context, seq int64) (Entry, bool, error) {
+	var out Entry
+	found := false
+	err := j.Entries(ctx, seq-1, func(e Entry) error {
+		if e.Seq == seq {
+			out, found = e, true
+		}
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return Entry{}, false, err
+	}
+	return out, found, nil
+}
+
+var errStop = errors.New("stop")
 
 // PublishedThrough is the last seq whose events are known to be published.
 func (j *Journal) PublishedThrough(ctx context.Context) (int64, error) {

@@ -27,6 +27,10 @@ type GameRecord struct {
 	Entries, Actions, Notices, Refusals int
 	First, Last                         time.Time
 	Dice                                []dice.FairnessReport
+	// Rulings (referee calls and answers), Corrections (undos and
+	// corrections) and Breaches (refused actions the referee let stand,
+	// flagged) are one line each, in journal order.
+	Rulings, Corrections, Breaches []string
 }
 
 // RecordPlayer is a player of the record: seat, name, and side (faction,
@@ -49,6 +53,7 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 	var r GameRecord
 	watch := dice.NewWatch(cfg)
 	dc, _ := g.(DiceCarrier)
+	p := newPlan()
 	err := j.Entries(ctx, 0, func(e Entry) error {
 		if through > 0 && e.Seq > through {
 			return nil
@@ -70,21 +75,20 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 			if json.Unmarshal(e.Body, &n) == nil && n.Type == "rejected" {
 				r.Refusals++
 			}
-			return nil
 		case KindAction:
-		default:
-			return nil
+			r.Actions++
 		}
-		r.Actions++
-		a, err := g.DecodeAction(e.Body)
-		if err != nil {
-			return &JournalError{Path: j.Path(), Err: fmt.Errorf("entry %d: %w", e.Seq, err)}
+		if err := p.add(e); err != nil {
+			return &JournalError{Path: j.Path(), Err: err}
 		}
-		_, commit, err := g.Apply(a)
-		if err != nil {
-			return &JournalError{Path: j.Path(), Err: fmt.Errorf("entry %d (%s) no longer applies: %w", e.Seq, a.Type(), err)}
-		}
-		commit()
+		return nil
+	})
+	if err != nil {
+		return GameRecord{}, err
+	}
+	// The actions as the journal says they stand: undone ones left out,
+	// corrected ones replaced, allowed ones with the referee's waiver.
+	err = build(g, p.steps, func(a Action) {
 		if dc != nil {
 			for _, roll := range dc.RollsIn(a) {
 				if roll.Origin == dice.Keypad || roll.Origin == dice.Camera || roll.Origin == dice.NFC {
@@ -92,11 +96,11 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 				}
 			}
 		}
-		return nil
 	})
 	if err != nil {
-		return GameRecord{}, err
+		return GameRecord{}, &JournalError{Path: j.Path(), Err: err}
 	}
+	r.Rulings, r.Corrections, r.Breaches = p.rulings, p.corrections, p.breaches
 	r.Dice = watch.Reports()
 	var v struct {
 		Players []struct {

@@ -107,6 +107,9 @@ func (g Games) Check() error {
 			if c.Name == "" || names[c.Name] || c.From == 0 {
 				return fmt.Errorf("companion: game %s: command %q is empty, listed twice or sent by nobody", s.ID, c.Name)
 			}
+			if isTableCommand(c.Name) {
+				return fmt.Errorf("companion: game %s: command %q is one of the table's own commands (%s)", s.ID, c.Name, strings.Join(TableCommands.Names(wire.Anyone), ", "))
+			}
 			names[c.Name] = true
 		}
 	}

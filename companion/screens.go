@@ -41,7 +41,7 @@ func (d *Daemon) startScreens() error {
 			if a != wire.Referee {
 				from.Kind = wire.Seat
 			}
-			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, Args: c.Args, From: from})
+			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, Args: c.Args, Text: c.Text, Action: c.Action, From: from})
 		},
 	}
 	srv.Image = d.latestImage

@@ -54,8 +54,15 @@ type table struct {
 	lastImage *ImageRef
 	evidence  *EvidenceStore
 	// answered keeps the answers to recent commands with an id, so a
-	// redelivered command is answered again and carried out once.
+	// redelivered command is answered again and carried out once (the
+	// journal keeps them too, for a command redelivered after a restart).
 	answered []wire.CommandResult
+	// plan is the game as the journal says it: the actions replay
+	// applies, the referee's rulings, the open calls and the refusal the
+	// referee may let stand.
+	plan *plan
+	// cmd is the id of the command being handled, for the journal.
+	cmd string
 }
 
 // Seq is the sequence number of the last journal entry.
@@ -63,6 +70,11 @@ func (t *table) Seq() int64 { return t.seq.Load() }
 
 // replay rebuilds the state from the journal, or opens a new game in an
 // empty one.
+//
+// The journal is read whole first: an undo or correction entry changes an
+// action before it, so the actions to apply are known only at the end
+// (plan). Then they are applied in order, with the undone ones left out
+// and the corrected ones replaced.
 func (t *table) replay(ctx context.Context) error {
 	// Images kept beside the journal are pruned by the policy at start too
 	// (an age limit applies while no camera is sending).
@@ -74,30 +86,24 @@ func (t *table) replay(ctx context.Context) error {
 		s.Prune(t.clock())
 		t.evidence = s
 	}
-	n := 0
+	t.plan = newPlan()
 	err := t.journal.Entries(ctx, 0, func(e Entry) error {
 		if e.Game != t.game.Name() {
 			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d belongs to a %s game and the config plays %s; use another journal file", e.Seq, e.Game, t.game.Name())}
 		}
 		t.seq.Store(e.Seq)
-		if e.Kind != KindAction {
-			return nil
+		if err := t.plan.add(e); err != nil {
+			return &JournalError{Path: t.journal.Path(), Err: err}
 		}
-		a, err := t.game.DecodeAction(e.Body)
-		if err != nil {
-			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d: %w", e.Seq, err)}
-		}
-		_, commit, err := t.game.Apply(a)
-		if err != nil {
-			return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("entry %d (%s) no longer applies: %w", e.Seq, a.Type(), err)}
-		}
-		commit()
-		t.observeDice(a, true)
-		n++
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	n := 0
+	err = build(t.game, t.plan.steps, func(a Action) { t.observeDice(a, true); n++ })
+	if err != nil {
+		return &JournalError{Path: t.journal.Path(), Err: err}
 	}
 	t.opened = t.seq.Load()
 	if n > 0 {
@@ -144,11 +150,34 @@ func (t *table) handle(ctx context.Context, in Input) {
 		ev.Tag.Kind, ev.Tag.ID = tag.Kind, tag.ID
 	}
 	if in.Key != nil {
-		if res, ok := t.redelivered(in.From); ok {
+		if res, ok := t.redelivered(ctx, in.From); ok {
 			t.log.Info("command received twice; carried out once", "id", in.From.ID)
 			t.answer(res, in.From.Audience)
 			return
 		}
+		if rej := t.checkRole(in); rej != nil {
+			t.refuseInput(ctx, in, rej)
+			return
+		}
+		t.cmd = in.From.ID
+		defer func() { t.cmd = "" }()
+	}
+	if rej := t.paused(in); rej != nil {
+		t.refuseInput(ctx, in, rej)
+		return
+	}
+	if in.Key != nil && isTableCommand(in.Key.Key) {
+		seq, rej, err := t.rule(ctx, in)
+		var took []int64
+		switch {
+		case err != nil:
+			t.log.Error("ruling not taken", "command", in.Key.Key, "err", err)
+			rej = &rules.Rejection{Code: "not_saved", Reason: rules.Textf("nie zapisano: %v", "not saved: %v", err)}
+		case rej == nil:
+			took = append(took, seq)
+		}
+		t.finish(in, took, rej)
+		return
 	}
 	actions, notices := t.game.Bind(in)
 	var refused *rules.Rejection
@@ -205,19 +234,52 @@ func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
 			t.answered = t.answered[1:]
 		}
 		t.answered = append(t.answered, res)
+		b, _ := json.Marshal(res)
+		if err := t.journal.Answered(context.Background(), in.From.ID, res.Seq, b); err != nil {
+			t.log.Warn("command's answer not kept in the journal", "id", in.From.ID, "err", err)
+		}
 	}
 	t.answer(res, in.From.Audience)
 }
 
-func (t *table) redelivered(from Sender) (wire.CommandResult, bool) {
+// refuseInput refuses an input before the game sees it: a notice for the
+// record, and the answer when it was a command.
+func (t *table) refuseInput(ctx context.Context, in Input, rej *rules.Rejection) {
+	t.metrics.refusedAction(rej.Code)
+	n := Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason}
+	switch {
+	case in.Key != nil:
+		n.Type, n.Device = "command_rejected", in.Key.Keypad
+	case in.Tag != nil:
+		n.Device, n.UID = in.Tag.Reader, in.Tag.UID
+	}
+	t.notice(ctx, n, nil)
+	if in.Key != nil {
+		t.finish(in, nil, rej)
+	}
+}
+
+// redelivered finds the answer to a command already carried out: in
+// memory, or in the journal when it came before a restart.
+func (t *table) redelivered(ctx context.Context, from Sender) (wire.CommandResult, bool) {
 	if from.ID == "" {
 		return wire.CommandResult{}, false
 	}
 	i := slices.IndexFunc(t.answered, func(r wire.CommandResult) bool { return r.ID == from.ID })
-	if i < 0 {
+	if i >= 0 {
+		return t.answered[i], true
+	}
+	seen, ok, err := t.journal.Command(ctx, from.ID)
+	if err != nil || !ok {
 		return wire.CommandResult{}, false
 	}
-	return t.answered[i], true
+	var res wire.CommandResult
+	if len(seen.Answer) > 0 && json.Unmarshal(seen.Answer, &res) == nil {
+		return res, true
+	}
+	// Its entry was written and the daemon stopped before it answered.
+	return wire.CommandResult{Type: wire.ResultType, ID: from.ID, OK: seen.Kind != KindNotice, Seq: seen.Seq, Code: map[bool]string{true: "refused"}[seen.Kind == KindNotice],
+		Text: rules.Textf("polecenie wykonane przed restartem (wpis %d)", "the command was carried out before a restart (entry %d)", seen.Seq)}, true
 }
 
 var resultCount atomic.Int64
@@ -248,6 +310,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 		// hidden information (an army list, the cards drawn).
 		body, _ := t.game.EncodeAction(a)
 		t.noticeDice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body, t.rollsIn(a))
+		// The referee may let it stand (allow) until the state changes.
 		if t.observeDice(a, false) {
 			t.out.Send(Publication{Views: t.views(wire.Referee), Fairness: t.fairness()})
 		}
@@ -269,7 +332,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	}
 	at := t.clock()
 	start = time.Now()
-	seq, err := t.journal.Append(ctx, KindAction, t.game.Name(), at, body, evJSON)
+	seq, err := t.journal.AppendFor(ctx, t.cmd, KindAction, t.game.Name(), at, body, evJSON)
 	t.traced("journal", start)
 	t.metrics.committed(time.Since(start))
 	if err != nil {
@@ -279,6 +342,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	}
 	commit()
 	t.seq.Store(seq)
+	t.plan.add(Entry{Seq: seq, At: at, Kind: KindAction, Game: t.game.Name(), Body: body})
 	t.metrics.acceptedAction(a.Type())
 	start = time.Now()
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events), Committed: time.Now()}
@@ -340,8 +404,8 @@ func (t *table) storeImage(jpeg []byte) (ImageRef, error) {
 // keepEvidence pins the image of entry seq so that no policy prunes it:
 // the referee's ruling on an entry calls it.
 func (t *table) keepEvidence(ctx context.Context, seq int64) error {
-	e, err := t.journal.Entry(ctx, seq)
-	if err != nil {
+	e, ok, err := t.journal.Entry(ctx, seq)
+	if err != nil || !ok {
 		return err
 	}
 	_, ev, err := SplitEvidence(e.Events)
@@ -382,7 +446,7 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 	evJSON, _ := json.Marshal(journaled)
 	at := t.clock()
 	start := time.Now()
-	seq, err := t.journal.Append(ctx, KindNotice, t.game.Name(), at, body, evJSON)
+	seq, err := t.journal.AppendFor(ctx, t.cmd, KindNotice, t.game.Name(), at, body, evJSON)
 	if err == nil {
 		t.metrics.committed(time.Since(start))
 	}
@@ -392,6 +456,7 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 		return
 	}
 	t.seq.Store(seq)
+	t.plan.add(Entry{Seq: seq, At: at, Kind: KindNotice, Game: t.game.Name(), Body: body})
 	t.out.Send(Publication{Seq: seq, Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == "rejected"})
 }
 
@@ -511,6 +576,9 @@ func (t *table) view(v Viewer) ([]byte, error) {
 	}
 	if s, ok := t.game.(Summarizer); ok {
 		m.Summary = s.Summary(v)
+	}
+	if t.plan != nil {
+		m.Record = t.plan.status()
 	}
 	if v.Role == RoleReferee {
 		m.Fairness = t.watch.Reports()

@@ -40,3 +40,67 @@ func AsRejection(err error) (*Rejection, bool) {
 	ok := errors.As(err, &r)
 	return r, ok
 }
+
+// Waiver is the referee's leave to let one action stand although it breaks
+// the rules named by their rejection codes ("flag but allow": the table
+// agrees to let it stand, and the record keeps the breach). An engine takes
+// it with the action (ApplyAllowing) and honours it only at the check sites
+// of rule breaches — distances, ranges, turn and timing, costs, limits —
+// which call Breach instead of Reject. Malformed input (an unknown unit, a
+// die showing 7, a card that does not exist) is refused with Reject, which
+// no waiver passes. A nil *Waiver allows nothing.
+type Waiver struct {
+	codes  []string
+	waived []string
+}
+
+// Allow is a waiver of the breaches with these codes, for one action.
+func Allow(codes ...string) *Waiver { return &Waiver{codes: codes} }
+
+// Breach is Reject at a rule-breach check site: nil when w lets the code
+// stand (the breach is noted in Waived and the engine goes on as if the
+// check had passed), else the *Rejection. It returns error, not
+// *Rejection, so that a let-through breach is a true nil.
+func (w *Waiver) Breach(code, pl, en string, args ...any) error {
+	if w.Lets(code) {
+		return nil
+	}
+	return Reject(code, pl, en, args...)
+}
+
+// Lets says whether w lets a breach of code stand, and notes it in Waived
+// when it does: for engines that build their rejections themselves.
+func (w *Waiver) Lets(code string) bool {
+	if w == nil {
+		return false
+	}
+	for _, c := range w.codes {
+		if c == code {
+			for _, d := range w.waived {
+				if d == code {
+					return true
+				}
+			}
+			w.waived = append(w.waived, code)
+			return true
+		}
+	}
+	return false
+}
+
+// Waived are the codes an action actually broke and the waiver let stand,
+// in the order they were met.
+func (w *Waiver) Waived() []string {
+	if w == nil {
+		return nil
+	}
+	return w.waived
+}
+
+// Codes are the codes the waiver lets stand.
+func (w *Waiver) Codes() []string {
+	if w == nil {
+		return nil
+	}
+	return w.codes
+}

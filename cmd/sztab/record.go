@@ -255,6 +255,7 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 		Finished: gr.Finished,
 		Result:   record.Text{PL: gr.Result.PL, EN: gr.Result.EN},
 	}
+	sum.Rulings, sum.Corrections, sum.Breaches = gr.Rulings, gr.Corrections, gr.Breaches
 	if !gr.First.IsZero() {
 		sum.Start, sum.End = gr.First.UTC().Format(time.RFC3339), gr.Last.UTC().Format(time.RFC3339)
 	}

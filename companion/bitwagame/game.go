@@ -130,7 +130,7 @@ func newGame(start bitwa.StartGame, colours map[string]string) *Game {
 		g.colours[k] = v
 	}
 	g.Adapter = companion.Adapter[bitwa.State, bitwa.Event]{
-		ID: ID, Codec: bitwa.Actions, Opening: start, Step: bitwa.Apply, Show: view,
+		ID: ID, Codec: bitwa.Actions, Opening: start, Step: bitwa.Apply, Show: view, Allowing: bitwa.ApplyAllowing,
 	}
 	return g
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/maligame"
+	"github.com/sztab/sztab/companion/wire"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/chromium"
@@ -176,7 +177,7 @@ func TestBrowserPlayerKeepsGoals(t *testing.T) {
 	chromium.Login(t, ctx, "http://"+addr+"/player/1", "ania", "ania", "[data-testid=panel]")
 	deal := func() {
 		t.Helper()
-		if err := r.D.Submit(context.Background(), companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: "deal"}}); err != nil {
+		if err := r.D.Submit(context.Background(), companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: "deal"}, From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}}); err != nil {
 			t.Fatal(err)
 		}
 	}

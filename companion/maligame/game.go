@@ -64,7 +64,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
 	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6d616c69)), seed: cfg.Dice.Seed, physicalDeck: c.Deck != "virtual"}
-	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply,
+	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Allowing: mali.ApplyAllowing,
 		Show: func(s mali.State, v companion.Viewer) any { return show(s, v, g.beforeTheDie()) }}
 	return g, nil
 }

@@ -139,7 +139,12 @@ func testSummary() Summary {
 			{Source: "t1/keypad/kp1", Rolls: 90, Faces: [6]int{15, 14, 16, 15, 15, 15}, ChiSquare: 0.13, PValue: 0.9997},
 			{Source: "t1/camera/d3", Rolls: 72, Faces: [6]int{2, 3, 4, 3, 10, 50}, ChiSquare: 160.5, PValue: 0.00001, Loaded: true},
 		},
-		Signed: "0123456789abcdef",
+		Rulings: []string{"entry 35 (2026-08-01T18:00:00Z): call for seat 1 by player/1: is that <legal>?",
+			"entry 37 (2026-08-01T18:01:00Z): referee answered the call of entry 35 (seat 1): it is, play on"},
+		Corrections: []string{"entry 30 (2026-08-01T17:40:00Z): referee corrected entry 14: roll_die replaced by roll_die {\"value\":3}; reason: die read wrong",
+			"entry 31 (2026-08-01T17:41:00Z): referee took back entry 24 (end_turn); reason: taken back & replayed"},
+		Breaches: []string{"entry 34 (2026-08-01T17:50:00Z): step allowed by referee despite not_adjacent (A is not next to B): broke [\"not_adjacent\"]; reason: the table agreed"},
+		Signed:   "0123456789abcdef",
 	}
 }
 

@@ -43,8 +43,9 @@ type Summary struct {
 	// Dice are the physical dice's fairness reports.
 	Dice []Die
 
-	// Rulings, Corrections and Breaches (flagged but allowed) are the
-	// referee's entries; none are recorded yet (see the README).
+	// Rulings (referee calls and answers), Corrections (undos and
+	// corrections) and Breaches (refused actions the referee let stand,
+	// flagged) are the referee's entries, one line each.
 	Rulings, Corrections, Breaches []string
 
 	// Signed names the key that signed the result statement (its
@@ -142,19 +143,22 @@ no physical dice recorded
 - {{.}}
 {{- else}}
 none recorded
-{{end}}
+{{- end}}
+
 ## Corrections
 {{range .Corrections}}
 - {{.}}
 {{- else}}
 none recorded
-{{end}}
+{{- end}}
+
 ## Flagged breaches
 {{range .Breaches}}
 - {{.}}
 {{- else}}
 none recorded
-{{end}}
+{{- end}}
+
 ---
 Check this record with ` + "`sztab verify --record DIR`" + `: the chain of record.jsonl must end in the final hash above.
 `

@@ -105,7 +105,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		shuffle:  rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)),
 		template: c.Template}
 	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
-		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view,
+		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view, Allowing: skirmish.ApplyAllowing,
 	}
 	return g, nil
 }

@@ -89,7 +89,7 @@ func tag(kind, id string) companion.Input {
 }
 
 func key(k string) companion.Input {
-	return companion.Input{Key: &hardware.KeyEvent{Keypad: "k1", Key: k}}
+	return companion.Input{Key: &hardware.KeyEvent{Keypad: "k1", Key: k}, From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}}
 }
 
 func snapshot(models ...vision.ModelPosition) companion.Input {

@@ -307,8 +307,16 @@ func Run(ctx context.Context, o Options) error {
 // send sends the referee's typed key to the table at base and notes what
 // became of it.
 func (s *Screen) send(c paho.Client, base wire.Topics, typed string, n int) {
+	// A command that takes a text (the referee's answer to a call, a
+	// reason) is typed with it: "answer it is legal, play on".
+	key, text, _ := strings.Cut(typed, " ")
 	s.mu.Lock()
 	name, ok := s.status.Commands.For(wire.Ref).WatchKey(typed)
+	if spec, found := s.status.Commands.For(wire.Ref).Lookup(strings.ToLower(key)); !ok && found && spec.Text {
+		name, ok = spec.Name, true
+	} else {
+		text = ""
+	}
 	s.mu.Unlock()
 	switch {
 	case !ok:
@@ -325,7 +333,7 @@ func (s *Screen) send(c paho.Client, base wire.Topics, typed string, n int) {
 		return
 	}
 	opts := c.OptionsReader()
-	cmd := wire.Command{Name: name, ID: fmt.Sprintf("%s-%d", opts.ClientID(), n)}
+	cmd := wire.Command{Name: name, ID: fmt.Sprintf("%s-%d", opts.ClientID(), n), Text: strings.TrimSpace(text)}
 	payload, _ := json.Marshal(cmd)
 	s.sent(name, cmd.ID) // before the publish: the table may answer before the broker's ack
 	tok := c.Publish(base.RefereeCommand, 1, false, payload)

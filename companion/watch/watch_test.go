@@ -30,7 +30,8 @@ const state = `{"seq":21,"venue":"demo","table":"stol-1","game":"any-game","head
 const status = `{"status":"online","game":"any-game","venue":"demo","table":"stol-1","commands":[
 {"name":"next","label":{"pl":"Dalej","en":"Next phase"},"from":["keys","player","referee"],"watch":"n"},
 {"name":"undo","label":{"pl":"Cofnij","en":"Undo"},"from":["referee"],"watch":"u"},
-{"name":"roll","label":{"pl":"Rzuć","en":"Roll"},"from":["player"],"watch":"r"}]}`
+{"name":"roll","label":{"pl":"Rzuć","en":"Roll"},"from":["player"],"watch":"r"},
+{"name":"answer","label":{"pl":"Odpowiedz","en":"Answer the call"},"from":["referee"],"args":["seat?"],"text":true}]}`
 
 func TestRender(t *testing.T) {
 	s := NewScreen("en")
@@ -200,6 +201,11 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 	waitFor("the table took next (seq 6)")
 	if strings.Contains(out.String(), "seq 9)") {
 		t.Error("the watch took another sender's answer for its own")
+	}
+	// The answer to a referee call is typed with its text.
+	io.WriteString(typing, "answer it is legal, play on\n")
+	if c := received(`"name":"answer"`); c.Text != "it is legal, play on" {
+		t.Errorf("the answer's text: %q", c.Text)
 	}
 	io.WriteString(typing, "u\n")
 	undo := received(`"name":"undo"`)

@@ -76,6 +76,11 @@ type CommandSpec struct {
 	// move's courier and field). A command without Args takes none; the
 	// game checks the values it is given.
 	Args []string `json:"args,omitempty"`
+	// Text says the command takes a text (a reason, a question, an
+	// answer: Command.Text); Action that it takes a game action as JSON
+	// (Command.Action: a correction's new action).
+	Text   bool `json:"text,omitempty"`
+	Action bool `json:"action,omitempty"`
 }
 
 // Vocabulary is a game's commands, in the order its buttons are shown.
@@ -143,6 +148,10 @@ type Command struct {
 	ID string `json:"id,omitempty"`
 	// Args are the command's arguments, when its spec names some.
 	Args []string `json:"args,omitempty"`
+	// Text is the command's text (at most MaxTextBytes), when its spec
+	// takes one; Action its game action (JSON), when its spec takes one.
+	Text   string          `json:"text,omitempty"`
+	Action json.RawMessage `json:"action,omitempty"`
 }
 
 // MaxCommandBytes bounds a command's JSON; MaxCommandArgs and MaxArgBytes
@@ -151,6 +160,7 @@ const (
 	MaxCommandBytes = 4096
 	MaxCommandArgs  = 8
 	MaxArgBytes     = 64
+	MaxTextBytes    = 500
 )
 
 // ParseCommand reads one command (JSON, at most MaxCommandBytes) and checks
@@ -181,6 +191,16 @@ func ParseCommand(data []byte, v Vocabulary, from Sender) (Command, error) {
 	if len(c.Args) == 0 {
 		c.Args = nil
 	}
+	switch {
+	case c.Text != "" && !spec.Text:
+		return Command{}, fmt.Errorf("wire: command %q takes no text", spec.Name)
+	case len(c.Text) > MaxTextBytes || !utf8.ValidString(c.Text) || strings.ContainsFunc(c.Text, isControl):
+		return Command{}, fmt.Errorf("wire: command %q: text longer than %d bytes, not UTF-8 or holds control characters", spec.Name, MaxTextBytes)
+	case len(c.Action) > 0 && !spec.Action:
+		return Command{}, fmt.Errorf("wire: command %q takes no action", spec.Name)
+	case len(c.Action) > 0 && (string(c.Action) == "null" || c.Action[0] != '{'):
+		return Command{}, fmt.Errorf("wire: command %q: the action is a JSON object", spec.Name)
+	}
 	return c, nil
 }
 
@@ -198,6 +218,10 @@ func checkArgs(args []string, spec CommandSpec) error {
 	}
 	return nil
 }
+
+// isControl is a control character other than a line break or a tab (a
+// text may have lines).
+func isControl(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }
 
 // CommandResult answers one command, on the events topic of the sender's
 // audience: taken (with the seq of the last entry it produced) or refused

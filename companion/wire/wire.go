@@ -208,6 +208,40 @@ type StateMessage struct {
 	Desync []Desync `json:"desync,omitempty"`
 	// Legal are the action types the engine may take now, for the referee.
 	Legal []string `json:"legal,omitempty"`
+	// Record says, in every view, that the referee took back or corrected
+	// actions, let refused ones stand (flagged) and which seats wait for
+	// the referee; nil when nothing of the kind happened.
+	Record *RecordStatus `json:"record,omitempty"`
+}
+
+// RecordStatus is the referee's part of the game so far.
+type RecordStatus struct {
+	// Corrections counts undos and corrections; Flags actions the rules
+	// refused that the referee let stand.
+	Corrections int `json:"corrections,omitempty"`
+	Flags       int `json:"flags,omitempty"`
+	// Last are the latest rulings, oldest first.
+	Last []RecordNote `json:"last,omitempty"`
+	// Calls are the open referee calls: those seats' input waits.
+	Calls []OpenCall `json:"calls,omitempty"`
+}
+
+// RecordNote is one ruling: the journal entry (its seq and kind: undo,
+// correction, allowed, call, answer), the entry it concerns and what it
+// says.
+type RecordNote struct {
+	Seq    int64      `json:"seq"`
+	Kind   string     `json:"kind"`
+	Target int64      `json:"target,omitempty"`
+	Text   rules.Text `json:"text"`
+}
+
+// OpenCall is a referee call waiting for the referee's answer.
+type OpenCall struct {
+	Seq  int64  `json:"seq"`
+	Seat int    `json:"seat"`
+	By   string `json:"by"`
+	Text string `json:"text,omitempty"`
 }
 
 // Desync is one disagreement between the table and the state.

@@ -111,7 +111,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 func newGame(start wotrush.StartGame) *Game {
 	g := &Game{}
 	g.Adapter = companion.Adapter[wotrush.State, wotrush.Event]{
-		ID: section, Codec: wotrush.Actions, Opening: start, Step: wotrush.Apply, Show: view,
+		ID: section, Codec: wotrush.Actions, Opening: start, Step: wotrush.Apply, Show: view, Allowing: wotrush.ApplyAllowing,
 	}
 	return g
 }

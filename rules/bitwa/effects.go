@@ -254,7 +254,9 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 		}
 		total += m.N
 		if total > max {
-			return rules.Reject("too_many", "można poruszyć najwyżej %d Oddz.", "at most %d unit(s) may move", max)
+			if err := s.waiver.Breach("too_many", "można poruszyć najwyżej %d Oddz.", "at most %d unit(s) may move", max); err != nil {
+				return err
+			}
 		}
 		switch {
 		case from == to:
@@ -266,14 +268,20 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 		}
 		if from.front != to.front {
 			if s.blocked(army, BlockLine2, "") {
-				return rules.Reject("blocked_line2", "Blokada 2LF: nie można przenosić Oddziałów między Frontami", "a 2nd-line blockade: no moves between fronts")
+				if err := s.waiver.Breach("blocked_line2", "Blokada 2LF: nie można przenosić Oddziałów między Frontami", "a 2nd-line blockade: no moves between fronts"); err != nil {
+					return err
+				}
 			}
 			if s.Options.AdjacentMoves && abs(frontIndex(from.front)-frontIndex(to.front)) > 1 {
-				return rules.Reject("not_adjacent", "Fronty %s i %s nie sąsiadują", "the %s and %s fronts are not neighbours", from.front, to.front)
+				if err := s.waiver.Breach("not_adjacent", "Fronty %s i %s nie sąsiadują", "the %s and %s fronts are not neighbours", from.front, to.front); err != nil {
+					return err
+				}
 			}
 		}
 		if to.line == 1 && s.blocked(army, BlockLine1, to.front) {
-			return rules.Reject("blocked_line1", "1. linia Frontu %s jest zablokowana", "the 1st line of the %s front is blocked", to.front)
+			if err := s.waiver.Breach("blocked_line1", "1. linia Frontu %s jest zablokowana", "the 1st line of the %s front is blocked", to.front); err != nil {
+				return err
+			}
 		}
 		src := s.at(army, from)
 		if *src < m.N {
@@ -284,7 +292,9 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 	}
 	for _, f := range Fronts {
 		if n, lim := s.units(army, f, 2), s.Limit(army, f); n > lim {
-			return rules.Reject("over_limit", "2LF Frontu %s: %d Oddz., limit %d", "the %s front's 2nd line: %d units, limit %d", f, n, lim)
+			if err := s.waiver.Breach("over_limit", "2LF Frontu %s: %d Oddz., limit %d", "the %s front's 2nd line: %d units, limit %d", f, n, lim); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

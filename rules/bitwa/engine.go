@@ -27,7 +27,30 @@ type Event struct {
 // error wrapping one) and s itself: nothing is half-applied, s is never
 // changed.
 func Apply(s State, a Action) (State, []Event, error) {
+	return applyWith(s, a, nil)
+}
+
+// Allowable are the rejection codes a referee may let stand for one action
+// (rules.Waiver, "flag but allow"): moving more units than a card
+// allows, moves across blockades or between fronts that are not
+// neighbours, a 2nd line over its limit, a card on a blocked field,
+// a supply of more units than the resource card gives.
+// Every other refusal (malformed input, an unknown card or unit, the wrong
+// phase) stands whatever the waiver says.
+var Allowable = []string{"too_many", "blocked_line1", "blocked_line2", "not_adjacent", "over_limit", "blocked_field"}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules named
+// in w; w.Waived says which the action broke. The state goes on from the
+// allowed action.
+func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
+	next, evs, err := applyWith(s, a, w)
+	next.waiver = nil
+	return next, evs, err
+}
+
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err

@@ -114,7 +114,9 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 			return rules.Reject("out_of_range", "efekt %d poza zakresem 0–%d", "effect %d out of range 0–%d", a.Choice, len(opts)-1)
 		}
 		if s.blocked(p.Army, BlockCommanderField, f) {
-			return rules.Reject("blocked_field", "pole Dowódcy na Froncie %s jest zablokowane", "the commander field on the %s front is blocked", f)
+			if err := s.waiver.Breach("blocked_field", "pole Dowódcy na Froncie %s jest zablokowane", "the commander field on the %s front is blocked", f); err != nil {
+				return err
+			}
 		}
 		if old := ar.Commanders[fi]; old != nil {
 			s.discard(p.Army, old.Card)
@@ -134,7 +136,9 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 		s.queueEffects(p, c.ID, f, opts[a.Choice], true)
 	case KindOrder:
 		if s.blocked(p.Army, BlockOrderField, f) {
-			return rules.Reject("blocked_field", "pole Rozkazu na Froncie %s jest zablokowane", "the order field on the %s front is blocked", f)
+			if err := s.waiver.Breach("blocked_field", "pole Rozkazu na Froncie %s jest zablokowane", "the order field on the %s front is blocked", f); err != nil {
+				return err
+			}
 		}
 		if ar.Orders[fi] != "" {
 			return rules.Reject("field_taken", "na polu Rozkazu (%s) leży już %s", "the order field (%s) already holds %s", f, s.cardName(ar.Orders[fi]))
@@ -383,7 +387,9 @@ func (s *State) roll(pd Pending, a Roll) error {
 
 func (s *State) supplyAnswer(pd Pending, a Supply) error {
 	if len(a.Add) > pd.N {
-		return rules.Reject("too_many", "Zaopatrzenie pozwala na %d działań", "the supply allows %d", pd.N)
+		if err := s.waiver.Breach("too_many", "Zaopatrzenie pozwala na %d działań", "the supply allows %d", pd.N); err != nil {
+			return err
+		}
 	}
 	ar := s.Army(pd.Army)
 	for _, f := range a.Add {

@@ -287,6 +287,10 @@ type State struct {
 	Cards map[string]Card `json:"cards"`
 
 	evs []Event // the events of the action being applied
+
+	// waiver is the referee's leave for the action being applied
+	// (ApplyAllowing); nil in every state an engine call returns.
+	waiver *rules.Waiver
 }
 
 // clone copies everything an action may change; the card table and the

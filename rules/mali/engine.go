@@ -13,7 +13,27 @@ import (
 // When the rules need a player's choice the state's Pending names the
 // player and lists the legal answers.
 func Apply(s State, a Action) (State, []Event, error) {
+	return applyWith(s, a, nil)
+}
+
+// Allowable are the rejection codes a referee may let stand for one action
+// (rules.Waiver): breaches of the movement rules. Everything else (an
+// unknown field or courier, a card not in the hand, the wrong phase) is
+// refused whatever the waiver says.
+var Allowable = []string{"too_far", "not_adjacent", "blocked_road", "soldier_field", "fallen_district", "move_used"}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules named
+// in w (flag but allow); w.Waived says which it broke. The state goes on
+// from the allowed action.
+func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
+	next, evs, err := applyWith(s, a, w)
+	next.waiver = nil
+	return next, evs, err
+}
+
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err
@@ -417,15 +437,22 @@ func (s *State) place(a Place) ([]Event, error) {
 // canStand explains why a courier may not stand on n.
 func (s *State) canStand(n Node) error {
 	dist, ok := s.cat.DistrictOf[n]
-	switch {
-	case !ok:
+	if !ok {
 		return rules.Reject("no_such_field", "na mapie nie ma pola %[1]q", "there is no field %[1]q on the map", n)
-	case n == s.Soldier:
-		return rules.Reject("soldier_field", "na polu %[1]s stoi niemiecki żołnierz", "the German soldier stands on %[1]s", s.cat.Name(n))
-	case s.onBlockedRoad(n):
-		return rules.Reject("blocked_road", "droga %[1]s jest zablokowana", "the road of %[1]s is blocked", s.cat.Name(n))
-	case s.fallen(dist):
-		return rules.Reject("fallen_district", "dzielnica %[1]s upadła: nikt nie może tam wejść", "district %[1]s has fallen: nobody may enter it", s.cat.Districts[dist].Name)
+	}
+	// Rule breaches: the referee may let them stand (ApplyAllowing).
+	if n == s.Soldier {
+		if err := s.waiver.Breach("soldier_field", "na polu %[1]s stoi niemiecki żołnierz", "the German soldier stands on %[1]s", s.cat.Name(n)); err != nil {
+			return err
+		}
+	}
+	if s.onBlockedRoad(n) {
+		if err := s.waiver.Breach("blocked_road", "droga %[1]s jest zablokowana", "the road of %[1]s is blocked", s.cat.Name(n)); err != nil {
+			return err
+		}
+	}
+	if s.fallen(dist) {
+		return s.waiver.Breach("fallen_district", "dzielnica %[1]s upadła: nikt nie może tam wejść", "district %[1]s has fallen: nobody may enter it", s.cat.Districts[dist].Name)
 	}
 	return nil
 }
@@ -451,7 +478,9 @@ func (s *State) step(a Move) ([]Event, error) {
 			return nil, rules.Reject("not_your_courier", "dodatkowy ruch ma tylko %[1]s", "only %[1]s has the extra move", s.Pending.Courier)
 		}
 		if s.Pending.Count < 1 {
-			return nil, rules.Reject("too_far", "dodatkowy ruch wykorzystany", "the extra move is used up")
+			if err := s.waiver.Breach("too_far", "dodatkowy ruch wykorzystany", "the extra move is used up"); err != nil {
+				return nil, err
+			}
 		}
 		c := s.courier(a.Courier)
 		if err := s.stepCheck(c, a.To); err != nil {
@@ -468,13 +497,18 @@ func (s *State) step(a Move) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	var breach error
 	switch {
 	case t.Jumped:
-		return nil, rules.Reject("move_used", "ruch tej rundy był skokiem", "this round's move was a jump")
+		breach = s.waiver.Breach("move_used", "ruch tej rundy był skokiem", "this round's move was a jump")
 	case t.MoveDone:
-		return nil, rules.Reject("move_used", "ruch już zakończony (akcja rozdziela ruch)", "the move is over (the action came after it)")
-	case t.Points >= t.Card:
-		return nil, rules.Reject("too_far", "karta %[1]d daje %[1]d punktów ruchu, wszystkie wykorzystane", "card %[1]d gives %[1]d movement points, all used", t.Card)
+		breach = s.waiver.Breach("move_used", "ruch już zakończony (akcja rozdziela ruch)", "the move is over (the action came after it)")
+	}
+	if breach == nil && t.Points >= t.Card {
+		breach = s.waiver.Breach("too_far", "karta %[1]d daje %[1]d punktów ruchu, wszystkie wykorzystane", "card %[1]d gives %[1]d movement points, all used", t.Card)
+	}
+	if breach != nil {
+		return nil, breach
 	}
 	if err := s.stepCheck(c, a.To); err != nil {
 		return nil, err
@@ -488,10 +522,13 @@ func (s *State) stepCheck(c *Courier, to Node) error {
 		return err
 	}
 	if !containsNode(s.cat.Neighbours(c.At), to) {
-		return rules.Reject("not_adjacent", "%[1]s nie sąsiaduje z %[2]s", "%[1]s is not next to %[2]s", s.cat.Name(to), s.cat.Name(c.At))
-	}
-	if !s.courierEdge(c.At, to) {
-		return rules.Reject("blocked_road", "droga z %[1]s do %[2]s jest zablokowana", "the road from %[1]s to %[2]s is blocked", s.cat.Name(c.At), s.cat.Name(to))
+		if err := s.waiver.Breach("not_adjacent", "%[1]s nie sąsiaduje z %[2]s", "%[1]s is not next to %[2]s", s.cat.Name(to), s.cat.Name(c.At)); err != nil {
+			return err
+		}
+	} else if !s.courierEdge(c.At, to) {
+		if err := s.waiver.Breach("blocked_road", "droga z %[1]s do %[2]s jest zablokowana", "the road from %[1]s to %[2]s is blocked", s.cat.Name(c.At), s.cat.Name(to)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -542,7 +579,9 @@ func (s *State) jump(a Jump) ([]Event, error) {
 		return nil, err
 	}
 	if t.Points > 0 || t.Jumped || t.MoveDone {
-		return nil, rules.Reject("move_used", "skok zamiast ruchu: ten gracz już się ruszał", "a jump replaces the move: this player has already moved")
+		if err := s.waiver.Breach("move_used", "skok zamiast ruchu: ten gracz już się ruszał", "a jump replaces the move: this player has already moved"); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.jumpCheck(c, a.To); err != nil {
 		return nil, err
@@ -559,7 +598,7 @@ func (s *State) jumpCheck(c *Courier, to Node) error {
 		return err
 	}
 	if !containsNode(s.jumpTargets(string(c.At)), to) {
-		return rules.Reject("not_adjacent", "%[1]s nie jest sąsiednim obiektem %[2]s (lub droga zablokowana)", "%[1]s is not a neighbouring object of %[2]s (or the road is blocked)", s.cat.Name(to), s.cat.Name(c.At))
+		return s.waiver.Breach("not_adjacent", "%[1]s nie jest sąsiednim obiektem %[2]s (lub droga zablokowana)", "%[1]s is not a neighbouring object of %[2]s (or the road is blocked)", s.cat.Name(to), s.cat.Name(c.At))
 	}
 	return nil
 }

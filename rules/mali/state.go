@@ -223,6 +223,9 @@ type State struct {
 	// cat is the game data from StartGame (map, cards, die); it never
 	// changes, so clones share it.
 	cat *Catalogue
+	// waiver is the referee's leave for the action being applied
+	// (ApplyAllowing); nil in every state an engine call returns.
+	waiver *rules.Waiver
 }
 
 // Catalogue is the game data of a started game.

@@ -13,7 +13,8 @@ import (
 // paths with the indices and map keys left out. Anything else reachable
 // through a slice, map or pointer must be copied.
 var cloneShared = map[string]string{
-	"data": "the game data from StartGame never changes",
+	"data":   "the game data from StartGame never changes",
+	"waiver": "the referee's waiver of one engine call (ApplyAllowing), nil in every state an engine call returns",
 	// clone copies the Weapons slice, but a row's own slices and pointers
 	// are shared: weapon rows never change once a unit exists.
 	"Units[].Weapons[].MGBonus": "weapon rows never change",

@@ -61,8 +61,10 @@ func (s *State) deploy(a Deploy) ([]Event, error) {
 			return nil, err
 		}
 		if !ok {
-			return nil, rules.Reject("deploy_zone", "%[1]s: podstawka sięga %[2]s od krawędzi, wolno najwyżej %[3]s", "%[1]s: its base reaches %[4]s kroki from the edge, at most %[5]s allowed",
-				id, plKroki(roundMeasure(far)), fmtNum(s.Options.DeployDepth), fmtMeasure(roundMeasure(far)), fmtNum(s.Options.DeployDepth))
+			if err := s.waiver.Breach("deploy_zone", "%[1]s: podstawka sięga %[2]s od krawędzi, wolno najwyżej %[3]s", "%[1]s: its base reaches %[4]s kroki from the edge, at most %[5]s allowed",
+				id, plKroki(roundMeasure(far)), fmtNum(s.Options.DeployDepth), fmtMeasure(roundMeasure(far)), fmtNum(s.Options.DeployDepth)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := s.coherent(u, ids, at); err != nil {
@@ -88,9 +90,11 @@ func (s *State) deploy(a Deploy) ([]Event, error) {
 						return nil, err
 					}
 					if tooNear {
-						return nil, rules.Reject("too_close", "%[1]s stoi %[2]s od %[3]s (%[4]s); między oddziałami minimum %[5]s",
+						if err := s.waiver.Breach("too_close", "%[1]s stoi %[2]s od %[3]s (%[4]s); między oddziałami minimum %[5]s",
 							"%[1]s stands %[6]s kroki from %[3]s (%[4]s); units keep at least %[7]s kroki apart",
-							id, plKroki(roundMeasure(g)), om.ID, other.Name, plKrokiN(s.Options.UnitGap), fmtMeasure(roundMeasure(g)), fmtNum(s.Options.UnitGap))
+							id, plKroki(roundMeasure(g)), om.ID, other.Name, plKrokiN(s.Options.UnitGap), fmtMeasure(roundMeasure(g)), fmtNum(s.Options.UnitGap)); err != nil {
+							return nil, err
+						}
 					}
 				}
 			}
@@ -354,8 +358,10 @@ func (s *State) moveModels(a Move) ([]Event, error) {
 				if limit < float64(u.Move) {
 					extra = rules.Textf(" (połowa ruchu po skoku z %s)", " (half its move after jumping with %s)", m.Weapon)
 				}
-				return nil, rules.Reject("move_too_long", "%[1]s: ruch %[6]s, wolno %[7]s%[4]s", "%[1]s: moved %[2]s kroki, %[3]s allowed%[5]s",
-					m.ID, fmtMeasure(roundMeasure(d)), fmtNum(limit), extra.PL, extra.EN, plKroki(roundMeasure(d)), plKrokiN(limit))
+				if err := s.waiver.Breach("move_too_long", "%[1]s: ruch %[6]s, wolno %[7]s%[4]s", "%[1]s: moved %[2]s kroki, %[3]s allowed%[5]s",
+					m.ID, fmtMeasure(roundMeasure(d)), fmtNum(limit), extra.PL, extra.EN, plKroki(roundMeasure(d)), plKrokiN(limit)); err != nil {
+					return nil, err
+				}
 			}
 			steps = append(steps, step{u, m, to, from, d})
 		}

@@ -41,7 +41,30 @@ func (n *needCall) Error() string { return "skirmish: too close to call: " + n.c
 // action whose measurement is too close to call is held in State.Call until
 // a Ruling settles it.
 func Apply(s State, a Action) (State, []Event, error) {
+	return applyWith(s, a, nil)
+}
+
+// Allowable are the rejection codes a referee may let stand for one action
+// (rules.Waiver, "flag but allow"): a target or marker out of the
+// weapon's range, a second shot of one weapon in a turn, a move longer than
+// the model's allowance, units deployed too close to each other or outside
+// the deployment zone.
+// Every other refusal (malformed input, an unknown card or unit, the wrong
+// phase) stands whatever the waiver says.
+var Allowable = []string{"out_of_range", "already_shot", "move_too_long", "too_close", "deploy_zone"}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules named
+// in w; w.Waived says which the action broke. The state goes on from the
+// allowed action.
+func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
+	next, evs, err := applyWith(s, a, w)
+	next.waiver = nil
+	return next, evs, err
+}
+
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	var nc *needCall
 	if errors.As(err, &nc) {

@@ -60,7 +60,9 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 		return nil, err
 	}
 	if slices.Contains(shooter.Fired, w.Name) {
-		return nil, rules.Reject("already_shot", "%s (%s) już strzelał w tej turze", "%s (%s) has already fired this turn", shooter.Name, w.Name)
+		if err := s.waiver.Breach("already_shot", "%s (%s) już strzelał w tej turze", "%s (%s) has already fired this turn", shooter.Name, w.Name); err != nil {
+			return nil, err
+		}
 	}
 	for _, id := range a.NoLineOfFire {
 		if m := shooter.model(id); m == nil {
@@ -114,7 +116,9 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 		sh.Distance = d
 		switch judge(d, float64(w.Range)) {
 		case outside:
-			return nil, rules.Reject("out_of_range", "%[1]s: cel %[4]s, zasięg %[3]d", "%[1]s: target %[2]s kroki away, range %[3]d", w.Name, fmtMeasure(d), w.Range, plKroki(d))
+			if err := s.waiver.Breach("out_of_range", "%[1]s: cel %[4]s, zasięg %[3]d", "%[1]s: target %[2]s kroki away, range %[3]d", w.Name, fmtMeasure(d), w.Range, plKroki(d)); err != nil {
+				return nil, err
+			}
 		case tooClose:
 			borderline = true
 			rangeText = rules.Textf("%[1]s: cel %[4]s, zasięg %[3]d", "%[1]s: target %[2]s kroki, range %[3]d", w.Name, fmtMeasure(d), w.Range, plKroki(d))
@@ -143,7 +147,9 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 			sh.Distance.Uncertainty = max(sh.Distance.Uncertainty, mk.Distance.Uncertainty)
 			switch judge(*mk.Distance, float64(w.Range)) {
 			case outside:
-				return nil, rules.Reject("out_of_range", "%[1]s: znacznik %[4]s, zasięg %[3]d", "%[1]s: marker %[2]s kroki away, range %[3]d", w.Name, fmtMeasure(*mk.Distance), w.Range, plKroki(*mk.Distance))
+				if err := s.waiver.Breach("out_of_range", "%[1]s: znacznik %[4]s, zasięg %[3]d", "%[1]s: marker %[2]s kroki away, range %[3]d", w.Name, fmtMeasure(*mk.Distance), w.Range, plKroki(*mk.Distance)); err != nil {
+					return nil, err
+				}
 			case tooClose:
 				borderline = true
 				rangeText = rules.Textf("%[1]s: znacznik %[4]s, zasięg %[3]d", "%[1]s: marker %[2]s kroki, range %[3]d", w.Name, fmtMeasure(*mk.Distance), w.Range, plKroki(*mk.Distance))

@@ -496,6 +496,10 @@ type State struct {
 	// data is the game data from StartGame; it never changes, so clones
 	// share it.
 	data *Catalogue
+
+	// waiver is the referee's leave for the action being applied
+	// (ApplyAllowing); nil in every state an engine call returns.
+	waiver *rules.Waiver
 }
 
 // clone is a deep copy: Apply works on it and throws it away on a refusal.

@@ -42,7 +42,31 @@ func textf(pl, en string, args ...any) rules.Text {
 // Apply plays action a on state s: the next state and what happened, or a
 // *rules.Rejection and s itself. s is never changed.
 func Apply(s State, a Action) (State, []Event, error) {
+	return applyWith(s, a, nil)
+}
+
+// Allowable are the rejection codes a referee may let stand for one action
+// (rules.Waiver, "flag but allow"): a move over its movement
+// allowance (7.4), infantry or artillery from one enemy-adjacent hex to
+// another (7.4, 11.2), a hex over the stacking limit after a move (1.2),
+// a chit its side has no RP for (7.3), a strategic move over the limit
+// (11.2).
+// Every other refusal (malformed input, an unknown card or unit, the wrong
+// phase) stands whatever the waiver says.
+var Allowable = []string{"too_far", "adjacent_move", "overstacked", "no_rp", "strategic_limit"}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules named
+// in w; w.Waived says which the action broke. The state goes on from the
+// allowed action.
+func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
+	next, evs, err := applyWith(s, a, w)
+	next.waiver = nil
+	return next, evs, err
+}
+
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err

@@ -289,7 +289,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 	}
 	p := s.player(a.Side)
 	if p.StratMoves >= p.StratLimit {
-		return nil, rejectf("strategic_limit", "limit ruchu strategicznego: %d (11.2)", "the strategic movement limit is %d (11.2)", p.StratLimit)
+		if !s.waiver.Lets("strategic_limit") {
+			return nil, rejectf("strategic_limit", "limit ruchu strategicznego: %d (11.2)", "the strategic movement limit is %d (11.2)", p.StratLimit)
+		}
 	}
 	if q := s.hq(a.Unit); q != nil && q.Side == a.Side && q.Status == OnMap {
 		return s.strategicHQ(a, q)
@@ -333,7 +335,9 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 		// 11.2: not into or out of a hex next to the enemy, unless a
 		// stationary friend holds it.
 		if s.zoc(a.Side, i, []*Unit{u}, &o) {
-			return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+			if !s.waiver.Lets("adjacent_move") {
+				return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+			}
 		}
 		prev = i
 	}
@@ -392,7 +396,9 @@ func (s *State) strategicHQ(a StrategicMove, q *HQ) ([]Event, error) {
 			}
 		}
 		if s.zoc(a.Side, i, nil, &o) {
-			return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+			if !s.waiver.Lets("adjacent_move") {
+				return nil, rejectf("adjacent_move", "%s: heks przy wrogu (11.2)", "%s: a hex next to the enemy (11.2)", h)
+			}
 		}
 		prev = i
 	}

@@ -42,7 +42,9 @@ func (s *State) assignChit(a AssignChit) ([]Event, error) {
 	}
 	p := s.player(a.Side)
 	if p.RP() < cost {
-		return nil, rejectf("no_rp", "żeton kosztuje %d PZ, zostało %d (7.3)", "a chit costs %d RP, %d left (7.3)", cost, p.RP())
+		if !s.waiver.Lets("no_rp") {
+			return nil, rejectf("no_rp", "żeton kosztuje %d PZ, zostało %d (7.3)", "a chit costs %d RP, %d left (7.3)", cost, p.RP())
+		}
 	}
 	p.Spent += cost
 	s.Chits = append(s.Chits, Chit{Side: a.Side, Hex: a.Hex, Cost: cost})
@@ -408,7 +410,9 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 		// to the enemy to another, unless a river or a stationary friend
 		// screens one of them.
 		if slow && s.zoc(a.Side, prev, movers, &o) && s.zoc(a.Side, i, movers, &o) {
-			return nil, rejectf("adjacent_move", "piechota i artyleria nie mogą przejść z heksu przy wrogu na inny taki heks (7.4): %s → %s", "infantry and artillery may not move from a hex next to the enemy to another (7.4): %s → %s", b.HexAt(prev), h)
+			if !s.waiver.Lets("adjacent_move") {
+				return nil, rejectf("adjacent_move", "piechota i artyleria nie mogą przejść z heksu przy wrogu na inny taki heks (7.4): %s → %s", "infantry and artillery may not move from a hex next to the enemy to another (7.4): %s → %s", b.HexAt(prev), h)
+			}
 		}
 		_ = k
 		prev = i
@@ -418,7 +422,9 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 		limit = 1
 	}
 	if cost > limit {
-		return nil, rejectf("too_far", "droga kosztuje %d, limit ruchu %d (7.4)", "the path costs %d, the allowance is %d (7.4)", cost, limit)
+		if !s.waiver.Lets("too_far") {
+			return nil, rejectf("too_far", "droga kosztuje %d, limit ruchu %d (7.4)", "the path costs %d, the allowance is %d (7.4)", cost, limit)
+		}
 	}
 	dest := a.Path[len(a.Path)-1]
 	if dest == a.Hex {
@@ -437,7 +443,9 @@ func (s *State) checkOrder(a Order) ([]*Unit, error) {
 		}
 	}
 	if n > StackLimit {
-		return nil, rejectf("overstacked", "%s: %d jednostek bojowych, limit %d (1.2)", "%s: %d combat units, the limit is %d (1.2)", dest, n, StackLimit)
+		if !s.waiver.Lets("overstacked") {
+			return nil, rejectf("overstacked", "%s: %d jednostek bojowych, limit %d (1.2)", "%s: %d combat units, the limit is %d (1.2)", dest, n, StackLimit)
+		}
 	}
 	if err := s.checkNationMix(a.Side, dest, movers); err != nil {
 		return nil, err

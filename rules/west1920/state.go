@@ -222,6 +222,10 @@ type State struct {
 	Result    *rules.Text `json:"result,omitempty"`
 
 	cat *Catalogue
+
+	// waiver is the referee's leave for the action being applied
+	// (ApplyAllowing); nil in every state an engine call returns.
+	waiver *rules.Waiver
 }
 
 // Options are the choices where the rulebook leaves room (AMBIGUITIES.md).

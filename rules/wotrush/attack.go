@@ -13,7 +13,9 @@ func (s *State) attack(a Attack) ([]Event, error) {
 		return nil, err
 	}
 	if s.Attacked {
-		return nil, rules.Reject("second_attack", "w turze można przeprowadzić tylko jeden atak", "only one attack is allowed a turn")
+		if err := s.waiver.Breach("second_attack", "w turze można przeprowadzić tylko jeden atak", "only one attack is allowed a turn"); err != nil {
+			return nil, err
+		}
 	}
 	if len(a.Cards) == 0 {
 		return nil, rules.Reject("no_attackers", "atak wymaga co najmniej jednego Pojazdu", "an attack needs at least one vehicle")
@@ -38,8 +40,10 @@ func (s *State) attack(a Attack) ([]Event, error) {
 		if nation == "" {
 			nation = c.Nation
 		} else if c.Nation != nation {
-			return nil, rules.Reject("mixed_nations", "wszystkie atakujące Pojazdy muszą być z jednego kraju (%[1]s i %[2]s)", "every attacker must be of one nation (%[3]s and %[4]s)",
-				s.nationName(nation).PL, s.nationName(c.Nation).PL, s.nationName(nation).EN, s.nationName(c.Nation).EN)
+			if err := s.waiver.Breach("mixed_nations", "wszystkie atakujące Pojazdy muszą być z jednego kraju (%[1]s i %[2]s)", "every attacker must be of one nation (%[3]s and %[4]s)",
+				s.nationName(nation).PL, s.nationName(c.Nation).PL, s.nationName(nation).EN, s.nationName(c.Nation).EN); err != nil {
+				return nil, err
+			}
 		}
 	}
 	any := false

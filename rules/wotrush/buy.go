@@ -20,7 +20,9 @@ func (s *State) buy(a Buy) ([]Event, error) {
 	// "Gracz nie może zakupić więcej niż jedną kartę z Rezerwy w swojej
 	// turze, chyba że posiada zdolność Rekrutacji."
 	if !s.Recruitment && (s.Purchases > 0 || len(a.Cards) > 1) {
-		return nil, rules.Reject("second_purchase", "bez Rekrutacji można kupić tylko jedną kartę w turze", "without Recruitment only one card may be bought a turn")
+		if err := s.waiver.Breach("second_purchase", "bez Rekrutacji można kupić tylko jedną kartę w turze", "without Recruitment only one card may be bought a turn"); err != nil {
+			return nil, err
+		}
 	}
 	cost := map[string]int{}
 	total := 0
@@ -77,7 +79,9 @@ func (s *State) buy(a Buy) ([]Event, error) {
 		for _, v := range national {
 			have += v
 		}
-		return nil, rules.Reject("too_little", "koszt %[1]d, a karty dają %[2]d surowców (z tego %[3]d zwykłych, brakuje %[4]d)", "cost %[1]d, the cards give %[2]d resources (%[3]d ordinary, %[4]d short)", total, have, general, need-general)
+		if err := s.waiver.Breach("too_little", "koszt %[1]d, a karty dają %[2]d surowców (z tego %[3]d zwykłych, brakuje %[4]d)", "cost %[1]d, the cards give %[2]d resources (%[3]d ordinary, %[4]d short)", total, have, general, need-general); err != nil {
+			return nil, err
+		}
 	}
 	for _, id := range a.Pay {
 		p.Hand = removeOne(p.Hand, id)

@@ -27,7 +27,29 @@ type Event struct {
 // error wrapping one) and s itself: nothing is half-applied, s is never
 // changed.
 func Apply(s State, a Action) (State, []Event, error) {
+	return applyWith(s, a, nil)
+}
+
+// Allowable are the rejection codes a referee may let stand for one action
+// (rules.Waiver, "flag but allow"): the one-purchase and
+// one-attack limits of a turn, a purchase that costs more than the cards
+// give, attackers of more than one nation.
+// Every other refusal (malformed input, an unknown card or unit, the wrong
+// phase) stands whatever the waiver says.
+var Allowable = []string{"second_purchase", "too_little", "second_attack", "mixed_nations"}
+
+// ApplyAllowing is Apply with the referee's leave to break the rules named
+// in w; w.Waived says which the action broke. The state goes on from the
+// allowed action.
+func ApplyAllowing(s State, a Action, w *rules.Waiver) (State, []Event, error) {
+	next, evs, err := applyWith(s, a, w)
+	next.waiver = nil
+	return next, evs, err
+}
+
+func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 	next := s.clone()
+	next.waiver = w
 	evs, err := next.apply(a)
 	if err != nil {
 		return s, nil, err

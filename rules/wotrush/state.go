@@ -285,6 +285,10 @@ type State struct {
 	// was taken; the round is finished.
 	EndTriggered bool    `json:"end_triggered,omitempty"`
 	Result       *Result `json:"result,omitempty"`
+
+	// waiver is the referee's leave for the action being applied
+	// (ApplyAllowing); nil in every state an engine call returns.
+	waiver *rules.Waiver
 }
 
 func (s State) clone() State {

@@ -31,12 +31,12 @@
   // redraw lets a panel show a choice made on the page (a piece picked up
   // before the field it goes to is clicked).
   var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "", redraw: function () { render(); },
-              command: function (name, args) {
+              command: function (name, args, extra) {
                 var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
                 sent[id] = name;
                 ctx.answer = say("wysłano " + name + "…", "sent " + name + "…");
                 render();
-                return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args && args.length ? { name: name, id: id, args: args } : { name: name, id: id }) })
+                return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign(args && args.length ? { name: name, id: id, args: args } : { name: name, id: id }, extra || {})) })
                   .then(function (r) { if (!r.ok) return r.text().then(function (x) { ctx.answer = x; render(); }); });
               } };
 
@@ -78,6 +78,9 @@
       var game = panels.games[meta.game];
       var draw = page === "hub" ? panels.hub : (game ? game.draw : panels.generic);
       var node = draw(msg, ctx);
+      // The referee's record (corrections, flagged breaches, open calls)
+      // shows on every page of the table.
+      if (page !== "hub" && msg.record) node = el("div", {}, panels.record(msg, ctx), node);
       if (page === "referee") node = el("div", {}, node, panels.referee(msg, ctx));
       if (page === "player") node = el("div", {}, node, panels.player(msg, ctx));
       panel.replaceChildren(node);

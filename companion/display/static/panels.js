@@ -66,12 +66,58 @@ window.SztabPanels = (function () {
         ctx.el("tr", {}, ["", ctx.say("rzuty", "rolls"), "1–6", "p", ctx.say("odrzucone", "rejected"), ""].map(function (h) { return ctx.el("th", { text: h }); })), rows));
     if (msg.legal && msg.legal.length) nodes.push(ctx.el("div", { class: "meta", "data-testid": "legal" }, ctx.say("Silnik przyjmie teraz: ", "The engine takes now: ") + msg.legal.join(", ")));
     nodes.push(controls(ctx, "referee"));
+    nodes.push(rulings(msg, ctx));
     return ctx.el("section", { "data-testid": "referee" }, nodes);
   }
 
   function player(msg, ctx) {
     var c = controls(ctx, "player");
-    return c ? ctx.el("section", { "data-testid": "player-controls" }, c) : null;
+    var call = ctx.el("input", { "data-testid": "call-text", placeholder: ctx.say("pytanie do sędziego", "question for the referee") });
+    var callBox = ctx.el("div", { class: "controls", "data-testid": "call" }, call,
+      ctx.el("button", { "data-testid": "cmd-call", onclick: function () { ctx.command("call", [], call.value ? { text: call.value } : {}); } }, ctx.say("Wezwij sędziego", "Call the referee")));
+    return ctx.el("section", { "data-testid": "player-controls" }, c, callBox);
+  }
+
+  // record shows the referee's part of the game on every page: that
+  // actions were taken back or corrected, the flags of actions let stand
+  // despite the rules, the seats waiting for the referee, the last rulings.
+  function record(msg, ctx) {
+    var r = msg.record || {};
+    var head = [];
+    if (r.corrections) head.push(ctx.say("✎ poprawki sędziego: ", "✎ referee's corrections: ") + r.corrections);
+    if (r.flags) head.push(ctx.say("⚑ dopuszczone mimo przepisów: ", "⚑ allowed despite the rules: ") + r.flags);
+    var calls = (r.calls || []).map(function (c) {
+      return ctx.el("div", { class: "flag", "data-testid": "call-" + c.seat },
+        ctx.say("Miejsce " + c.seat + " czeka na sędziego", "Seat " + c.seat + " waits for the referee") + (c.text ? ": " + c.text : "") + " (#" + c.seq + ")");
+    });
+    var notes = (r.last || []).map(function (n) {
+      return ctx.el("li", { class: n.kind, "data-testid": "ruling-" + n.seq }, ctx.el("span", { class: "seq", text: "#" + n.seq }), ctx.t(n.text));
+    });
+    return ctx.el("section", { class: "record", "data-testid": "record" },
+      head.length ? ctx.el("div", { class: "record-head", "data-testid": "record-head", text: head.join(" · ") }) : null,
+      calls, notes.length ? ctx.el("ol", { class: "log" }, notes) : null);
+  }
+
+  // rulings are the referee's own commands: take back or correct an entry
+  // (by its number), let the refused action stand, answer a call.
+  function rulings(msg, ctx) {
+    var seq = ctx.el("input", { "data-testid": "ruling-seq", size: "6", placeholder: ctx.say("wpis #", "entry #") });
+    var why = ctx.el("input", { "data-testid": "ruling-text", placeholder: ctx.say("powód / odpowiedź", "reason / answer") });
+    var action = ctx.el("textarea", { "data-testid": "ruling-action", rows: "2", placeholder: ctx.say("nowa akcja (JSON) do poprawki", "the correction's new action (JSON)") });
+    var send = function (name, withAction) {
+      return function () {
+        var extra = { text: why.value };
+        if (withAction) { try { extra.action = JSON.parse(action.value); } catch (e) { ctx.answer = String(e); ctx.redraw(); return; } }
+        ctx.command(name, seq.value ? [seq.value] : [], extra);
+      };
+    };
+    var b = function (name, label, withAction) { return ctx.el("button", { "data-testid": "cmd-" + name, onclick: send(name, withAction) }, label); };
+    return ctx.el("div", { class: "rulings", "data-testid": "rulings" },
+      ctx.el("h2", { text: ctx.say("Orzeczenia", "Rulings") }),
+      ctx.el("div", { class: "controls" }, seq, why),
+      ctx.el("div", { class: "controls" }, b("undo_entry", ctx.say("Cofnij", "Take back")), b("allow", ctx.say("Dopuść (flaga)", "Let stand (flag)")),
+        b("answer", ctx.say("Odpowiedz na wezwanie", "Answer the call"))),
+      ctx.el("div", { class: "controls" }, action, b("correct", ctx.say("Popraw wpis", "Correct the entry"), true)));
   }
 
   function hub(msg, ctx) {
@@ -97,6 +143,6 @@ window.SztabPanels = (function () {
     return ctx.el("pre", { class: "json", "data-testid": "generic" }, JSON.stringify(msg.state || msg, null, 1));
   }
 
-  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic,
+  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic, record: record,
            util: { pct: pct, distBars: distBars, dice: dice } };
 })();
