@@ -29,7 +29,15 @@ type Adapter[S, E any] struct {
 	Allowing func(S, rules.Action, *rules.Waiver) (S, []E, error)
 
 	state S
+	// version counts the states made current (by any commit or SetState):
+	// what a binding computes from the state is fresh while it matches.
+	version uint64
 }
+
+// Version changes whenever another state becomes current, however it came
+// (Apply, ApplyAllowing, SetState): a binding keys what it derives from
+// the state (overlays, odds) on it.
+func (a *Adapter[S, E]) Version() uint64 { return a.version }
 
 func (a *Adapter[S, E]) Name() string { return a.ID }
 
@@ -53,7 +61,7 @@ func (a *Adapter[S, E]) Apply(x Action) ([]any, func(), error) {
 	for i, e := range evs {
 		out[i] = e
 	}
-	return out, func() { a.state = next }, nil
+	return out, func() { a.state, a.version = next, a.version+1 }, nil
 }
 
 // ApplyAllowing is Apply with the referee's leave to break the rules whose
@@ -71,7 +79,7 @@ func (a *Adapter[S, E]) ApplyAllowing(x Action, codes []string) ([]any, []string
 	for i, e := range evs {
 		out[i] = e
 	}
-	return out, w.Waived(), func() { a.state = next }, nil
+	return out, w.Waived(), func() { a.state, a.version = next, a.version+1 }, nil
 }
 
 func (a *Adapter[S, E]) View(v Viewer) any { return a.Show(a.state, v) }
@@ -81,4 +89,4 @@ func (a *Adapter[S, E]) State() S { return a.state }
 
 // SetState replaces the current state, for tests that set up a position
 // directly; the daemon changes the state only through Apply and commit.
-func (a *Adapter[S, E]) SetState(s S) { a.state = s }
+func (a *Adapter[S, E]) SetState(s S) { a.state, a.version = s, a.version+1 }

@@ -352,7 +352,11 @@ func (t *table) allow(ctx context.Context, in Input) (int64, *rules.Rejection, e
 		Text: rules.Textf("⚑ sędzia dopuszcza %s mimo przepisów (%s: %s): %s", "⚑ the referee lets %s stand despite the rules (%s: %s): %s", a.Type(), p.code, p.reason.PL, in.Text)}
 	flag.Text.EN = fmt.Sprintf("⚑ the referee lets %s stand despite the rules (%s: %s): %s", a.Type(), p.code, p.reason.EN, in.Text)
 	evs := append([]any{flag}, events...)
-	evJSON, err := json.Marshal(evs)
+	journaled := evs // the journal's events end with the evidence, never published
+	if ev := t.entryEvidence(body, t.rollsIn(a)); ev != nil {
+		journaled = append(slices.Clip(evs), ev)
+	}
+	evJSON, err := json.Marshal(journaled)
 	if err != nil {
 		return 0, nil, fmt.Errorf("companion: events of %s: %w", a.Type(), err)
 	}
@@ -361,6 +365,7 @@ func (t *table) allow(ctx context.Context, in Input) (int64, *rules.Rejection, e
 	if err != nil {
 		return 0, nil, err
 	}
+	t.pinRuledOn(ctx, strconv.FormatInt(p.seq, 10))
 	commit()
 	t.seq.Store(seq)
 	t.plan.add(Entry{Seq: seq, At: at, Kind: KindAllowed, Game: t.game.Name(), Body: body})
@@ -470,13 +475,20 @@ func (t *table) rebuild(steps []step, target int64, what string) (Game, []keyedR
 // current and publishes every view.
 func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n Notice, g Game, rolls []keyedRoll) (int64, *rules.Rejection, error) {
 	evs := []any{n}
-	evJSON, _ := json.Marshal(evs)
+	journaled := evs                                 // the journal's events end with the evidence, never published
+	if ev := t.entryEvidence(body, nil); ev != nil { // the referee's command itself
+		journaled = append(slices.Clip(evs), ev)
+	}
+	evJSON, _ := json.Marshal(journaled)
 	at := t.clock()
 	seq, err := t.journal.AppendFor(ctx, t.cmd, kind, t.game.Name(), at, body, evJSON)
 	if err != nil {
 		return 0, nil, err
 	}
 	t.seq.Store(seq)
+	if kind == KindUndo || kind == KindCorrection {
+		t.pinRuledOn(ctx, n.Code)
+	}
 	if g != nil {
 		t.game = g
 		// The fairness watch as the replay saw the dice (the same watch:
@@ -535,4 +547,16 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
+}
+
+// pinRuledOn keeps the picture of the entry a ruling answers (seq in
+// decimal) out of the pruning policy: it is the evidence of a ruling now.
+func (t *table) pinRuledOn(ctx context.Context, seq string) {
+	n, err := strconv.ParseInt(seq, 10, 64)
+	if err == nil {
+		err = t.keepEvidence(ctx, n)
+	}
+	if err != nil {
+		t.log.Warn("evidence: the picture of a ruled entry could not be pinned", "entry", seq, "err", err)
+	}
 }

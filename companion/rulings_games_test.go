@@ -23,6 +23,7 @@ import (
 	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/companion/west1920game"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/companion/wotrushgame"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
@@ -228,10 +229,12 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	// 2. An undo of the last action.
 	must("undo", ref(wire.Command{Name: companion.CmdUndo, Text: "taken back at the players' request"}))
 	// 3. Flag but allow: an action the rules refuse, let stand.
+	var camera *vision.Snapshot
 	for _, st := range script.Steps {
 		if st.Snapshot != nil {
 			// The camera's view, sent again as a camera does: a rebuilt
 			// game, like a restarted one, has not seen the table yet.
+			camera = st.Snapshot
 			submitSink{t, r.D}.Snapshot(*st.Snapshot)
 			break
 		}
@@ -256,11 +259,22 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	must("answer", ref(wire.Command{Name: companion.CmdAnswer, Text: "it is, play on"}))
 
 	record := summaryLines(t, tc.spec, cfg, jpath)
+	kinds := journalKinds(t, jpath)
 	// The views are read once the daemon's loop has stopped (it is the
 	// only reader of the game while it runs).
 	r.Stop(t)
 	live := views(t, r.D)
 	r = tabletest.Start(t, cfg, tc.spec)
+	if camera != nil {
+		// A restarted table draws the camera's picture again once the
+		// camera sends its view (the game state needs no camera); a key
+		// refused after it says the snapshot was handled.
+		submitSink{t, r.D}.Snapshot(*camera)
+		seq := r.D.Seq()
+		submitSink{t, r.D}.submit(companion.Input{Key: &hardware.KeyEvent{Keypad: "keypad", Key: companion.CmdAnswer},
+			From: companion.Sender{Kind: wire.Keys, Audience: wire.Public, ID: "after-restart"}})
+		tabletest.WaitSeq(t, r.D, seq+1)
+	}
 	r.Stop(t)
 	again := views(t, r.D)
 	r = nil
@@ -268,7 +282,7 @@ func playRulings(t *testing.T, tc rulingsCase) {
 		t.Errorf("the state after a restart differs from the state after live play:\nlive:   %s\nreplay: %s", live, again)
 	}
 	golden := filepath.Join("testdata", "rulings", tc.spec.ID+".golden")
-	got := "# " + tc.spec.ID + ": the referee's record of the golden game (kinds, then the summary's lines)\n" + journalKinds(t, jpath) + record + "\n# the referee's view after replay\n" + live + "\n"
+	got := "# " + tc.spec.ID + ": the referee's record of the golden game (kinds, then the summary's lines)\n" + kinds + record + "\n# the referee's view after replay\n" + live + "\n"
 	if *updateRulings {
 		os.MkdirAll(filepath.Dir(golden), 0o755)
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -411,6 +425,17 @@ func rulingsCases() []rulingsCase {
 			breach: []companion.Input{tabletest.Press("keypad", "6"),
 				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3", Present: true}}, {Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3"}},
 				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04D4E5F6", Present: true}}}, paused: "next"},
+		// The Russians' resource roll: the white 6 was a 5 (14 RP, not
+		// 15); the 4th Rifle Division's order to 1804, taken back, is
+		// given again to 2304, four hexes away (too far, 7.4), let stand.
+		{spec: west1920game.Spec, demo: "west-1920.yaml", steps: 49,
+			correct: func(b string) string {
+				if !strings.Contains(b, `"dice":[6,3]`) {
+					return b
+				}
+				return strings.Replace(strings.Replace(b, `"dice":[6,3]`, `"dice":[5,3]`, 1), `"value":6`, `"value":5`, 1)
+			},
+			breach: []companion.Input{tabletest.Page(2, "move", "1904", "2304")}, paused: "pass"},
 	}
 }
 

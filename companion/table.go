@@ -405,8 +405,11 @@ func (t *table) storeImage(jpeg []byte) (ImageRef, error) {
 // the referee's ruling on an entry calls it.
 func (t *table) keepEvidence(ctx context.Context, seq int64) error {
 	e, ok, err := t.journal.Entry(ctx, seq)
-	if err != nil || !ok {
+	if err != nil {
 		return err
+	}
+	if !ok {
+		return &JournalError{Path: t.journal.Path(), Err: fmt.Errorf("no entry %d", seq)}
 	}
 	_, ev, err := SplitEvidence(e.Events)
 	if err != nil || ev == nil || ev.Image == nil {

@@ -34,9 +34,9 @@ type Game struct {
 	// physicalDeck: the order cards come from their tags (Config.Deck).
 	physicalDeck bool
 	// bd is what the screens show before the soldier's die, computed for
-	// the current state when bdFresh (see View).
-	bd      *beforeTheDie
-	bdFresh bool
+	// the adapter's state version bdAt (see View).
+	bd   *beforeTheDie
+	bdAt uint64
 	// snap is the camera's latest snapshot, for the desyncs.
 	snap *vision.Snapshot
 	// unsure is the last unsure reading the players were asked about.

@@ -80,25 +80,10 @@ func show(s mali.State, v companion.Viewer, bd *beforeTheDie) any {
 // per viewer (about 0.5 ms each): the adapter shows every viewer the
 // current state.
 func (g *Game) beforeTheDie() *beforeTheDie {
-	if !g.bdFresh {
-		g.bd, g.bdFresh = computeBeforeTheDie(g.State()), true
+	if g.bd == nil || g.bdAt != g.Version() {
+		g.bd, g.bdAt = computeBeforeTheDie(g.State()), g.Version()
 	}
 	return g.bd
-}
-
-// Apply is the adapter's, with the views' derived part renewed on commit.
-func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
-	evs, commit, err := g.Adapter.Apply(a)
-	if err != nil {
-		return nil, nil, err
-	}
-	return evs, func() { commit(); g.bdFresh = false }, nil
-}
-
-// SetState is the adapter's, for tests; the views' derived part follows.
-func (g *Game) SetState(s mali.State) {
-	g.Adapter.SetState(s)
-	g.bdFresh = false
 }
 
 func maxBlack(s mali.State) int {

@@ -152,6 +152,11 @@ func step(s west1920.State, a rules.Action) (west1920.State, []west1920.Event, e
 	return west1920.Apply(s, engineAction(a))
 }
 
+// stepAllowing is step with the referee's waiver (flag but allow).
+func stepAllowing(s west1920.State, a rules.Action, w *rules.Waiver) (west1920.State, []west1920.Event, error) {
+	return west1920.ApplyAllowing(s, engineAction(a), w)
+}
+
 // Game is How the West was Saved at one table: the engine's state in the
 // adapter, the dice entered so far for the pending roll (lost on a
 // restart: enter them again) and the screens' overlays, computed once per
@@ -161,12 +166,23 @@ type Game struct {
 	seed    uint64
 	virtual bool
 	rng     *rand.Rand
-	// entered are the dice keyed in for the pending roll, by slot.
-	entered []dice.Roll
-	// derived is what every view shows on top of the state; fresh says it
-	// belongs to the current state.
-	derived *derived
-	fresh   bool
+	// entered are the dice keyed in for the pending roll, by slot, while
+	// the state is the adapter's version enteredAt (any new state drops
+	// them: they were for the roll it waited for).
+	entered   []dice.Roll
+	enteredAt uint64
+	// derived is what every view shows on top of the state, computed for
+	// the adapter's version derivedAt.
+	derived   *derived
+	derivedAt uint64
+}
+
+// enteredDice are the dice entered for the current state's pending roll.
+func (g *Game) enteredDice() []dice.Roll {
+	if g.enteredAt != g.Version() {
+		g.entered, g.enteredAt = nil, g.Version()
+	}
+	return g.entered
 }
 
 // New reads the config's west-1920 section.
@@ -200,26 +216,10 @@ func New(cfg *companion.Config) (companion.Game, error) {
 func newGame(start west1920.StartGame, seed uint64, virtual bool) *Game {
 	g := &Game{seed: seed, virtual: virtual, rng: rand.New(rand.NewPCG(seed, 0x77657374))}
 	g.Adapter = companion.Adapter[west1920.State, west1920.Event]{
-		ID: ID, Codec: Actions, Opening: start, Step: step,
+		ID: ID, Codec: Actions, Opening: start, Step: step, Allowing: stepAllowing,
 		Show: func(s west1920.State, v companion.Viewer) any { return show(s, v, g.overlays()) },
 	}
 	return g
-}
-
-// Apply is the adapter's; on commit the dice entered and the overlays are
-// renewed.
-func (g *Game) Apply(a companion.Action) ([]any, func(), error) {
-	evs, commit, err := g.Adapter.Apply(a)
-	if err != nil {
-		return nil, nil, err
-	}
-	return evs, func() { commit(); g.fresh, g.entered = false, nil }, nil
-}
-
-// SetState is the adapter's, for tests; the overlays follow.
-func (g *Game) SetState(s west1920.State) {
-	g.Adapter.SetState(s)
-	g.fresh, g.entered = false, nil
 }
 
 // RollsIn lists the dice an action carries, for the fairness watch.
@@ -394,7 +394,7 @@ func (g *Game) die(s west1920.State, v int, keypad string, from companion.Sender
 	if n := mayAct(s, who); n != nil {
 		return nil, n
 	}
-	if len(g.entered) != p.Dice {
+	if len(g.enteredDice()) != p.Dice {
 		g.entered = make([]dice.Roll, p.Dice)
 	}
 	i := slot(keypad, g.entered, p.Dice)

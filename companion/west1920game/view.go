@@ -148,8 +148,8 @@ type derived struct {
 // overlays are the current state's, computed once per state, not once per
 // viewer.
 func (g *Game) overlays() *derived {
-	if !g.fresh {
-		g.derived, g.fresh = computeDerived(g.State(), g.derived), true
+	if g.derived == nil || g.derivedAt != g.Version() {
+		g.derived, g.derivedAt = computeDerived(g.State(), g.derived), g.Version()
 	}
 	return g.derived
 }

@@ -174,7 +174,6 @@ func TestViewOverlays(t *testing.T) {
 	cut := s
 	cut.Depots = slices.DeleteFunc(slices.Clone(s.Depots), func(d west1920.Depot) bool { return d.Hex == "1306" })
 	g.SetState(cut)
-	g.fresh = false
 	for _, d := range viewOf(t, g, companion.Public).Overlay.Depots {
 		want := d.Hex != "1304" && d.Hex != "1606"
 		if d.Connected != want {
@@ -182,7 +181,6 @@ func TestViewOverlays(t *testing.T) {
 		}
 	}
 	g.SetState(s)
-	g.fresh = false
 	o = viewOf(t, g, companion.Public).Overlay
 	for _, q := range o.HQs {
 		if len(q.Range) < 4 || q.Range[0] != q.Hex {
@@ -219,7 +217,7 @@ func BenchmarkView(b *testing.B) {
 		before(b, g, at)
 		b.Run("cold_"+at, func(b *testing.B) {
 			for b.Loop() {
-				g.fresh = false
+				g.derived = nil
 				_, _ = json.Marshal(g.View(companion.Public))
 			}
 		})
