@@ -82,6 +82,23 @@ type PieceCount struct {
 	Reason     string  `json:"reason,omitempty"`
 }
 
+// TrustedConfidence is the confidence below which a board count is not
+// trusted enough to call a disagreement with the game a desync: the
+// players are asked to look instead.
+const TrustedConfidence = 0.8
+
+// Unsure says whether the count was read with a confidence below
+// TrustedConfidence (0 is a count that says none: trusted).
+func (p PieceCount) Unsure() bool { return p.Confidence > 0 && p.Confidence < TrustedConfidence }
+
+// Because is ": reason" when the reading says why it is unsure, else "".
+func (p PieceCount) Because() string {
+	if p.Reason == "" {
+		return ""
+	}
+	return ": " + p.Reason
+}
+
 // Distance is a measured length and its uncertainty bound, in millimetres.
 type Distance struct {
 	MM float64 `json:"mm"`

@@ -10,7 +10,6 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
-	"github.com/sztab/sztab/vision"
 )
 
 // TableView is what the screens get: the engine's view for the viewer
@@ -215,10 +214,6 @@ func (g *Game) Scoreboard() hardware.Scoreboard {
 	return sb
 }
 
-// lowConfidence is the reading below which a count is not trusted enough to
-// call a desync; the referee is asked to look instead.
-const lowConfidence = 0.8
-
 // Zones are the board zones the camera counts units in: each front's two
 // lines (N1 … S2) and the reserve.
 var Zones = []string{"N1", "N2", "C1", "C2", "S1", "S2", "reserve"}
@@ -270,12 +265,12 @@ func (g *Game) Desyncs() []rules.Text {
 		}
 		covered[p.Node] = true
 		seen[[2]string{p.Node, army[p.Colour]}] += p.Count
-		if unsure(p) {
+		if p.Unsure() {
 			// Not a desync: the players are asked to look (see
 			// unsureNotice); the referee sees why.
 			unsureAt[[2]string{p.Node, army[p.Colour]}] = true
 			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%%s) — sprawdźcie Oddziały", "%s: the camera is unsure (%s, %.0f%%%s) — check the units",
-				p.Node, p.Colour, 100*p.Confidence, because(p)))
+				p.Node, p.Colour, 100*p.Confidence, p.Because()))
 		}
 	}
 	for _, z := range Zones {
@@ -296,22 +291,12 @@ func (g *Game) Desyncs() []rules.Text {
 	return out
 }
 
-// unsure is a count under the confidence the bindings trust.
-func unsure(p vision.PieceCount) bool { return p.Confidence > 0 && p.Confidence < lowConfidence }
-
-func because(p vision.PieceCount) string {
-	if p.Reason == "" {
-		return ""
-	}
-	return ": " + p.Reason
-}
-
 // unsureNotice asks the players to look at the zones the camera is unsure
 // of, once for each new set of unsure readings.
 func (g *Game) unsureNotice() []companion.Notice {
 	var zones, key []string
 	for _, p := range g.snap.Pieces {
-		if unsure(p) {
+		if p.Unsure() {
 			key = append(key, fmt.Sprintf("%s/%s/%d", p.Node, p.Colour, p.Count))
 			if !slices.Contains(zones, p.Node) {
 				zones = append(zones, p.Node)

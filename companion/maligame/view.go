@@ -9,7 +9,6 @@ import (
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
-	"github.com/sztab/sztab/vision"
 )
 
 // View is what the screens get: the state as the viewer may see it, the
@@ -184,10 +183,6 @@ func (g *Game) Scoreboard() hardware.Scoreboard {
 // under.
 const SoldierColour = "soldier"
 
-// lowConfidence is the reading below which a count is not trusted enough to
-// call a desync; the referee is asked to look instead.
-const lowConfidence = 0.8
-
 // Desyncs are the fields where the camera's count of pawns disagrees with
 // the state (a courier the state has elsewhere, a soldier not where he
 // went), fields and colours the game does not know, and the counts the
@@ -224,12 +219,12 @@ func (g *Game) Desyncs() []rules.Text {
 			continue
 		}
 		seen[k] += p.Count
-		if unsure(p) {
+		if p.Unsure() {
 			// Not a desync: the players are asked to look (unsureNotice);
 			// the referee sees why.
 			unsureAt[k] = true
 			out = append(out, rules.Textf("%s: niepewny odczyt kamery (%s, %.0f%%%s) — sprawdźcie pionki", "%s: the camera is unsure (%s, %.0f%%%s) — check the pawns",
-				cat.Name(n), p.Colour, 100*p.Confidence, because(p)))
+				cat.Name(n), p.Colour, 100*p.Confidence, p.Because()))
 		}
 	}
 	keys := make([][2]string, 0, len(want)+len(seen))
@@ -251,23 +246,13 @@ func (g *Game) Desyncs() []rules.Text {
 	return out
 }
 
-// unsure is a count under the confidence the bindings trust.
-func unsure(p vision.PieceCount) bool { return p.Confidence > 0 && p.Confidence < lowConfidence }
-
-func because(p vision.PieceCount) string {
-	if p.Reason == "" {
-		return ""
-	}
-	return ": " + p.Reason
-}
-
 // unsureNotice asks the players to look at the fields the camera is unsure
 // of, once for each new set of unsure readings.
 func (g *Game) unsureNotice() []companion.Notice {
 	cat := g.State().Catalogue()
 	var fields, key []string
 	for _, p := range g.snap.Pieces {
-		if unsure(p) {
+		if p.Unsure() {
 			key = append(key, fmt.Sprintf("%s/%s/%d", p.Node, p.Colour, p.Count))
 			if name := cat.Name(mali.Node(p.Node)); !slices.Contains(fields, name) {
 				fields = append(fields, name)
