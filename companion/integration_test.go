@@ -296,9 +296,27 @@ func playDemo(t *testing.T, cfg func(script bool) *companion.Config, brokerAddr 
 	})
 	late.mu.Lock()
 	defer late.mu.Unlock()
-	if string(late.raw[0]) != string(stateBefore) {
-		t.Errorf("state after restart differs:\n got %s\nwant %s", late.raw[0], stateBefore)
+	if got, want := withoutCameraPicture(t, late.raw[0]), withoutCameraPicture(t, stateBefore); got != want {
+		t.Errorf("state after restart differs:\n got %s\nwant %s", got, want)
 	}
+}
+
+// withoutCameraPicture is a published state without the skirmish's table
+// picture (state.table): it is drawn from the camera's last snapshot, which
+// a restarted daemon gets with the camera's next one (a real camera sends
+// it within a few frames; the demo's simulated table sent its only one
+// before the restart). Everything else must come back from the journal.
+func withoutCameraPicture(t *testing.T, raw []byte) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("state %s: %v", raw, err)
+	}
+	if st, ok := m["state"].(map[string]any); ok {
+		delete(st, "table")
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 func TestDemoEndToEndEmbeddedBroker(t *testing.T) {
