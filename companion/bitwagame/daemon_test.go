@@ -120,23 +120,5 @@ func TestDemoEndToEnd(t *testing.T) {
 	r.Stop(t)
 
 	// The same journal, no script: the same state.
-	r2 := start(t, demoTable(t, dir, false))
-	defer r2.Stop(t)
-	if r2.D.Seq() != seq {
-		t.Errorf("after restart seq %d, want %d", r2.D.Seq(), seq)
-	}
-	w2 := watch(t, r2.D.BrokerAddr())
-	w2.Until(t, "the retained state after restart", func() bool { return len(w2.States) > 0 })
-	w2.Mu.Lock()
-	defer w2.Mu.Unlock()
-	var a, b map[string]any
-	json.Unmarshal(raw, &a)
-	json.Unmarshal(w2.States[0], &b)
-	delete(a, "at")
-	delete(b, "at")
-	if ja, jb := mustJSON(a["state"]), mustJSON(b["state"]); ja != jb {
-		t.Errorf("the state after restart differs")
-	}
+	tabletest.CheckRestart(t, demoTable(t, dir, false), bitwagame.Spec, seq, raw)
 }
-
-func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }

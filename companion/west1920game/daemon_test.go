@@ -14,14 +14,6 @@ func demoTable(t testing.TB, dir string, script bool) *companion.Config {
 	return tabletest.DemoConfig(t, dir, "west-1920.yaml", script)
 }
 
-func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
-	return tabletest.Start(t, cfg, west1920game.Spec)
-}
-
-func watch(t *testing.T, addr string) *tabletest.Watcher {
-	return tabletest.Watch(t, addr, "demo", "stol-1")
-}
-
 // publicState is the part of the published view the test reads.
 type publicState struct {
 	Seq   int64 `json:"seq"`
@@ -111,21 +103,5 @@ func TestDemoEndToEnd(t *testing.T) {
 	r.Stop(t)
 
 	// The same journal, no script: the same state.
-	r2 := start(t, demoTable(t, dir, false))
-	defer r2.Stop(t)
-	if r2.D.Seq() != seq {
-		t.Errorf("after restart seq %d, want %d", r2.D.Seq(), seq)
-	}
-	w2 := watch(t, r2.D.BrokerAddr())
-	w2.Until(t, "the retained state after restart", func() bool { return len(w2.States) > 0 })
-	w2.Mu.Lock()
-	defer w2.Mu.Unlock()
-	var a, b map[string]any
-	json.Unmarshal(raw, &a)
-	json.Unmarshal(w2.States[0], &b)
-	if ja, jb := mustJSON(a["state"]), mustJSON(b["state"]); ja != jb {
-		t.Errorf("the state after restart differs")
-	}
+	tabletest.CheckRestart(t, demoTable(t, dir, false), west1920game.Spec, seq, raw)
 }
-
-func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }

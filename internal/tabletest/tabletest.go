@@ -184,3 +184,32 @@ func (w *Watcher) Count(substr string) int {
 	}
 	return n
 }
+
+// CheckRestart starts a daemon on cfg's journal with no script, as after a
+// power cut, and checks that it is at entry seq and that the state it
+// publishes (retained) is the one published before (the message's "state"
+// part, before): nothing lost, nothing added.
+func CheckRestart(t *testing.T, cfg *companion.Config, spec companion.GameSpec, seq int64, before json.RawMessage) {
+	t.Helper()
+	r := Start(t, cfg, spec)
+	defer r.Stop(t)
+	if r.D.Seq() != seq {
+		t.Errorf("after restart seq %d, want %d", r.D.Seq(), seq)
+	}
+	w := Watch(t, r.D.BrokerAddr(), cfg.Venue, cfg.Table)
+	w.Until(t, "the retained state after restart", func() bool { return len(w.States) > 0 })
+	w.Mu.Lock()
+	defer w.Mu.Unlock()
+	var a, b struct {
+		State json.RawMessage `json:"state"`
+	}
+	if err := json.Unmarshal(before, &a); err != nil {
+		t.Fatalf("the state before: %v", err)
+	}
+	if err := json.Unmarshal(w.States[0], &b); err != nil {
+		t.Fatalf("the state after restart: %v", err)
+	}
+	if string(a.State) != string(b.State) {
+		t.Errorf("the state after restart differs:\n got %s\nwant %s", b.State, a.State)
+	}
+}
