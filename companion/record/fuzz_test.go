@@ -70,6 +70,8 @@ func FuzzParseStatement(f *testing.F) {
 	f.Add(s.Marshal())
 	f.Add(bytes.Replace(s.Marshal(), []byte("7"), []byte("-7"), 1))
 	f.Add([]byte(statementTitle + "\n"))
+	s.Seats = []Seat{{Seat: 1, Name: "Ania", Side: "AK", Outcome: Win, Score: 3}, {Seat: 2, Outcome: Loss}}
+	f.Add(s.Marshal())
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := ParseStatement(data)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -179,6 +180,42 @@ func TestSummaryGolden(t *testing.T) {
 	}
 }
 
+// A v2 statement carries each seat's outcome and score, for a venue's
+// standings; its seats are checked as strictly as its other lines.
+func TestStatementSeats(t *testing.T) {
+	s := Statement{Identity: testID, FinalSeq: 88, FinalHash: strings.Repeat("cd", 32), Finished: true,
+		Result: Text{PL: "wygrywa Ania", EN: "Ania wins"},
+		Seats:  []Seat{{Seat: 1, Name: "Ania <&>", Side: "AK", Outcome: Win, Score: 12}, {Seat: 2, Name: "Bartek", Outcome: Loss, Score: 7}}}
+	text := s.Marshal()
+	golden.Check(t, "testdata/statement-v2.golden", text, *update)
+	back, err := ParseStatement(text)
+	if err != nil || !reflect.DeepEqual(back, s) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	none := Statement{Identity: testID, FinalHash: strings.Repeat("cd", 32), Seats: []Seat{}}
+	if back, err := ParseStatement(none.Marshal()); err != nil || back.Seats == nil || len(back.Seats) != 0 {
+		t.Fatalf("a v2 statement with no seats: %+v, %v", back.Seats, err)
+	}
+	seats := `[{"seat":1,"name":"Ania <&>","side":"AK","outcome":"win","score":12},{"seat":2,"name":"Bartek","outcome":"loss","score":7}]`
+	if !strings.Contains(string(text), "\nseats: "+seats+"\n") {
+		t.Fatalf("the seats line is not canonical JSON:\n%s", text)
+	}
+	for _, tc := range []struct{ name, seats, want string }{
+		{"not JSON", `[{`, "seats: want a JSON array"},
+		{"an object", `{"seat":1}`, "seats: want a JSON array"},
+		{"an unknown field", `[{"seat":1,"outcome":"win","score":1,"vp":3}]`, "unknown field"},
+		{"seat 0", `[{"seat":0,"outcome":"win","score":0}]`, "seat 0"},
+		{"a seat twice", `[{"seat":1,"outcome":"win","score":0},{"seat":1,"outcome":"loss","score":0}]`, "seat 1"},
+		{"an unknown outcome", `[{"seat":1,"outcome":"victory","score":0}]`, `outcome "victory"`},
+		{"not canonical", `[{"score":12,"seat":1,"outcome":"win"}]`, "canonical"},
+	} {
+		bad := strings.Replace(string(text), seats, tc.seats, 1)
+		if _, err := ParseStatement([]byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestStatementAndSignature(t *testing.T) {
 	privPEM, pubPEM, err := GenerateKey()
 	if err != nil {
@@ -200,7 +237,7 @@ func TestStatementAndSignature(t *testing.T) {
 	text := s.Marshal()
 	golden.Check(t, "testdata/statement.golden", text, *update)
 	back, err := ParseStatement(text)
-	if err != nil || back != s {
+	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
 	sig := Sign(s, priv)
@@ -218,7 +255,8 @@ func TestStatementAndSignature(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"no final newline", strings.TrimSuffix(string(text), "\n"), "newline"},
-		{"another title", strings.Replace(string(text), "v1", "v2", 1), "line 1"},
+		{"another title", strings.Replace(string(text), "v1", "v3", 1), "line 1"},
+		{"a v2 title without seats", strings.Replace(string(text), "v1", "v2", 1), "lines"},
 		{"fields reordered", strings.Replace(strings.Replace(string(text), "venue:", "tmp:", 1), "table:", "venue:", 1), "line 2"},
 		{"a number as a string", strings.Replace(string(text), "final_seq: 120", `final_seq: "120"`, 1), "final_seq"},
 		{"a bad hash", strings.Replace(string(text), strings.Repeat("ab", 32), strings.Repeat("AB", 32), 1), "final_hash"},

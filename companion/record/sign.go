@@ -110,9 +110,35 @@ type Statement struct {
 	FinalHash string
 	Finished  bool
 	Result    Text
+	// Seats is the result seat by seat, for a venue's standings: set, even
+	// empty, it makes the statement a v2 one (one more line, "seats");
+	// nil is a v1 statement, as tables before it signed them.
+	Seats []Seat
 }
 
-const statementTitle = "sztab result statement v1"
+// Seat is one seat's result in a statement.
+type Seat struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name,omitempty"`
+	// Side is the seat's army, faction or colour, when the game has sides.
+	Side string `json:"side,omitempty"`
+	// Outcome is Win, Draw or Loss; Score is the game's own points for the
+	// seat (victory points, money), 0 where the game keeps none.
+	Outcome string `json:"outcome"`
+	Score   int    `json:"score"`
+}
+
+// The outcomes of a seat.
+const (
+	Win  = "win"
+	Draw = "draw"
+	Loss = "loss"
+)
+
+const (
+	statementTitle   = "sztab result statement v1"
+	statementTitleV2 = "sztab result statement v2"
+)
 
 // Marshal is the statement's canonical text: a title line, then one
 // "key: value" line a field in this order, strings as JSON strings
@@ -127,9 +153,18 @@ const statementTitle = "sztab result statement v1"
 //	finished: true
 //	result_pl: "…"
 //	result_en: "…"
+//
+// A v2 statement (Seats set) is titled "sztab result statement v2" and has
+// one more line, the seats as a compact JSON array of Seat in seat order:
+//
+//	seats: [{"seat":1,"name":"Ania","side":"red","outcome":"win","score":12},…]
 func (s Statement) Marshal() []byte {
 	var b strings.Builder
-	b.WriteString(statementTitle + "\n")
+	if s.Seats != nil {
+		b.WriteString(statementTitleV2 + "\n")
+	} else {
+		b.WriteString(statementTitle + "\n")
+	}
 	for _, f := range s.fields() {
 		b.WriteString(f.key + ": " + f.value + "\n")
 	}
@@ -139,12 +174,20 @@ func (s Statement) Marshal() []byte {
 type field struct{ key, value string }
 
 func (s Statement) fields() []field {
-	return []field{
+	fs := []field{
 		{"venue", quote(s.Venue)}, {"table", quote(s.Table)}, {"game", quote(s.Game)},
 		{"final_seq", strconv.FormatInt(s.FinalSeq, 10)}, {"final_hash", s.FinalHash},
 		{"finished", strconv.FormatBool(s.Finished)},
 		{"result_pl", quote(s.Result.PL)}, {"result_en", quote(s.Result.EN)},
 	}
+	if s.Seats != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s.Seats)
+		fs = append(fs, field{"seats", strings.TrimSuffix(b.String(), "\n")})
+	}
+	return fs
 }
 
 func quote(s string) string {
@@ -170,10 +213,14 @@ func ParseStatement(data []byte) (Statement, error) {
 		return s, errors.New("record: statement: does not end with a newline")
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if lines[0] != statementTitle {
-		return s, fmt.Errorf("record: statement: line 1: %q, want %q", clip(lines[0]), statementTitle)
-	}
 	keys := Statement{}.fields()
+	switch lines[0] {
+	case statementTitle:
+	case statementTitleV2:
+		keys = Statement{Seats: []Seat{}}.fields()
+	default:
+		return s, fmt.Errorf("record: statement: line 1: %q, want %q or %q", clip(lines[0]), statementTitleV2, statementTitle)
+	}
 	if len(lines) != len(keys)+1 {
 		return s, fmt.Errorf("record: statement: %d lines, want %d", len(lines), len(keys)+1)
 	}
@@ -208,10 +255,37 @@ func ParseStatement(data []byte) (Statement, error) {
 	if s.Finished, err = strconv.ParseBool(vals["finished"]); err != nil {
 		return Statement{}, fmt.Errorf("record: statement: finished %q: want true or false", clip(vals["finished"]))
 	}
+	if v, ok := vals["seats"]; ok {
+		if s.Seats, err = parseSeats(v); err != nil {
+			return Statement{}, err
+		}
+	}
 	if !bytes.Equal(s.Marshal(), data) {
 		return Statement{}, errors.New("record: statement: not in canonical form (see record.Statement.Marshal)")
 	}
 	return s, nil
+}
+
+// parseSeats reads a v2 statement's seats: each seat once, numbered from
+// 1, with an outcome a standings table knows.
+func parseSeats(v string) ([]Seat, error) {
+	dec := json.NewDecoder(strings.NewReader(v))
+	dec.DisallowUnknownFields()
+	seats := []Seat{}
+	if err := dec.Decode(&seats); err != nil {
+		return nil, fmt.Errorf("record: statement: seats: want a JSON array of seats: %w", err)
+	}
+	seen := map[int]bool{}
+	for i, st := range seats {
+		switch {
+		case st.Seat < 1 || seen[st.Seat]:
+			return nil, fmt.Errorf("record: statement: seats: entry %d: seat %d: want each seat once, from 1", i+1, st.Seat)
+		case st.Outcome != Win && st.Outcome != Draw && st.Outcome != Loss:
+			return nil, fmt.Errorf("record: statement: seats: seat %d: outcome %q, want %s, %s or %s", st.Seat, clip(st.Outcome), Win, Draw, Loss)
+		}
+		seen[st.Seat] = true
+	}
+	return seats, nil
 }
 
 // signaturePrefix starts a signature file's one line.

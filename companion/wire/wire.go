@@ -53,8 +53,11 @@ func (a Audience) Seat() (int, bool) {
 
 // Topics are the topics of one table.
 type Topics struct {
-	Base                                         string
-	Status, State, Events, Image                 string
+	Base                         string
+	Status, State, Events, Image string
+	// Result is the table's result statement once its game is over
+	// (retained, public): what a venue's standings are built from.
+	Result                                       string
 	RefereeState, RefereeFairness, RefereeEvents string
 	RefereeCommand                               string
 }
@@ -63,7 +66,7 @@ type Topics struct {
 func TopicsFor(venue, table string) Topics {
 	base := Root + venue + "/" + table + "/"
 	return Topics{Base: base, Status: base + "status", State: base + "state", Events: base + "events", Image: base + "image",
-		RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
+		Result: base + "result", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
 		RefereeCommand: base + "referee/command"}
 }
 
@@ -185,6 +188,19 @@ type StatusMessage struct {
 	Screen string `json:"screen,omitempty"`
 	// Commands are the game's commands, for the watch's keys.
 	Commands Vocabulary `json:"commands,omitempty"`
+}
+
+// ResultMessage is a table's result, retained on .../result once its game
+// is over: the result statement (companion/record.Statement's canonical
+// text, v2 with the seats' outcomes) and, when the table has a key, its
+// Ed25519 signature file ("ed25519 <base64>\n") and the key's fingerprint.
+// A venue checks Signature with the table's public key
+// (record.VerifyStatement) before it counts the result; an unsigned result
+// is shown, never counted.
+type ResultMessage struct {
+	Statement string `json:"statement"`
+	Signature string `json:"signature,omitempty"`
+	Key       string `json:"key,omitempty"`
 }
 
 // StateMessage is a view of the state: the retained public one on .../state,
