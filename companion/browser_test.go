@@ -92,7 +92,18 @@ func startServing(t testing.TB, cfg *companion.Config, spec companion.GameSpec) 
 		t.Fatal(err)
 	}
 	r := serve(d)
-	for end := time.Now().Add(10 * time.Second); d.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	// The screens listen once Serve has started them: on a loaded machine
+	// that may take a while; a Serve that returned at once says why.
+	for end := time.Now().Add(30 * time.Second); cfg.Display.Listen != "" && d.DisplayAddr() == ""; time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-r.done:
+			d.Close()
+			t.Fatalf("Serve returned before the screens listened: %v", err)
+		default:
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the screens did not listen within 30 s")
+		}
 	}
 	return r
 }

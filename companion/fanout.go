@@ -37,6 +37,9 @@ type Publication struct {
 	// Status and Scoreboard are for the table's own lights and displays.
 	Status     *hardware.Status
 	Scoreboard *hardware.Scoreboard
+	// Result is the table's wire.ResultMessage (retained on .../result),
+	// when it changed: an empty one clears it.
+	Result []byte
 	// Committed is when the views were ready after the journal commit (for
 	// Options.Trace).
 	Committed time.Time
@@ -154,7 +157,10 @@ type mqttSink struct {
 	sentHigh int64
 	// acked mirrors through for the queue-depth gauge (-1: not read yet).
 	acked atomic.Int64
-	// connects counts the broker connections (reconnected runs on each).
+	// connects counts the broker connections (reconnected runs on each,
+	// once the broker has confirmed the table's subscriptions). Nothing is
+	// published before the first: a screen that answers the first state
+	// at once must find the table listening for its command.
 	connects atomic.Int64
 
 	mu       sync.Mutex
@@ -225,6 +231,9 @@ func (m *mqttSink) Send(p Publication) {
 	if p.Image != nil {
 		m.setRetained(m.topics.Image, p.Image)
 	}
+	if p.Result != nil {
+		m.setRetained(m.topics.Result, p.Result)
+	}
 	if p.Seq > 0 {
 		m.behind = true
 	}
@@ -282,8 +291,8 @@ func (m *mqttSink) run(ctx context.Context) {
 			continue
 		case <-m.wake:
 		}
-		if !m.pub.Connected() {
-			continue // the reconnect wakes us
+		if !m.pub.Connected() || m.connects.Load() == 0 {
+			continue // the (re)connect wakes us
 		}
 		if err := m.flush(ctx); err != nil && ctx.Err() == nil {
 			m.log.Warn("MQTT publish failed; retrying", "err", err)

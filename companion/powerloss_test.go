@@ -186,6 +186,13 @@ func startTestBinary(t *testing.T, env, args []string, setup func(*exec.Cmd) err
 	if err != nil {
 		t.Fatalf("starting %s again: %v", os.Args[0], err)
 	}
+	// A test that fails midway leaves no daemon running behind it.
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
 	return cmd
 }
 
@@ -194,6 +201,7 @@ func drillClient(t *testing.T, addr string, on func(topic string, payload []byte
 	o := paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("drill-%d", time.Now().UnixNano())).
 		SetUsername("sedzia").SetPassword("tajne").SetConnectRetry(true).SetConnectRetryInterval(50 * time.Millisecond)
 	c := paho.NewClient(o)
+	t.Cleanup(func() { c.Disconnect(0) })
 	tok := c.Connect()
 	if !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {
 		t.Fatalf("connect to the restarted daemon: %v", tok.Error())

@@ -45,8 +45,10 @@ type submitSink struct {
 }
 
 func (s submitSink) submit(in companion.Input) {
-	if err := s.d.Submit(context.Background(), in); err != nil {
-		s.t.Fatal(err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.d.Submit(ctx, in); err != nil {
+		s.t.Fatalf("%v; the goroutines:\n%s", err, tabletest.Goroutines())
 	}
 }
 func (s submitSink) Tag(e hardware.TagEvent) { s.submit(companion.Input{Tag: &e}) }

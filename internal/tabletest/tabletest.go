@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -110,19 +111,57 @@ func (r *Running) Serve(t testing.TB) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel, r.done = cancel, make(chan error, 1)
 	go func() { r.done <- r.D.Serve(ctx) }()
-	for end := time.Now().Add(10 * time.Second); r.cfg.Display.Listen != "" && r.D.DisplayAddr() == "" && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	// The screens listen once Serve has started them: on a loaded machine
+	// that may take a while; a Serve that returned at once says why.
+	for end := time.Now().Add(30 * time.Second); r.cfg.Display.Listen != "" && r.D.DisplayAddr() == ""; time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-r.done:
+			r.D.Close()
+			t.Fatalf("Serve returned before the screens listened: %v", err)
+		default:
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the screens did not listen within 30 s")
+		}
 	}
 }
 
-// Stop stops serving and closes the daemon.
+// Stop stops serving and closes the daemon. A daemon that does not stop
+// within a minute fails the test with every goroutine's stack, instead of
+// hanging it until the test binary's timeout.
 func (r *Running) Stop(t testing.TB) {
 	t.Helper()
 	r.cancel()
-	if err := <-r.done; err != nil {
-		t.Errorf("Serve: %v", err)
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("Serve did not return a minute after its context ended; the goroutines:\n%s", Goroutines())
 	}
-	if err := r.D.Close(); err != nil {
-		t.Errorf("Close: %v", err)
+	closed := make(chan error, 1)
+	go func() { closed <- r.D.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("Close did not return within a minute; the goroutines:\n%s", Goroutines())
+	}
+}
+
+// Goroutines is every goroutine's stack, for a test that found the daemon
+// stuck.
+func Goroutines() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }
 
