@@ -34,12 +34,17 @@ type Config struct {
 	// Journal is the SQLite file of the session; relative to the config file.
 	Journal string `yaml:"journal"`
 	// Tags is the tag registry file; relative to the config file.
-	Tags     string          `yaml:"tags"`
-	MQTT     MQTTConfig      `yaml:"mqtt"`
-	Measure  MeasureConfig   `yaml:"measure"`
-	Dice     DiceConfig      `yaml:"dice"`
-	Hardware hardware.Config `yaml:"hardware"`
-	Display  DisplayConfig   `yaml:"display"`
+	Tags string `yaml:"tags"`
+	// ResultKey is the table's private key (PEM, from sztab keygen),
+	// relative to the config file: the result statement published on
+	// .../result once the game is over is signed with it. Empty: published
+	// unsigned (a venue shows it and does not count it).
+	ResultKey string          `yaml:"result_key"`
+	MQTT      MQTTConfig      `yaml:"mqtt"`
+	Measure   MeasureConfig   `yaml:"measure"`
+	Dice      DiceConfig      `yaml:"dice"`
+	Hardware  hardware.Config `yaml:"hardware"`
+	Display   DisplayConfig   `yaml:"display"`
 	// Camera is the camera pipeline (vision.Config); absent: no camera.
 	Camera *vision.Config `yaml:"camera"`
 	// Metrics serves /metrics, /healthz and /readyz (see MetricsConfig).

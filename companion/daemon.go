@@ -152,6 +152,9 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.tags, err = LoadTags(cfg.Resolve(cfg.Tags)); err != nil {
 		return nil, err
 	}
+	if t.resultKey, err = loadResultKey(cfg.Resolve(cfg.ResultKey)); err != nil {
+		return nil, err
+	}
 	fixedSeed := cfg.Line("dice.seed") > 0
 	if !fixedSeed {
 		var b [8]byte
@@ -333,7 +336,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		return err
 	}
 	d.mqtt.SetStatus(d.status("online"))
-	d.sinks.Send(Publication{Views: d.table.views(), Fairness: d.table.fairness()})
+	first := Publication{Views: d.table.views(), Fairness: d.table.fairness()}
+	d.table.addResult(&first, true)
+	d.sinks.Send(first)
 	d.started.Store(time.Now().UnixNano())
 	stop, err := d.startSensors(ctx)
 	if err != nil {

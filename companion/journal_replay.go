@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	rec "github.com/sztab/sztab/companion/record"
+
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
@@ -19,6 +21,9 @@ type GameRecord struct {
 	// result), or how it stands.
 	Finished bool
 	Result   rules.Text
+	// Seats is each seat's outcome and score once the game is over (the
+	// game's Outcomer), for the signed result statement.
+	Seats []rec.Seat
 	// Standing is the game's summary for the public (Summarizer), if it
 	// has one.
 	Standing []rules.Text
@@ -103,24 +108,13 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 	r.Rulings, r.Corrections, r.Breaches = p.rulings, p.corrections, p.breaches
 	r.Dice = watch.Reports()
 	var v struct {
-		Players []struct {
-			Seat                              int
-			Name, Faction, Colour, Army, Side string
-		} `json:"players"`
 		Result json.RawMessage `json:"result"`
 	}
 	if b, err := json.Marshal(g.View(Public)); err == nil {
 		json.Unmarshal(b, &v)
 	}
-	for _, p := range v.Players {
-		side := p.Faction
-		for _, s := range []string{p.Colour, p.Army, p.Side} {
-			if side == "" {
-				side = s
-			}
-		}
-		r.Players = append(r.Players, RecordPlayer{Seat: p.Seat, Name: p.Name, Side: side})
-	}
+	r.Players = viewPlayers(g)
+	r.Seats = Outcome(g)
 	r.Finished = len(v.Result) > 0 && string(v.Result) != "null"
 	if h, ok := g.(Headliner); ok {
 		r.Result = h.Headline()

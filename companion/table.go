@@ -2,6 +2,7 @@ package companion
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	rec "github.com/sztab/sztab/companion/record"
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
@@ -63,6 +66,10 @@ type table struct {
 	plan *plan
 	// cmd is the id of the command being handled, for the journal.
 	cmd string
+	// resultKey signs the result statement (config result_key; nil:
+	// published unsigned); resultSeats is the outcome published last.
+	resultKey   ed25519.PrivateKey
+	resultSeats []rec.Seat
 }
 
 // Seq is the sequence number of the last journal entry.
@@ -618,6 +625,7 @@ func (t *table) seats() []int {
 
 // addOutputs says what the table's own lights and displays show.
 func (t *table) addOutputs(p *Publication) {
+	t.addResult(p, false)
 	st := hardware.Status{Ready: true}
 	if tt, ok := t.game.(TurnTeller); ok {
 		st.Turn = tt.ActiveSeat()

@@ -270,7 +270,7 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	}
 	files := []outFile{{record.RecordFile, jsonl.Bytes()}}
 	if key != nil {
-		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result}
+		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result, Seats: gr.Seats}
 		sum.Signed = record.Fingerprint(key.Public().(ed25519.PublicKey))
 		files = append(files, outFile{record.StatementFile, st.Marshal()}, outFile{record.SignatureFile, record.Sign(st, key)})
 	}

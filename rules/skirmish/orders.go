@@ -354,16 +354,20 @@ func (s *State) checkVictory() []Event {
 	return nil
 }
 
+// ScenarioPoints are a side's points in the scenario played: kill points in
+// scenario 1, objective plus order points in the others.
+func (s *State) ScenarioPoints(sd Side) int {
+	if s.Scenario.Number == ScenarioAttrition {
+		return sd.KillPoints
+	}
+	return sd.ObjectivePoints + sd.OrderPoints
+}
+
 // finishByRounds ends a game that reached Options.MaxRounds: the side with
 // more scenario points wins (kill points in scenario 1, objective plus order
 // points in the others); equal scores are a draw.
 func (s *State) finishByRounds() []Event {
-	score := func(sd Side) int {
-		if s.Scenario.Number == ScenarioAttrition {
-			return sd.KillPoints
-		}
-		return sd.ObjectivePoints + sd.OrderPoints
-	}
+	score := s.ScenarioPoints
 	best, winner, tie := -1, "", false
 	var parts []string
 	for _, sd := range s.Sides {
