@@ -177,6 +177,8 @@ var (
 	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 	playerID    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 	yamlLineErr = regexp.MustCompile(`^line (\d+): (.*)$`)
+	// unknownField is yaml.v3's message for a key Config does not have.
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type`)
 )
 
 // LoadConfig reads the organiser's tournament file.
@@ -405,7 +407,7 @@ func lineOf(doc *yaml.Node, key string) int {
 		return 0
 	}
 	n := doc.Content[0]
-	line := n.Line
+	line := 0
 	for _, part := range strings.Split(key, ".") {
 		var next *yaml.Node
 		switch n.Kind {
@@ -438,7 +440,11 @@ func yamlError(path string, err error) error {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		if m := yamlLineErr.FindStringSubmatch(te.Errors[0]); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			return &ConfigError{File: path, Line: n, Msg: strings.Replace(m[2], "field", "key", 1)}
+			msg := m[2]
+			if f := unknownField.FindStringSubmatch(msg); f != nil {
+				msg = fmt.Sprintf("unknown key %q", f[1])
+			}
+			return &ConfigError{File: path, Line: n, Msg: msg}
 		}
 		return &ConfigError{File: path, Msg: te.Errors[0]}
 	}

@@ -23,6 +23,9 @@ import (
 // one row per seat; state is awaiting/signed/corrected/refused (outcome,
 // score and points empty unless counted), "bye" for a bye.
 //
+// Errors name the line and the column (the field's number and name), or
+// for a CSV syntax error the line and character.
+//
 // ImportPairings reads the "pairings" columns: table, seat and player are
 // required (by header name, any order); round, if there, must be the round
 // imported; other columns (name) are ignored.
@@ -154,7 +157,7 @@ func ParsePairings(r io.Reader, round int, cfg *Config) (Round, error) {
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return Round{}, fail(pe.Line, pe.Column, "", "%v", pe.Err)
+			return Round{}, fmt.Errorf("tournament: pairings: line %d, character %d: %w", pe.Line, pe.Column, pe.Err)
 		}
 		return Round{}, fmt.Errorf("tournament: pairings: line 1: no header (want table,seat,player): %w", err)
 	}
@@ -196,7 +199,7 @@ func ParsePairings(r io.Reader, round int, cfg *Config) (Round, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return Round{}, fail(pe.Line, pe.Column, "", "%v", pe.Err)
+				return Round{}, fmt.Errorf("tournament: pairings: line %d, character %d: %w", pe.Line, pe.Column, pe.Err)
 			}
 			return Round{}, fmt.Errorf("tournament: pairings: %w", err)
 		}
@@ -210,8 +213,8 @@ func ParsePairings(r io.Reader, round int, cfg *Config) (Round, error) {
 				l, _ := cr.FieldPos(0)
 				return "", l, 0
 			}
-			l, c := cr.FieldPos(i)
-			return strings.TrimSpace(rec[i]), l, c
+			l, _ := cr.FieldPos(i)
+			return strings.TrimSpace(rec[i]), l, i + 1
 		}
 		if _, ok := col["round"]; ok {
 			v, l, c := field("round")
@@ -262,12 +265,8 @@ func ParsePairings(r io.Reader, round int, cfg *Config) (Round, error) {
 	slices.SortFunc(ids, func(a, b string) int { return tables[a] - tables[b] })
 	for _, tb := range ids {
 		n := len(seats[tb])
-		minSeats := 2
-		if cfg.Seats == 2 {
-			minSeats = 2
-		}
-		if n < minSeats {
-			return Round{}, fail(firstLine[tb], 0, "", "table %s has %d player, want %d to %d", tb, n, minSeats, cfg.Seats)
+		if n < 2 {
+			return Round{}, fail(firstLine[tb], 0, "", "table %s has %d player, want 2 to %d", tb, n, cfg.Seats)
 		}
 		p := Pairing{Table: tb}
 		for s := 1; s <= n; s++ {

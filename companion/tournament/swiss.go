@@ -163,6 +163,9 @@ func Pair(in PairInput) ([]Pairing, []string, error) {
 	for i, g := range groups {
 		out[i] = Pairing{Table: in.Tables[i], Players: g}
 	}
+	if len(byes) == 0 {
+		byes = nil
+	}
 	slices.SortFunc(byes, func(a, b string) int { return cmp.Compare(rank[a], rank[b]) })
 	return out, byes, nil
 }
