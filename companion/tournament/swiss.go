@@ -50,7 +50,7 @@ type Pairing struct {
 
 // searchBudget bounds the backtracking: past it, pairing takes the best
 // it has with rematches allowed (a hall must never wait on a search).
-const searchBudget = 200_000
+const searchBudget = 50_000
 
 // Pair pairs a round.
 //

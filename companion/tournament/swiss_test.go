@@ -34,7 +34,7 @@ func newSim(n, seats int, seed uint64) *sim {
 }
 
 // round pairs and plays one round; it returns the pairing.
-func (s *sim) round(t *testing.T, r int) ([]Pairing, []string) {
+func (s *sim) round(t testing.TB, r int) ([]Pairing, []string) {
 	t.Helper()
 	s.in.Ranked = slices.Clone(s.players)
 	slices.SortStableFunc(s.in.Ranked, func(a, b string) int {
@@ -298,9 +298,23 @@ func TestTournamentSwiss(t *testing.T) {
 
 func BenchmarkPair100(b *testing.B) {
 	s := newSim(100, 2, 1)
-	t := &testing.T{}
 	for r := 1; r <= 6; r++ {
-		s.round(t, r)
+		s.round(b, r)
+	}
+	s.in.Ranked = slices.Clone(s.players)
+	for b.Loop() {
+		if _, _, err := Pair(s.in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPairLate is the search at its hardest: the 19th round of 20
+// players, where a pairing without rematches is nearly a round robin's.
+func BenchmarkPairLate(b *testing.B) {
+	s := newSim(20, 2, 3)
+	for r := 1; r <= 18; r++ {
+		s.round(b, r)
 	}
 	s.in.Ranked = slices.Clone(s.players)
 	for b.Loop() {
