@@ -13,6 +13,10 @@ import (
 	"github.com/sztab/sztab/companion/wire"
 )
 
+// MaxRefusalsKept is how many different refused messages of one table
+// a round keeps; more are refused and logged only.
+const MaxRefusalsKept = 50
+
 // SubmitResult takes a table's result message (as retained on
 // sztab/v1/<venue>/<table>/result) for the current round. It counts only
 // when all hold:
@@ -50,11 +54,22 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 		round = cur.Number
 	}
 	h := sha256.Sum256([]byte(table + "\x00" + m.Statement + "\x00" + m.Signature + "\x00" + reason))
-	ref := &Refusal{Table: table, Round: round, Reason: reason, Key: m.Key, Hash: hex.EncodeToString(h[:12])}
-	t.log.Warn("tournament: result refused", "round", round, "table", table, "reason", reason)
+	ref := &Refusal{Table: clip(table), Round: round, Reason: reason, Key: clip(m.Key), Hash: hex.EncodeToString(h[:12])}
+	t.log.Warn("tournament: result refused", "round", round, "table", ref.Table, "reason", reason)
 	if i := slices.IndexFunc(t.refusals, func(r Refusal) bool { return r.Hash == ref.Hash && r.Round == round }); i >= 0 {
 		r := t.refusals[i]
 		return Result{}, &r
+	}
+	n := 0
+	for _, r := range t.refusals {
+		if r.Table == ref.Table && r.Round == round {
+			n++
+		}
+	}
+	if n >= MaxRefusalsKept {
+		// A table sending ever other bad results: logged, not stored.
+		ref.At = t.now().UTC()
+		return Result{}, ref
 	}
 	if err := t.write(ctx, kindRefused, "table "+table, "", ref); err != nil {
 		return Result{}, err

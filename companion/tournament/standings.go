@@ -31,6 +31,22 @@ type Standing struct {
 	HeadToHead float64 `json:"head_to_head,omitempty"`
 }
 
+// TieBreak is the player's value of a tie-break (TieBreakNames), 0 for
+// another name; head-to-head is set only where it was needed.
+func (s Standing) TieBreak(name string) float64 {
+	switch name {
+	case TieScore:
+		return float64(s.Score)
+	case TieSOS:
+		return s.SOS
+	case TieWins:
+		return float64(s.Wins)
+	case TieHeadToHead:
+		return s.HeadToHead
+	}
+	return 0
+}
+
 // game is one counted game: a table's effective result.
 type game struct {
 	players []string

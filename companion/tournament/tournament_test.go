@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -269,5 +270,55 @@ func TestOpenRefusesSharedKey(t *testing.T) {
 	cfg.Tables[1].Key = cfg.Tables[0].Key
 	if _, err := Open(context.Background(), t.TempDir()+"/x.db", cfg); err == nil || !strings.Contains(err.Error(), "same key") {
 		t.Errorf("two tables with one key: %v", err)
+	}
+}
+
+func TestRefusalsBounded(t *testing.T) {
+	f := newFixture(t, "skirmish", 2, 1)
+	ctx := context.Background()
+	f.tr.PairNext(ctx)
+	for i := range MaxRefusalsKept + 5 {
+		s := f.statement("t01", seat(1, record.Win, i), seat(2, record.Loss, 0))
+		s.Finished = false
+		if _, err := f.tr.SubmitResult(ctx, "t01", f.message(s, "t01")); err == nil {
+			t.Fatal("an unfinished game accepted")
+		}
+	}
+	if got := len(f.tr.Refusals()); got != MaxRefusalsKept {
+		t.Errorf("%d refusals kept, want %d", got, MaxRefusalsKept)
+	}
+}
+
+// TestConcurrentUse: results, views and exports from several goroutines
+// (the broker's callbacks and the pages); run with -race.
+func TestConcurrentUse(t *testing.T) {
+	f := newFixture(t, "skirmish", 8, 4)
+	ctx := context.Background()
+	r, _ := f.tr.PairNext(ctx)
+	msgs := map[string]wire.ResultMessage{}
+	for _, p := range r.Tables {
+		msgs[p.Table] = f.message(f.statement(p.Table, seat(1, record.Win, 3), seat(2, record.Loss, 1)), p.Table)
+	}
+	done := make(chan error)
+	for table, m := range msgs {
+		go func() {
+			var err error
+			for range 3 {
+				if _, e := f.tr.SubmitResult(ctx, table, m); e != nil {
+					err = e
+				}
+				f.tr.View()
+				f.tr.WriteCSV(io.Discard, "results")
+			}
+			done <- err
+		}()
+	}
+	for range msgs {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	if m := f.tr.View().Paired[0].Missing; len(m) != 0 {
+		t.Errorf("missing %v", m)
 	}
 }
