@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,6 +33,10 @@ func scripted(t *testing.T) *fixture {
 	if _, err := f.submit(r2.Tables[1].Table, seat(1, record.Loss, 2), seat(2, record.Win, 11)); err != nil {
 		t.Fatal(err)
 	}
+	var ref *Refusal
+	if _, err := f.submit("t03", seat(1, record.Win, 1), seat(2, record.Loss, 0)); !errors.As(err, &ref) {
+		t.Fatalf("t03 not paired: %v", err)
+	}
 	if err := f.tr.Correct(ctx, 2, r2.Tables[1].Table, []record.Seat{seat(1, record.Loss, 2), seat(2, record.Win, 9)}, "sędzia", "a unit counted twice"); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +58,11 @@ func TestCSVGolden(t *testing.T) {
 		}
 		golden.Check(t, "testdata/"+what+".csv", b.Bytes(), *update)
 	}
+	view, err := json.MarshalIndent(f.tr.View(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "testdata/view.json", append(view, '\n'), *update)
 	if err := f.tr.WriteCSV(&bytes.Buffer{}, "players"); err == nil {
 		t.Error("WriteCSV players: no error")
 	}

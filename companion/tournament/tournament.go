@@ -61,7 +61,7 @@ type Refusal struct {
 	At     time.Time `json:"at"`
 	// Key is the fingerprint the message named, if any.
 	Key string `json:"key,omitempty"`
-	// hash identifies the message, so that one refused message delivered
+	// Hash identifies the message, so that one refused message delivered
 	// again (it is retained) is kept once.
 	Hash string `json:"hash,omitempty"`
 }
