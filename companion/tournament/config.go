@@ -283,8 +283,8 @@ func (c *Config) check(at func(key, format string, args ...any) error) error {
 				return at(p.k, "%v, want a number of points from -100 to 100", p.v)
 			}
 		}
-		if c.Points.Win < c.Points.Draw || c.Points.Draw < c.Points.Loss {
-			return at("points", "win %v, draw %v, loss %v: want win ≥ draw ≥ loss", c.Points.Win, c.Points.Draw, c.Points.Loss)
+		if c.Points.Win < c.Points.Draw || c.Points.Draw < c.Points.Loss || c.Points.Win == c.Points.Loss {
+			return at("points", "win %v, draw %v, loss %v: want win ≥ draw ≥ loss, and a win worth more than a loss", c.Points.Win, c.Points.Draw, c.Points.Loss)
 		}
 	case ModeVP:
 		if c.Points.Win != 0 || c.Points.Draw != 0 || c.Points.Loss != 0 {

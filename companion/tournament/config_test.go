@@ -60,6 +60,7 @@ func TestConfigErrors(t *testing.T) {
 		{"rounds", base + "rounds: -1\n" + tables, 4, "rounds:"},
 		{"minutes", base + "round_minutes: 5000\n" + tables, 4, "round_minutes:"},
 		{"points order", base + "points: {win: 1, draw: 2, loss: 0}\n" + tables, 4, "win ≥ draw ≥ loss"},
+		{"points all zero", base + "points:\n  mode: wdl\n" + tables, 4, "a win worth more than a loss"},
 		{"points mode", base + "points:\n  mode: elo\n" + tables, 5, `points.mode: "elo"`},
 		{"vp with wdl", base + "points: {mode: vp, win: 3}\n" + tables, 4, "mode vp counts"},
 		{"tie-break", base + "tie_breaks:\n  - sos\n  - elo\n" + tables, 6, `tie_breaks.1: "elo"`},
