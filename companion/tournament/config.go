@@ -1,0 +1,457 @@
+// Package tournament is the pure core of a venue's tournament: the
+// organiser's file (Config), rounds and their pairings (Swiss, or imported
+// from the organiser's pairing software), the tables' signed results, the
+// organiser's corrections, standings with each game's tie-breaks, the
+// round clock, an audit trail and CSV exports. It keeps everything in one
+// SQLite file, written before memory changes, so a reopened tournament is
+// the same one. It knows no MQTT and no HTTP: the venue process feeds it
+// (SubmitResult) and shows it (View).
+package tournament
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sztab/sztab/internal/yamlsafe"
+)
+
+// Config is the organiser's tournament file (YAML), see
+// firmware-config/venue/tournament.example.yaml.
+type Config struct {
+	Name  string `yaml:"name" json:"name"`
+	Venue string `yaml:"venue" json:"venue"`
+	// Game is the game id played: skirmish, mali-powstancy,
+	// bitwa-warszawska, wot-rush, west-1920.
+	Game string `yaml:"game" json:"game"`
+	// Seats is the players per table; 0 is the game's default (GameDefaults).
+	Seats int `yaml:"seats" json:"seats"`
+	// Rounds is how many rounds are played; 0 is no limit.
+	Rounds int `yaml:"rounds" json:"rounds"`
+	// RoundMinutes is the round clock; 0 is the game's default.
+	RoundMinutes int    `yaml:"round_minutes" json:"round_minutes"`
+	Points       Points `yaml:"points" json:"points"`
+	// TieBreaks are applied in order after the points (TieBreakNames).
+	TieBreaks []string `yaml:"tie_breaks" json:"tie_breaks"`
+	Bye       Bye      `yaml:"bye" json:"bye"`
+	// Seed orders players the standings cannot tell apart when pairing
+	// (and so draws round 1); empty is Name.
+	Seed    string   `yaml:"seed" json:"seed,omitempty"`
+	Players []Player `yaml:"players" json:"players"`
+	// PlayersCSV is a file of more players (columns id,name,club, with that
+	// header), relative to the config file.
+	PlayersCSV string  `yaml:"players_csv" json:"-"`
+	Tables     []Table `yaml:"tables" json:"tables"`
+
+	path string
+}
+
+// Points is what a game is worth in the standings: Win/Draw/Loss points
+// by the seat's outcome (Mode "wdl", the default), or the game's own
+// score (Mode "vp": victory points, medals) summed.
+type Points struct {
+	Mode string  `yaml:"mode" json:"mode"`
+	Win  float64 `yaml:"win" json:"win"`
+	Draw float64 `yaml:"draw" json:"draw"`
+	Loss float64 `yaml:"loss" json:"loss"`
+}
+
+// Bye is how a round without a table counts: as the Outcome ("win" by
+// default, "draw" or "loss") with Score game points (0 by default; in
+// "vp" mode the bye's points are its Score).
+type Bye struct {
+	Outcome string `yaml:"outcome" json:"outcome"`
+	Score   int    `yaml:"score" json:"score"`
+}
+
+// Player is one entrant; ID is what pairings and CSV files name.
+type Player struct {
+	ID   string `yaml:"id" json:"id"`
+	Name string `yaml:"name" json:"name"`
+	Club string `yaml:"club" json:"club,omitempty"`
+}
+
+// Table is one table of the hall: its id (the table's config "table") and
+// the path of its public key PEM (sztab keygen), relative to the config.
+type Table struct {
+	ID  string `yaml:"id" json:"id"`
+	Key string `yaml:"key" json:"-"`
+}
+
+// The points modes.
+const (
+	ModeWDL = "wdl"
+	ModeVP  = "vp"
+)
+
+// The tie-breaks, after the points, higher first.
+const (
+	// TieScore is the summed game score (victory points, medals).
+	TieScore = "score"
+	// TieSOS is Buchholz: the sum of the opponents' points (every other
+	// player at the table, for tables of more seats).
+	TieSOS = "sos"
+	// TieWins is the number of games won (a bye counted as configured).
+	TieWins = "wins"
+	// TieHeadToHead is the points the tied players took in games among
+	// themselves only (all of a group tied so far; 0 if they never met).
+	TieHeadToHead = "head-to-head"
+)
+
+// TieBreakNames are the tie-breaks a config may list.
+var TieBreakNames = []string{TieScore, TieSOS, TieWins, TieHeadToHead}
+
+// GameDefault is what a game's tournament uses unless the file says
+// otherwise, and why.
+type GameDefault struct {
+	Seats, RoundMinutes int
+	Points              Points
+	TieBreaks           []string
+	Why                 string
+}
+
+// GameDefaults are the defaults per game id. The rulebooks say nothing of
+// tournaments: these are choices, each with its reason, and every one is
+// a config key an organiser may override.
+var GameDefaults = map[string]GameDefault{
+	// Skirmish (powstanie-warszawskie-skirmish.txt) is two players, one
+	// winner or a draw: the usual wargame 3/1/0; then Buchholz (who you
+	// beat matters more than by how much), then the game score (army
+	// points destroyed) that separates big wins from narrow ones.
+	"skirmish": {Seats: 2, RoundMinutes: 120, Points: Points{ModeWDL, 3, 1, 0},
+		TieBreaks: []string{TieSOS, TieScore, TieHeadToHead},
+		Why:       "two players, win/draw/loss; Buchholz, then army points destroyed"},
+	// Bitwa Warszawska is 2–4 players, but 3 and 4 play as two armies
+	// (rulebook "LICZBA GRACZY: 2–4", the 3-player hands): a table is two
+	// sides. Victory points (PZ, 7 to win) decide the game and make the
+	// natural second tie-break after Buchholz.
+	"bitwa-warszawska": {Seats: 2, RoundMinutes: 90, Points: Points{ModeWDL, 3, 1, 0},
+		TieBreaks: []string{TieSOS, TieScore, TieHeadToHead},
+		Why:       "two armies; Buchholz, then PZ; 45–90 min game"},
+	// Mali Powstańcy's rules are written for four ("W instrukcji opisane są
+	// zasady gry dla czterech osób") and "Ten, kto zdobył najwięcej
+	// punktów, wygrywa": one winner of four says little about the other
+	// three, so the standings sum the game's points (vp), then wins, then
+	// Buchholz.
+	"mali-powstancy": {Seats: 4, RoundMinutes: 75, Points: Points{Mode: ModeVP},
+		TieBreaks: []string{TieWins, TieSOS},
+		Why:       "four players, one winner: the game's points count, then wins, then Buchholz"},
+	// World of Tanks: Rush is 2–5 players; a pod of four is the common
+	// tournament table for deck builders, and medals (the game's score)
+	// rank all four, not just the winner.
+	"wot-rush": {Seats: 4, RoundMinutes: 60, Points: Points{Mode: ModeVP},
+		TieBreaks: []string{TieWins, TieSOS},
+		Why:       "pods of four, medals count, then wins, then Buchholz"},
+	// How the West was Saved is Poles against Soviets; rule 2.2 makes
+	// "każdy inny wynik" a draw, so draws are common: 3/1/0, Buchholz,
+	// then wins (a decisive game over a draw), then head-to-head.
+	"west-1920": {Seats: 2, RoundMinutes: 180, Points: Points{ModeWDL, 3, 1, 0},
+		TieBreaks: []string{TieSOS, TieWins, TieHeadToHead},
+		Why:       "two sides, draws frequent (2.2): Buchholz, then wins, then head-to-head"},
+}
+
+// ConfigError is a bad tournament file: which file, which line, what.
+type ConfigError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("tournament: %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("tournament: %s: %s", e.File, e.Msg)
+}
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+	playerID    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	yamlLineErr = regexp.MustCompile(`^line (\d+): (.*)$`)
+	// unknownField is yaml.v3's message for a key Config does not have.
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type`)
+)
+
+// LoadConfig reads the organiser's tournament file.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("tournament: config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig reads a tournament file from data; path names it in errors
+// and anchors the relative paths in it (players_csv, tables' keys).
+func ParseConfig(path string, data []byte) (Config, error) {
+	var cfg Config
+	var doc yaml.Node
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
+		return Config{}, yamlError(path, err)
+	}
+	if len(doc.Content) == 0 {
+		return Config{}, &ConfigError{File: path, Msg: "the file is empty"}
+	}
+	if err := yamlsafe.Strict(data, &cfg); err != nil {
+		return Config{}, yamlError(path, err)
+	}
+	cfg.path = path
+	at := func(key string, format string, args ...any) error {
+		return &ConfigError{File: path, Line: lineOf(&doc, key), Msg: key + ": " + fmt.Sprintf(format, args...)}
+	}
+	if cfg.PlayersCSV != "" {
+		more, err := readPlayersCSV(resolve(path, cfg.PlayersCSV))
+		if err != nil {
+			return Config{}, at("players_csv", "%v", err)
+		}
+		cfg.Players = append(cfg.Players, more...)
+	}
+	for i := range cfg.Tables {
+		if cfg.Tables[i].Key != "" {
+			cfg.Tables[i].Key = resolve(path, cfg.Tables[i].Key)
+		}
+	}
+	if err := cfg.check(at); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+func resolve(cfgPath, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(cfgPath), p)
+}
+
+// Check fills the game's defaults and checks cfg as Open takes it (a
+// config built in code, not read from a file).
+func (c *Config) Check() error {
+	return c.check(func(key, format string, args ...any) error {
+		return fmt.Errorf("tournament: config: %s: %s", key, fmt.Sprintf(format, args...))
+	})
+}
+
+func (c *Config) check(at func(key, format string, args ...any) error) error {
+	if strings.TrimSpace(c.Name) == "" {
+		return at("name", "the tournament needs a name")
+	}
+	if !idPattern.MatchString(c.Venue) {
+		return at("venue", "%q is not an id (lower-case letters, digits, - and _), the tables' venue", c.Venue)
+	}
+	def, ok := GameDefaults[c.Game]
+	if !ok {
+		return at("game", "%q is not a game (want one of %s)", c.Game, strings.Join(gameIDs(), ", "))
+	}
+	if c.Seats == 0 {
+		c.Seats = def.Seats
+	}
+	if c.Seats < 2 || c.Seats > 5 {
+		return at("seats", "%d players a table, want 2 to 5", c.Seats)
+	}
+	if c.Rounds < 0 || c.Rounds > 99 {
+		return at("rounds", "%d, want 1 to 99 (0: no limit)", c.Rounds)
+	}
+	if c.RoundMinutes == 0 {
+		c.RoundMinutes = def.RoundMinutes
+	}
+	if c.RoundMinutes < 0 || c.RoundMinutes > 24*60 {
+		return at("round_minutes", "%d, want 1 to 1440 (0: the game's default)", c.RoundMinutes)
+	}
+	if c.Points == (Points{}) {
+		c.Points = def.Points
+	}
+	if c.Points.Mode == "" {
+		c.Points.Mode = ModeWDL
+	}
+	switch c.Points.Mode {
+	case ModeWDL:
+		for _, p := range []struct {
+			k string
+			v float64
+		}{{"points.win", c.Points.Win}, {"points.draw", c.Points.Draw}, {"points.loss", c.Points.Loss}} {
+			if !(p.v >= -100 && p.v <= 100) {
+				return at(p.k, "%v, want a number of points from -100 to 100", p.v)
+			}
+		}
+		if c.Points.Win < c.Points.Draw || c.Points.Draw < c.Points.Loss || c.Points.Win == c.Points.Loss {
+			return at("points", "win %v, draw %v, loss %v: want win ≥ draw ≥ loss, and a win worth more than a loss", c.Points.Win, c.Points.Draw, c.Points.Loss)
+		}
+	case ModeVP:
+		if c.Points.Win != 0 || c.Points.Draw != 0 || c.Points.Loss != 0 {
+			return at("points", "mode vp counts the game's score: win, draw and loss are not used")
+		}
+	default:
+		return at("points.mode", "%q, want wdl (win/draw/loss) or vp (the game's own score)", c.Points.Mode)
+	}
+	if c.TieBreaks == nil {
+		c.TieBreaks = slices.Clone(def.TieBreaks)
+	}
+	seen := map[string]bool{}
+	for i, tb := range c.TieBreaks {
+		if !slices.Contains(TieBreakNames, tb) {
+			return at(fmt.Sprintf("tie_breaks.%d", i), "%q, want one of %s", tb, strings.Join(TieBreakNames, ", "))
+		}
+		if seen[tb] {
+			return at(fmt.Sprintf("tie_breaks.%d", i), "%q twice", tb)
+		}
+		seen[tb] = true
+	}
+	if c.Bye.Outcome == "" {
+		c.Bye.Outcome = "win"
+	}
+	if c.Bye.Outcome != "win" && c.Bye.Outcome != "draw" && c.Bye.Outcome != "loss" {
+		return at("bye.outcome", "%q, want win, draw or loss", c.Bye.Outcome)
+	}
+	if c.Bye.Score < 0 || c.Bye.Score > 1000000 {
+		return at("bye.score", "%d, want 0 or more", c.Bye.Score)
+	}
+	if c.Seed == "" {
+		c.Seed = c.Name
+	}
+	ids := map[string]int{}
+	for i, p := range c.Players {
+		key := fmt.Sprintf("players.%d", i)
+		if !playerID.MatchString(p.ID) {
+			return at(key+".id", "%q is not a player id (letters, digits, _ . -)", p.ID)
+		}
+		if j, ok := ids[p.ID]; ok {
+			return at(key+".id", "%q twice (also players entry %d)", p.ID, j+1)
+		}
+		ids[p.ID] = i
+		if strings.TrimSpace(p.Name) == "" {
+			c.Players[i].Name = p.ID
+		}
+	}
+	tables := map[string]int{}
+	for i, tb := range c.Tables {
+		key := fmt.Sprintf("tables.%d", i)
+		if !idPattern.MatchString(tb.ID) || tb.ID == ByeTable {
+			return at(key+".id", "%q is not a table id (lower-case letters, digits, - and _; not %q)", tb.ID, ByeTable)
+		}
+		if j, ok := tables[tb.ID]; ok {
+			return at(key+".id", "table %q twice (also tables entry %d): two tables cannot claim one id", tb.ID, j+1)
+		}
+		tables[tb.ID] = i
+		if tb.Key == "" {
+			return at(key+".key", "table %q has no key: its results could not be checked (the path of its public key, sztab keygen)", tb.ID)
+		}
+	}
+	if len(c.Tables) == 0 {
+		return at("tables", "no tables")
+	}
+	return nil
+}
+
+func gameIDs() []string {
+	var ids []string
+	for id := range GameDefaults {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// readPlayersCSV reads a players file: a header naming id, name and
+// (optionally) club, one player a row.
+func readPlayersCSV(path string) ([]Player, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(io.LimitReader(f, 16<<20))
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	if _, ok := col["id"]; !ok {
+		return nil, fmt.Errorf("%s: line 1: no id column (want id,name,club)", path)
+	}
+	var out []Player
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		get := func(k string) string {
+			if i, ok := col[k]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		out = append(out, Player{ID: get("id"), Name: get("name"), Club: get("club")})
+	}
+}
+
+// lineOf is the line of a dotted key ("players.2.id") in doc, 0 if absent;
+// a missing last part gives its parent's line.
+func lineOf(doc *yaml.Node, key string) int {
+	if doc == nil || len(doc.Content) == 0 {
+		return 0
+	}
+	n := doc.Content[0]
+	line := 0
+	for _, part := range strings.Split(key, ".") {
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == part {
+					line = n.Content[i].Line
+					next = n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(part); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+				line = next.Line
+			}
+		}
+		if next == nil {
+			return line
+		}
+		n = next
+	}
+	return line
+}
+
+func yamlError(path string, err error) error {
+	if errors.Is(err, yamlsafe.ErrEmpty) {
+		return &ConfigError{File: path, Msg: "the file is empty"}
+	}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		if m := yamlLineErr.FindStringSubmatch(te.Errors[0]); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			msg := m[2]
+			if f := unknownField.FindStringSubmatch(msg); f != nil {
+				msg = fmt.Sprintf("unknown key %q", f[1])
+			}
+			return &ConfigError{File: path, Line: n, Msg: msg}
+		}
+		return &ConfigError{File: path, Msg: te.Errors[0]}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return &ConfigError{File: path, Line: n, Msg: m[2]}
+	}
+	return &ConfigError{File: path, Msg: msg}
+}

@@ -1,0 +1,107 @@
+package tournament
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestExampleConfig(t *testing.T) {
+	cfg, err := LoadConfig("../../firmware-config/venue/tournament.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Game != "skirmish" || cfg.Seats != 2 || len(cfg.Players) != 4 || len(cfg.Tables) != 2 || cfg.Rounds != 5 {
+		t.Errorf("example: %+v", cfg)
+	}
+	if !strings.HasSuffix(cfg.Tables[0].Key, filepath.Join("firmware-config", "venue", "keys", "t01.pub.pem")) {
+		t.Errorf("key path %q not relative to the file", cfg.Tables[0].Key)
+	}
+	if cfg.Seed != cfg.Name || cfg.Bye.Outcome != "win" {
+		t.Errorf("defaults: seed %q bye %+v", cfg.Seed, cfg.Bye)
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	for game, def := range GameDefaults {
+		t.Run(game, func(t *testing.T) {
+			cfg, err := ParseConfig("x.yaml", []byte("name: N\nvenue: v\ngame: "+game+"\ntables: [{id: t1, key: k.pem}]\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Seats != def.Seats || cfg.RoundMinutes != def.RoundMinutes || cfg.Points != def.Points || !reflect.DeepEqual(cfg.TieBreaks, def.TieBreaks) {
+				t.Errorf("got %+v, want the defaults %+v", cfg, def)
+			}
+			if def.Why == "" {
+				t.Error("a default without its reason")
+			}
+		})
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	const base = "name: N\nvenue: v\ngame: skirmish\n"
+	const tables = "tables:\n  - {id: t1, key: k.pem}\n"
+	cases := []struct {
+		name, doc string
+		line      int
+		msg       string
+	}{
+		{"empty", "", 0, "the file is empty"},
+		{"not yaml", "name: [\n", 1, ""},
+		{"unknown key", base + "colour: red\n" + tables, 4, `unknown key "colour"`},
+		{"no name", "venue: v\ngame: skirmish\n" + tables, 0, "name: the tournament needs a name"},
+		{"bad venue", "name: N\nvenue: Hala Główna\ngame: skirmish\n" + tables, 2, "venue:"},
+		{"unknown game", "name: N\nvenue: v\ngame: chess\n" + tables, 3, `"chess" is not a game`},
+		{"seats", base + "seats: 9\n" + tables, 4, "seats: 9 players a table"},
+		{"rounds", base + "rounds: -1\n" + tables, 4, "rounds:"},
+		{"minutes", base + "round_minutes: 5000\n" + tables, 4, "round_minutes:"},
+		{"points order", base + "points: {win: 1, draw: 2, loss: 0}\n" + tables, 4, "win ≥ draw ≥ loss"},
+		{"points all zero", base + "points:\n  mode: wdl\n" + tables, 4, "a win worth more than a loss"},
+		{"points mode", base + "points:\n  mode: elo\n" + tables, 5, `points.mode: "elo"`},
+		{"vp with wdl", base + "points: {mode: vp, win: 3}\n" + tables, 4, "mode vp counts"},
+		{"tie-break", base + "tie_breaks:\n  - sos\n  - elo\n" + tables, 6, `tie_breaks.1: "elo"`},
+		{"tie-break twice", base + "tie_breaks: [sos, sos]\n" + tables, 4, "twice"},
+		{"bye", base + "bye: {outcome: half}\n" + tables, 4, "bye.outcome"},
+		{"player id", base + "players:\n  - {id: p1}\n  - {id: 'a b'}\n" + tables, 6, `players.1.id: "a b"`},
+		{"player twice", base + "players:\n  - {id: p1}\n  - {id: p1}\n" + tables, 6, "twice"},
+		{"table twice", base + "tables:\n  - {id: t1, key: a.pem}\n  - {id: t1, key: b.pem}\n", 6, "two tables cannot claim one id"},
+		{"table bye", base + "tables:\n  - {id: bye, key: a.pem}\n", 5, "not a table id"},
+		{"table without key", base + "tables:\n  - {id: t1}\n", 5, "has no key"},
+		{"no tables", base, 0, "tables: no tables"},
+		{"players csv missing", base + "players_csv: none.csv\n" + tables, 4, "players_csv:"},
+		{"wrong type", base + "seats: many\n" + tables, 4, "cannot unmarshal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseConfig("tour.yaml", []byte(c.doc))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a *ConfigError", err)
+			}
+			if ce.File != "tour.yaml" || ce.Line != c.line || !strings.Contains(ce.Msg, c.msg) {
+				t.Errorf("got %v (line %d), want line %d with %q", err, ce.Line, c.line, c.msg)
+			}
+			if !strings.HasPrefix(err.Error(), "tournament: tour.yaml") {
+				t.Errorf("error %q does not start with the package and file", err)
+			}
+		})
+	}
+}
+
+func TestPlayersCSV(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "players.csv"), []byte("id,name,club\nq1,\"Nowak, Anna\",Kraków\nq2,Jan,\n"), 0o644)
+	path := filepath.Join(dir, "t.yaml")
+	cfg, err := ParseConfig(path, []byte("name: N\nvenue: v\ngame: skirmish\nplayers: [{id: p1}]\nplayers_csv: players.csv\ntables: [{id: t1, key: k.pem}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Player{{ID: "p1", Name: "p1"}, {ID: "q1", Name: "Nowak, Anna", Club: "Kraków"}, {ID: "q2", Name: "Jan"}}
+	if !reflect.DeepEqual(cfg.Players, want) {
+		t.Errorf("players %+v, want %+v", cfg.Players, want)
+	}
+}
