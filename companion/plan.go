@@ -108,6 +108,17 @@ func newPlan() *plan {
 // changes).
 func (p *plan) cloneSteps() []step { return append([]step(nil), p.steps...) }
 
+// lastChange is the last entry that changed the game: an action, an
+// allowed breach, an undo or a correction (calls, answers and notices
+// change nothing); 0 when there is none.
+func (p *plan) lastChange() int64 {
+	var last int64
+	for _, st := range p.steps {
+		last = max(last, st.seq, st.undone, st.fixed)
+	}
+	return last
+}
+
 // add reads one journal entry into the plan.
 func (p *plan) add(e Entry) error {
 	bad := func(err error) error { return fmt.Errorf("entry %d (%s): %w", e.Seq, e.Kind, err) }

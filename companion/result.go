@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
@@ -32,19 +33,26 @@ func loadResultKey(path string) (ed25519.PrivateKey, error) {
 // statement, signed when the table has a key, once the game is over; an
 // empty payload, which clears the retained result, when a game that was
 // over is not any more (an undo), or at start when it is not over. The
-// statement names the journal's head when the outcome first appeared; a
-// later entry (a notice, a call) does not sign it again.
+// statement names the last entry that changed the game, so that the same
+// game's result is the same statement after a restart, whatever notices
+// or calls came after it (a venue takes it once).
 func (t *table) addResult(p *Publication, atStart bool) {
 	seats := Outcome(t.game)
 	if !atStart && slices.Equal(seats, t.resultSeats) {
 		return
 	}
-	t.resultSeats = seats
 	if seats == nil {
+		t.resultSeats = nil
 		p.Result = []byte{}
 		return
 	}
-	seq, hash := t.journal.Head()
+	seq := t.plan.lastChange()
+	e, ok, err := t.journal.Entry(context.Background(), seq)
+	if err != nil || !ok {
+		t.log.Error("the result statement is not published: its entry is not readable", "seq", seq, "err", err)
+		return
+	}
+	hash := e.Hash
 	st := rec.Statement{Identity: rec.Identity{Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name()},
 		FinalSeq: seq, FinalHash: hash, Finished: true, Seats: seats}
 	if h, ok := t.game.(Headliner); ok {
@@ -57,4 +65,5 @@ func (t *table) addResult(p *Publication, atStart bool) {
 		m.Key = rec.Fingerprint(t.resultKey.Public().(ed25519.PublicKey))
 	}
 	p.Result, _ = json.Marshal(m)
+	t.resultSeats = seats
 }
