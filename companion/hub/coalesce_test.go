@@ -1,0 +1,126 @@
+package hub
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/sztab/sztab/companion/display"
+)
+
+// TestWallCoalescing: tables changing far faster than WallEvery get the
+// wall at most once per WallEvery (plus the first change at once), and
+// the last publication has every table's latest state. A quiet venue's
+// change reaches the wall at once.
+func TestWallCoalescing(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		every    time.Duration
+		coalesce bool
+	}{
+		{"every 50ms", 50 * time.Millisecond, true},
+		{"every change", -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "v", WallEvery: tc.every,
+				Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, live, cancel := h.feed.Subscribe(display.Public)
+			defer cancel()
+
+			// A quiet venue: one change is on the wall at once.
+			h.apply("sztab/v1/v/stol-0/state", []byte(`{"seq":1,"game":"skirmish"}`))
+			if w := h.Wall(); len(w.Tables) != 1 || w.Tables[0].Seq != 1 {
+				t.Fatalf("after one change on a quiet venue the wall is %+v, want stol-0 at seq 1", w.Tables)
+			}
+			time.Sleep(2 * max(tc.every, 0))
+			for len(live) > 0 {
+				<-live
+			}
+			walls := make(chan []Wall)
+			stop := make(chan struct{})
+			go func() {
+				var got []Wall
+				for {
+					select {
+					case m := <-live:
+						if m.Kind == "overflow" {
+							t.Error("the test's page overflowed")
+						}
+						if m.Kind == "state" {
+							var pw Wall
+							if err := json.Unmarshal(m.Data, &pw); err != nil {
+								t.Error(err)
+							}
+							got = append(got, pw)
+						}
+					case <-stop:
+						walls <- got
+						return
+					}
+				}
+			}()
+
+			const tables, rounds = 10, 100
+			start := time.Now()
+			for seq := 2; seq <= rounds; seq++ {
+				for i := range tables {
+					h.apply(fmt.Sprintf("sztab/v1/v/stol-%d/state", i), fmt.Appendf(nil, `{"seq":%d,"game":"skirmish","headline":{"pl":"r%d","en":"r%d"}}`, seq, seq, seq))
+				}
+				time.Sleep(time.Millisecond)
+			}
+			took := time.Since(start)
+			// The last change is on the wall within WallEvery.
+			var w Wall
+			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+				if w = h.Wall(); len(w.Tables) == tables && allAt(w, rounds) {
+					break
+				}
+			}
+			if !allAt(w, rounds) || len(w.Tables) != tables {
+				t.Fatalf("the wall did not come to seq %d at every one of %d tables: %+v", rounds, tables, w.Tables)
+			}
+			for _, tb := range w.Tables {
+				if tb.Headline == nil || tb.Headline.EN != fmt.Sprintf("r%d", rounds) || tb.Game != "skirmish" {
+					t.Errorf("table %s: headline %+v game %q, want r%d skirmish", tb.Table, tb.Headline, tb.Game, rounds)
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+			close(stop)
+			published := <-walls
+			got := len(published)
+			var lastSeq int64
+			for _, pw := range published {
+				if pw.Seq <= lastSeq {
+					t.Errorf("wall seq %d after %d: an older wall was sent after a newer one", pw.Seq, lastSeq)
+				}
+				lastSeq = pw.Seq
+			}
+			changes := tables * (rounds - 1)
+			if tc.coalesce {
+				// At most one a spell: the first at once, one per WallEvery
+				// while the changes last, one at the end of the last spell,
+				// and one for a late timer.
+				if most := int(took/tc.every) + 3; got > most {
+					t.Errorf("%d changes in %v made %d publications, want at most %d (one per %v)", changes, took, got, most, tc.every)
+				}
+			} else if got != changes {
+				t.Errorf("every change: %d publications for %d changes", got, changes)
+			}
+		})
+	}
+}
+
+func allAt(w Wall, seq int64) bool {
+	for _, t := range w.Tables {
+		if t.Seq != seq {
+			return false
+		}
+	}
+	return true
+}
