@@ -9,15 +9,22 @@ import (
 // tables change faster than that (Options.WallEvery).
 const DefaultWallEvery = 100 * time.Millisecond
 
-// coalescer publishes the wall at most once per every. The first change
+// DefaultWallBandwidth is what the wall may send to all its pages together,
+// in bytes a second (Options.WallBandwidth): 32 MiB/s, a quarter of a
+// gigabit link. 100 tables make a wall of about 22 kB; 2,000 spectators
+// then get it about every 1.3 s instead of ten times a second (440 MB/s,
+// more than the hall's link and the machine can carry).
+const DefaultWallBandwidth = 32 << 20
+
+// coalescer publishes the wall at most once per every(). The first change
 // after a quiet spell is published at once, in the caller's goroutine;
 // changes during the spell wait for its end and go out together in one
 // publication, which reads the hub's state then, so it has every one of
 // them. A venue of 100 tables at 10 updates a second would otherwise
 // re-marshal the whole wall and push it to every spectator's stream 1,000
-// times a second. every ≤ 0 publishes every change.
+// times a second. every() ≤ 0 publishes every change.
 type coalescer struct {
-	every time.Duration
+	every func() time.Duration
 
 	mu      sync.Mutex
 	last    time.Time // the latest publication started
@@ -30,14 +37,14 @@ type coalescer struct {
 
 // request asks for a publication of the state as it is now or later.
 func (c *coalescer) request(publish func()) {
-	if c.every > 0 {
+	if every := c.every(); every > 0 {
 		c.mu.Lock()
 		if c.pending {
 			c.mu.Unlock()
 			return // the scheduled publication reads the state after this change
 		}
 		now := time.Now()
-		if wait := c.last.Add(c.every).Sub(now); wait > 0 {
+		if wait := c.last.Add(every).Sub(now); wait > 0 {
 			c.pending = true
 			c.mu.Unlock()
 			time.AfterFunc(wait, func() {
@@ -58,4 +65,15 @@ func (c *coalescer) run(publish func()) {
 	c.out.Lock()
 	defer c.out.Unlock()
 	publish()
+}
+
+// wallEvery is the hub's pacing of the wall: Options.WallEvery, or longer
+// when the last wall sent to every page would exceed Options.WallBandwidth.
+func (h *Hub) wallEvery() time.Duration {
+	every := h.opts.WallEvery
+	if every <= 0 || h.opts.WallBandwidth <= 0 {
+		return every
+	}
+	bytes := float64(h.wallSize.Load()) * float64(h.feed.Subscribers())
+	return max(every, time.Duration(bytes/float64(h.opts.WallBandwidth)*float64(time.Second)))
 }

@@ -124,3 +124,55 @@ func allAt(w Wall, seq int64) bool {
 	}
 	return true
 }
+
+// TestWallBandwidth: with many pages the wall goes less often than
+// WallEvery, so that all the pages together get at most WallBandwidth.
+func TestWallBandwidth(t *testing.T) {
+	h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "v", WallEvery: 10 * time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pages = 50
+	for range pages - 1 {
+		_, _, cancel := h.feed.Subscribe(display.Public)
+		defer cancel()
+	}
+	_, live, cancel := h.feed.Subscribe(display.Public)
+	defer cancel()
+	change := func(seq int) {
+		for i := range 10 {
+			h.apply(fmt.Sprintf("sztab/v1/v/stol-%d/state", i), fmt.Appendf(nil, `{"seq":%d,"game":"skirmish"}`, seq))
+		}
+	}
+	change(1)
+	time.Sleep(50 * time.Millisecond)
+	size := h.wallSize.Load()
+	if size < 100 {
+		t.Fatalf("a wall of 10 tables is %d bytes", size)
+	}
+	// Five walls a second to all the pages.
+	h.opts.WallBandwidth = size * pages * 5
+	if got := h.wallEvery(); got < 190*time.Millisecond || got > 210*time.Millisecond {
+		t.Fatalf("wallEvery() = %v with %d pages of %d bytes at %d B/s, want 200ms", got, pages, size, h.opts.WallBandwidth)
+	}
+	for len(live) > 0 {
+		<-live
+	}
+	start := time.Now()
+	for seq := 2; time.Since(start) < 600*time.Millisecond; seq++ {
+		change(seq)
+		time.Sleep(time.Millisecond)
+	}
+	took := time.Since(start)
+	time.Sleep(250 * time.Millisecond)
+	got := 0
+	for len(live) > 0 {
+		if m := <-live; m.Kind == "state" {
+			got++
+		}
+	}
+	if most := int(took/(200*time.Millisecond)) + 3; got > most || got == 0 {
+		t.Errorf("%v of changes with %d pages at 5 walls a second made %d publications, want 1 to %d", took, pages, got, most)
+	}
+}

@@ -50,6 +50,10 @@ type Options struct {
 	// tables change faster (default DefaultWallEvery, 100 ms; negative:
 	// every change). The first change after a quiet spell goes at once.
 	WallEvery time.Duration
+	// WallBandwidth caps what the wall sends to all its pages together, in
+	// bytes a second (default DefaultWallBandwidth, 32 MiB/s; negative:
+	// no cap): with many pages the wall goes less often than WallEvery.
+	WallBandwidth int64
 	// MaxConns and MaxConnsPerAddr cap the wall's connections, each live
 	// page holding one (defaults DefaultMaxConns, 4,096, for a streamed
 	// tournament's spectators, and display.DefaultMaxConnsPerAddr, 64:
@@ -93,6 +97,8 @@ type Hub struct {
 	addr   string
 	ready  chan struct{}
 	wall   coalescer
+	// wallSize is the length of the latest wall sent, for its pacing.
+	wallSize atomic.Int64
 
 	reg        *prometheus.Registry
 	readiness  *ops.Readiness
@@ -126,10 +132,14 @@ func New(o Options) (*Hub, error) {
 	if o.WallEvery == 0 {
 		o.WallEvery = DefaultWallEvery
 	}
+	if o.WallBandwidth == 0 {
+		o.WallBandwidth = DefaultWallBandwidth
+	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = DefaultMaxConns
 	}
-	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{}), wall: coalescer{every: o.WallEvery}}
+	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	h.wall.every = h.wallEvery
 	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
@@ -266,6 +276,7 @@ func (h *Hub) publishWall() {
 	h.mu.Unlock()
 	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
 	data, _ := json.Marshal(w)
+	h.wallSize.Store(int64(len(data)))
 	h.feed.SetState(display.Public, data)
 }
 
