@@ -120,13 +120,41 @@ func TestVenueLoadShort(t *testing.T) {
 			t.Errorf("%d latency samples at the %s", len(d), name)
 		}
 	}
-	// The CPU figures come from /proc/<pid>/stat: this process has used
-	// some by now (a broker at 100 messages a second may not have used a
-	// tick in 2 s).
-	if n := cpuTicks(os.Getpid()); n <= 0 {
-		t.Errorf("cpuTicks(self) = %d", n)
-	}
 	if r.heapPerStream <= 0 || r.goroutinesPerStream < 1 {
 		t.Errorf("the streams' memory not measured: %.0f B heap, %.1f goroutines a stream", r.heapPerStream, r.goroutinesPerStream)
 	}
+}
+
+// The CPU figures come from /proc/<pid>/stat's utime and stime.
+func TestStatTicks(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int64
+		ok   bool
+	}{
+		{"4242 (mosquitto) S 1 4242 4242 0 -1 4194560 1090 0 0 0 137 58 0 0 20 0 1 0 2958117 12345 678 18446744073709551615", 195, true},
+		{"17 (a (b) c) R 1 17 17 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 1 1 1", 11, true},
+		{"17 (short) R 1 2", 0, false},
+		{"no parenthesis", 0, false},
+		{"17 (x)", 0, false},
+	} {
+		got, ok := statTicks(tc.line)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("statTicks(%q) = %d, %v; want %d, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// The benchmark's readers of outside text (/proc's stat lines, the wall's
+// stream) never panic on what they are given.
+func FuzzReaders(f *testing.F) {
+	f.Add("4242 (mosquitto) S 1 4242 4242 0 -1 4194560 1090 0 0 0 137 58 0 0", `{"tables":[{"table":"t000","seq":42}]}`)
+	f.Add("1 ())", `{"table":"t000"}"seq":`)
+	f.Add(")", `{"table":"t000","seq":99999999999999999999999}`)
+	f.Fuzz(func(t *testing.T, stat, wall string) {
+		statTicks(stat)
+		if got := probeSeq([]byte(wall), "t000"); got < 0 {
+			t.Errorf("probeSeq(%q) = %d", wall, got)
+		}
+	})
 }

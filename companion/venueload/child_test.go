@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -88,16 +90,26 @@ type venueHub struct {
 
 func startHub(tb testing.TB, brokerURL string, wallEvery time.Duration) *venueHub {
 	tb.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
+	var in io.WriteCloser
+	var stdout io.ReadCloser
+	start := func(argv ...string) (*exec.Cmd, error) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), childEnv+"=1", "SZTAB_VENUELOAD_BROKER="+brokerURL, "SZTAB_VENUELOAD_WALL_EVERY="+wallEvery.String())
+		cmd.Stderr = os.Stderr
+		in, _ = cmd.StdinPipe()
+		stdout, _ = cmd.StdoutPipe()
+		return cmd, cmd.Start()
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), childEnv+"=1", "SZTAB_VENUELOAD_BROKER="+brokerURL, "SZTAB_VENUELOAD_WALL_EVERY="+wallEvery.String())
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	// os.Args[0], not os.Executable: under qemu-user that is qemu.
+	cmd, err := start(os.Args[0])
+	if errors.Is(err, syscall.ENOEXEC) {
+		// The arm64 run under qemu-user without binfmt: through qemu.
+		qemu := map[string]string{"arm64": "qemu-aarch64", "arm": "qemu-arm", "riscv64": "qemu-riscv64"}[runtime.GOARCH]
+		if emu, lerr := exec.LookPath(qemu); qemu != "" && lerr == nil {
+			cmd, err = start(emu, os.Args[0])
+		}
+	}
+	if err != nil {
 		tb.Fatalf("venueload: start the hub: %v", err)
 	}
 	h := &venueHub{tb: tb, cmd: cmd, in: in, lines: make(chan string, 16)}

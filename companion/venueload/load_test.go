@@ -217,14 +217,25 @@ func cpuTicks(pid int) int64 {
 	if err != nil {
 		return 0
 	}
-	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0
+	n, _ := statTicks(string(data))
+	return n
+}
+
+// statTicks reads utime and stime, fields 14 and 15 of a /proc/<pid>/stat
+// line; the command (field 2) is in parentheses and may hold spaces and
+// parentheses itself.
+func statTicks(line string) (int64, bool) {
+	i := strings.LastIndexByte(line, ')')
+	if i < 0 || i+2 > len(line) {
+		return 0, false
 	}
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return u + st
+	f := strings.Fields(line[i+2:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	return u + st, err1 == nil && err2 == nil
 }
 
 func sumTicks(pids []int) int64 {
