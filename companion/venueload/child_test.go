@@ -26,8 +26,9 @@ import (
 // so that its CPU time is its own: the test binary started again with
 // childEnv set runs hub.New + Run and nothing else. It says "ADDR <wall
 // address>" once it listens; on stdin, "mem" answers "MEM <heap in use>
-// <stacks in use> <goroutines>" after a GC, and "stop" ends it with
-// "RESULT <json of a record>".
+// <stacks in use> <goroutines>" after a GC, "seqs" answers "SEQS <json of
+// a record without its samples>", and "stop" ends it with "RESULT <json of
+// a record>".
 const childEnv = "SZTAB_VENUELOAD_HUB"
 
 func TestMain(m *testing.M) {
@@ -65,6 +66,11 @@ func runChild() int {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			say("MEM %d %d %d", ms.HeapInuse, ms.StackInuse, runtime.NumGoroutine())
+		case "seqs":
+			r := rec.snapshot()
+			r.Samples = nil
+			data, _ := json.Marshal(r)
+			say("SEQS %s", data)
 		case "stop":
 			cancel()
 			if err := <-done; err != nil {
@@ -156,6 +162,17 @@ func (h *venueHub) mem() (heap, stack, goroutines int64) {
 	stack, _ = strconv.ParseInt(f[2], 10, 64)
 	goroutines, _ = strconv.ParseInt(f[3], 10, 64)
 	return
+}
+
+// seqs are the seqs the hub has applied so far, by table.
+func (h *venueHub) seqs() recordSnapshot {
+	h.tb.Helper()
+	fmt.Fprintln(h.in, "seqs")
+	var r recordSnapshot
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(h.expect("SEQS "), "SEQS ")), &r); err != nil {
+		h.tb.Fatal(err)
+	}
+	return r
 }
 
 // stop ends the hub and returns what it applied.

@@ -317,12 +317,14 @@ func (l load) run(tb testing.TB, b broker) result {
 			defer once()
 			err := streamWall(ctx, clients[s/50], h.addr, once, func(at time.Time, wall []byte) {
 				seq := probeSeq(wall, tableID(0))
-				if seq > lastSeq {
-					lastSeq = seq
-					if ns := sent.at(0, seq); ns != 0 && inWindow(ns) {
+				// Every state of the table since the last wall is on
+				// the page now, itself or a newer one.
+				for k := lastSeq + 1; k <= seq; k++ {
+					if ns := sent.at(0, k); ns != 0 && inWindow(ns) {
 						mine = append(mine, time.Duration(at.UnixNano()-ns))
 					}
 				}
+				lastSeq = max(lastSeq, seq)
 			})
 			if err != nil {
 				dropped.Add(1)
@@ -356,10 +358,12 @@ func (l load) run(tb testing.TB, b broker) result {
 					if i < 0 || i >= l.tables || t.Seq <= tvSeqs[i].Load() {
 						continue
 					}
-					tvSeqs[i].Store(t.Seq)
-					if ns := sent.at(i, t.Seq); ns != 0 && inWindow(ns) {
-						mine = append(mine, time.Duration(at.UnixNano()-ns))
+					for k := tvSeqs[i].Load() + 1; k <= t.Seq; k++ {
+						if ns := sent.at(i, k); ns != 0 && inWindow(ns) {
+							mine = append(mine, time.Duration(at.UnixNano()-ns))
+						}
 					}
+					tvSeqs[i].Store(t.Seq)
 				}
 			})
 			if err != nil {
@@ -422,6 +426,12 @@ func (l load) run(tb testing.TB, b broker) result {
 	// (and, QoS 1, the hub, which says so when it stops).
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if l.lostBy(bare.snapshot(), acked) == 0 {
+			break
+		}
+	}
+	// and the hub.
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		if l.lostBy(h.seqs(), acked) == 0 {
 			break
 		}
 	}
