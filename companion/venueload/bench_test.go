@@ -2,6 +2,7 @@ package venueload
 
 import (
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -16,9 +17,14 @@ func seconds() time.Duration {
 }
 
 // venueLoad is the hall of the issue: 100 tables, 10 state updates a
-// second each, the hub's default wall pacing, and the TV reading the wall.
+// second each (SZTAB_VENUELOAD_RATE sets another rate, to explore), the
+// hub's default wall pacing, and the TV reading the wall.
 func venueLoad() load {
-	return load{tables: 100, rate: 10, warm: 3 * time.Second, dur: seconds(), tv: true}
+	rate := 10
+	if n, err := strconv.Atoi(os.Getenv("SZTAB_VENUELOAD_RATE")); err == nil && n > 0 {
+		rate = n
+	}
+	return load{tables: 100, rate: rate, warm: 3 * time.Second, dur: seconds(), tv: true}
 }
 
 func report(b *testing.B, r result) {

@@ -273,7 +273,12 @@ func (l load) run(tb testing.TB, b broker) result {
 		}
 	}
 	bare := newRecord()
-	sub := connect(tb, paho.NewClientOptions().AddBroker(b.urls[0]).SetClientID("venueload-bare").SetCleanSession(true))
+	var bareDrops atomic.Int64
+	sub := connect(tb, paho.NewClientOptions().AddBroker(b.urls[0]).SetClientID("venueload-bare").SetCleanSession(true).
+		SetConnectionLostHandler(func(_ paho.Client, err error) {
+			bareDrops.Add(1)
+			tb.Logf("venueload: the bare subscriber lost the broker: %v", err)
+		}))
 	defer sub.Disconnect(100)
 	if tok := sub.Subscribe(wire.VenueFilter(venue, "state"), 1, func(_ paho.Client, m paho.Message) {
 		bare.take(time.Now(), m.Topic(), m.Payload())
