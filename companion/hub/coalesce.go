@@ -17,8 +17,9 @@ const DefaultWallEvery = 100 * time.Millisecond
 const DefaultWallBandwidth = 32 << 20
 
 // coalescer publishes the wall at most once per every(). The first change
-// after a quiet spell is published at once, in the caller's goroutine;
-// changes during the spell wait for its end and go out together in one
+// after a quiet spell is published at once (in a goroutine of its own: the
+// broker's messages are never held up by the wall's marshalling); changes
+// during the spell wait for its end and go out together in one
 // publication, which reads the hub's state then, so it has every one of
 // them. A venue of 100 tables at 10 updates a second would otherwise
 // re-marshal the whole wall and push it to every spectator's stream 1,000
@@ -31,7 +32,8 @@ type coalescer struct {
 	pending bool      // a publication is scheduled for the spell's end
 
 	// out serialises publications, so that a wall built earlier is never
-	// handed to the pages after one built later.
+	// handed to the pages after one built later (each reads the state when
+	// it holds out).
 	out sync.Mutex
 }
 
@@ -57,6 +59,8 @@ func (c *coalescer) request(publish func()) {
 		}
 		c.last = now
 		c.mu.Unlock()
+		go c.run(publish)
+		return
 	}
 	c.run(publish)
 }
