@@ -18,13 +18,16 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/wire"
 )
 
 // The venue hub runs in its own process, as `sztab hub` does at a venue,
 // so that its CPU time is its own: the test binary started again with
-// childEnv set runs hub.New + Run and nothing else. It says "ADDR <wall
+// childEnv=hub runs hub.New + Run and nothing else (childEnv=bare: a bare
+// paho subscriber to the same states, in its own process likewise). It says "ADDR <wall
 // address>" once it listens; on stdin, "mem" answers "MEM <heap in use>
 // <stacks in use> <goroutines>" after a GC, "seqs" answers "SEQS <json of
 // a record without its samples>", and "stop" ends it with "RESULT <json of
@@ -39,6 +42,9 @@ func TestMain(m *testing.M) {
 }
 
 func runChild() int {
+	if os.Getenv(childEnv) == "bare" {
+		return runBare()
+	}
 	every, _ := time.ParseDuration(os.Getenv("SZTAB_VENUELOAD_WALL_EVERY"))
 	rec := newRecord()
 	h, err := hub.New(hub.Options{Broker: os.Getenv("SZTAB_VENUELOAD_BROKER"), Venue: venue, Listen: "127.0.0.1:0",
@@ -58,6 +64,45 @@ func runChild() int {
 		out.Flush()
 	}
 	say("ADDR %s", h.Addr())
+	return serveChild(say, rec, func() error {
+		cancel()
+		return <-done
+	})
+}
+
+// runBare is the bare paho subscriber to the venue's states, in a process
+// of its own as the hub is, so that the two are compared alike.
+func runBare() int {
+	rec := newRecord()
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(out, format+"\n", a...)
+		out.Flush()
+	}
+	c := paho.NewClient(paho.NewClientOptions().AddBroker(os.Getenv("SZTAB_VENUELOAD_BROKER")).
+		SetClientID(fmt.Sprintf("venueload-bare-%d", os.Getpid())).SetCleanSession(true).
+		SetConnectionLostHandler(func(_ paho.Client, err error) {
+			fmt.Fprintln(os.Stderr, "venueload: the bare subscriber lost the broker:", err)
+		}))
+	if tok := c.Connect(); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
+		fmt.Fprintln(os.Stderr, "venueload: bare subscriber:", tok.Error())
+		return 2
+	}
+	if tok := c.Subscribe(wire.VenueFilter(venue, "state"), 1, func(_ paho.Client, m paho.Message) {
+		rec.take(time.Now(), m.Topic(), m.Payload())
+	}); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
+		fmt.Fprintln(os.Stderr, "venueload: bare subscriber:", tok.Error())
+		return 2
+	}
+	say("ADDR -")
+	return serveChild(say, rec, func() error {
+		c.Disconnect(100)
+		return nil
+	})
+}
+
+// serveChild answers the parent's questions on stdin until "stop".
+func serveChild(say func(string, ...any), rec *record, stop func() error) int {
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		switch in.Text() {
@@ -72,8 +117,7 @@ func runChild() int {
 			data, _ := json.Marshal(r)
 			say("SEQS %s", data)
 		case "stop":
-			cancel()
-			if err := <-done; err != nil {
+			if err := stop(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
@@ -85,7 +129,8 @@ func runChild() int {
 	return 1
 }
 
-// venueHub is the parent's handle on the hub's process.
+// venueHub is the parent's handle on the hub's process (or the bare
+// subscriber's).
 type venueHub struct {
 	tb    testing.TB
 	cmd   *exec.Cmd
@@ -95,12 +140,23 @@ type venueHub struct {
 }
 
 func startHub(tb testing.TB, brokerURL string, wallEvery time.Duration) *venueHub {
+	return startChild(tb, "hub", brokerURL, wallEvery)
+}
+
+// startBare starts the bare subscriber's process.
+func startBare(tb testing.TB, brokerURL string) *venueHub {
+	return startChild(tb, "bare", brokerURL, 0)
+}
+
+// startChild starts the test binary again as the hub or the bare
+// subscriber.
+func startChild(tb testing.TB, mode, brokerURL string, wallEvery time.Duration) *venueHub {
 	tb.Helper()
 	var in io.WriteCloser
 	var stdout io.ReadCloser
 	start := func(argv ...string) (*exec.Cmd, error) {
 		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = append(os.Environ(), childEnv+"=1", "SZTAB_VENUELOAD_BROKER="+brokerURL, "SZTAB_VENUELOAD_WALL_EVERY="+wallEvery.String())
+		cmd.Env = append(os.Environ(), childEnv+"="+mode, "SZTAB_VENUELOAD_BROKER="+brokerURL, "SZTAB_VENUELOAD_WALL_EVERY="+wallEvery.String())
 		cmd.Stderr = os.Stderr
 		in, _ = cmd.StdinPipe()
 		stdout, _ = cmd.StdoutPipe()
@@ -133,7 +189,7 @@ func startHub(tb testing.TB, brokerURL string, wallEvery time.Duration) *venueHu
 	}()
 	h.addr = strings.TrimPrefix(h.expect("ADDR "), "ADDR ")
 	if h.addr == "" {
-		tb.Fatal("venueload: the hub could not listen")
+		tb.Fatalf("venueload: the %s could not listen", mode)
 	}
 	return h
 }

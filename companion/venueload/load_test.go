@@ -248,7 +248,7 @@ func sumTicks(pids []int) int64 {
 
 // run runs l against broker b: the hub on its first node, the tables
 // spread over its nodes, a bare paho subscriber to the venue's states on
-// the hub's node.
+// the hub's node; the hub and the bare subscriber each in its own process.
 func (l load) run(tb testing.TB, b broker) result {
 	tb.Helper()
 	perTable := int(l.rate)*int((l.warm+l.dur+30*time.Second)/time.Second) + 2
@@ -272,19 +272,7 @@ func (l load) run(tb testing.TB, b broker) result {
 			tb.Fatal("venueload: the hub did not connect to the broker in 60 s")
 		}
 	}
-	bare := newRecord()
-	var bareDrops atomic.Int64
-	sub := connect(tb, paho.NewClientOptions().AddBroker(b.urls[0]).SetClientID("venueload-bare").SetCleanSession(true).
-		SetConnectionLostHandler(func(_ paho.Client, err error) {
-			bareDrops.Add(1)
-			tb.Logf("venueload: the bare subscriber lost the broker: %v", err)
-		}))
-	defer sub.Disconnect(100)
-	if tok := sub.Subscribe(wire.VenueFilter(venue, "state"), 1, func(_ paho.Client, m paho.Message) {
-		bare.take(time.Now(), m.Topic(), m.Payload())
-	}); !tok.WaitTimeout(30*time.Second) || tok.Error() != nil {
-		tb.Fatalf("venueload: bare subscriber: %v", tok.Error())
-	}
+	bare := startBare(tb, b.urls[0])
 	time.Sleep(500 * time.Millisecond) // the subscriptions settle (NATS: its JetStream consumers)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -430,7 +418,7 @@ func (l load) run(tb testing.TB, b broker) result {
 	// Every table's last acknowledged state reaches the bare subscriber
 	// (and, QoS 1, the hub, which says so when it stops).
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if l.lostBy(bare.snapshot(), acked) == 0 {
+		if l.lostBy(bare.seqs(), acked) == 0 {
 			break
 		}
 	}
@@ -463,7 +451,7 @@ func (l load) run(tb testing.TB, b broker) result {
 	streams.Wait()
 	res.droppedStreams = dropped.Load()
 	hubRec := h.stop()
-	bareRec := bare.snapshot()
+	bareRec := bare.stop()
 	res.lost, res.bareLost = l.lostBy(hubRec, acked), l.lostBy(bareRec, acked)
 	window := func(s []sample) []time.Duration {
 		var out []time.Duration
