@@ -39,12 +39,14 @@ type coalescer struct {
 
 // request asks for a publication of the state as it is now or later.
 func (c *coalescer) request(publish func()) {
+	c.mu.Lock()
+	if c.pending {
+		c.mu.Unlock()
+		return // the scheduled publication reads the state after this change
+	}
+	// Asked only when no publication is scheduled: every() reads the
+	// feed's pages, under the feed's lock.
 	if every := c.every(); every > 0 {
-		c.mu.Lock()
-		if c.pending {
-			c.mu.Unlock()
-			return // the scheduled publication reads the state after this change
-		}
 		now := time.Now()
 		if wait := c.last.Add(every).Sub(now); wait > 0 {
 			c.pending = true
@@ -62,6 +64,7 @@ func (c *coalescer) request(publish func()) {
 		go c.run(publish)
 		return
 	}
+	c.mu.Unlock()
 	c.run(publish)
 }
 
