@@ -51,24 +51,28 @@ func TestWallCoalescing(t *testing.T) {
 			for len(live) > 0 {
 				<-live
 			}
-			walls := make(chan []Wall)
+			// The page keeps the walls as they come (read later: this
+			// page must keep up with every change).
+			walls := make(chan [][]byte)
 			stop := make(chan struct{})
 			go func() {
-				var got []Wall
+				var got [][]byte
+				take := func(m display.Message) {
+					if m.Kind == "overflow" {
+						t.Error("the test's page overflowed")
+					}
+					if m.Kind == "state" {
+						got = append(got, m.Data)
+					}
+				}
 				for {
 					select {
 					case m := <-live:
-						if m.Kind == "overflow" {
-							t.Error("the test's page overflowed")
-						}
-						if m.Kind == "state" {
-							var pw Wall
-							if err := json.Unmarshal(m.Data, &pw); err != nil {
-								t.Error(err)
-							}
-							got = append(got, pw)
-						}
+						take(m)
 					case <-stop:
+						for len(live) > 0 {
+							take(<-live)
+						}
 						walls <- got
 						return
 					}
@@ -103,7 +107,11 @@ func TestWallCoalescing(t *testing.T) {
 			published := <-walls
 			got := len(published)
 			var lastSeq int64
-			for _, pw := range published {
+			for _, data := range published {
+				var pw Wall
+				if err := json.Unmarshal(data, &pw); err != nil {
+					t.Fatal(err)
+				}
 				if pw.Seq <= lastSeq {
 					t.Errorf("wall seq %d after %d: an older wall was sent after a newer one", pw.Seq, lastSeq)
 				}
