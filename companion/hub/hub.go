@@ -46,7 +46,27 @@ type Options struct {
 	MetricsAllow ops.Allow
 	// Version is the hub's version, in sztab_build_info.
 	Version string
+	// WallEvery is how often at most the wall goes to its pages while the
+	// tables change faster (default DefaultWallEvery, 100 ms; negative:
+	// every change). The first change after a quiet spell goes at once.
+	WallEvery time.Duration
+	// WallBandwidth caps what the wall sends to all its pages together, in
+	// bytes a second (default DefaultWallBandwidth, 32 MiB/s; negative:
+	// no cap): with many pages the wall goes less often than WallEvery.
+	WallBandwidth int64
+	// MaxConns and MaxConnsPerAddr cap the wall's connections, each live
+	// page holding one (defaults DefaultMaxConns, 4,096, for a streamed
+	// tournament's spectators, and display.DefaultMaxConnsPerAddr, 64:
+	// raise it behind a proxy, where every spectator has its address).
+	MaxConns, MaxConnsPerAddr int
+	// Applied, if set, is called after each message of a table has been
+	// applied to the hub's state (the load benchmarks time it); it must
+	// not block or keep payload.
+	Applied func(topic string, payload []byte)
 }
+
+// DefaultMaxConns is the wall's default connection cap (Options.MaxConns).
+const DefaultMaxConns = 4096
 
 // Table is what the wall shows of one table.
 type Table struct {
@@ -76,6 +96,9 @@ type Hub struct {
 	seq    int64
 	addr   string
 	ready  chan struct{}
+	wall   coalescer
+	// wallSize is the length of the latest wall sent, for its pacing.
+	wallSize atomic.Int64
 
 	reg        *prometheus.Registry
 	readiness  *ops.Readiness
@@ -106,11 +129,21 @@ func New(o Options) (*Hub, error) {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
+	if o.WallEvery == 0 {
+		o.WallEvery = DefaultWallEvery
+	}
+	if o.WallBandwidth == 0 {
+		o.WallBandwidth = DefaultWallBandwidth
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
 	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	h.wall.every = h.wallEvery
 	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
-	h.publish()
+	h.publishWall() // the empty wall, without starting a spell
 	return h, nil
 }
 
@@ -127,7 +160,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	// connection cap, the same cross-origin and rate-limit rules.
 	page := (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler()
 	page = ops.NewEndpoints(h.reg, h.readiness, h.opts.MetricsAllow, h.opts.Log).Wrap(page)
-	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log}, page)
+	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log,
+		MaxConns: h.opts.MaxConns, MaxConnsPerAddr: h.opts.MaxConnsPerAddr}, page)
 	if err != nil {
 		close(h.ready) // Addr must not wait for a listener that never came
 		return fmt.Errorf("hub: %w", err)
@@ -221,10 +255,18 @@ func (h *Hub) apply(topic string, payload []byte) {
 	t.Updated = h.opts.Clock().UTC()
 	h.mu.Unlock()
 	h.messages.WithLabelValues(kind).Inc()
+	if h.opts.Applied != nil {
+		h.opts.Applied(topic, payload)
+	}
 	h.publish()
 }
 
-func (h *Hub) publish() {
+// publish sends the wall to its pages, at most once per WallEvery (see
+// coalescer): at once after a quiet spell, else at the spell's end with
+// every change made during it.
+func (h *Hub) publish() { h.wall.request(h.publishWall) }
+
+func (h *Hub) publishWall() {
 	h.mu.Lock()
 	h.seq++
 	w := Wall{Venue: h.opts.Venue, Seq: h.seq, Tables: []Table{}}
@@ -234,6 +276,7 @@ func (h *Hub) publish() {
 	h.mu.Unlock()
 	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
 	data, _ := json.Marshal(w)
+	h.wallSize.Store(int64(len(data)))
 	h.feed.SetState(display.Public, data)
 }
 

@@ -45,6 +45,9 @@ var goals = []Goal{
 	{"companion", "BenchmarkInputToSubscriber", "p99-ms", 50, true, "a key on the table → the new state at an MQTT subscriber, p99, journal synced"},
 	{"companion", "BenchmarkInputToSubscriber", "overhead-p99-ms", 1, false, "what the daemon adds beyond the journal commit and a bare paho round trip, p99"},
 	{"companion", "BenchmarkReplay10k", "first-key-ms", 2000, false, "start on a journal of 10,000 entries → the first key taken"},
+	{"companion/venueload", "BenchmarkVenueLoadMosquitto", "venue/bare", 1.5, false, "100 tables × 10 retained QoS 1 states/s through Mosquitto: publish → the venue hub applied it, p99 ÷ a bare paho subscriber's p99 in the same run"},
+	{"companion/venueload", "BenchmarkVenueLoadMosquitto", "lost", 0, false, "acknowledged QoS 1 states the venue hub never got (100 tables × 10/s, Mosquitto)"},
+	{"companion/venueload", "BenchmarkVenueWallSpectators", "dropped-streams", 0, false, "spectators' wall streams the hub closed, 2,000 streams while 100 tables publish 10 states/s"},
 }
 
 // Figure is one metric of one benchmark run.
