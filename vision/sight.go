@@ -38,10 +38,42 @@
 // bases or outlines would have to move to change it) and a bound of two
 // standard uncertainties of what moves; a decision whose margin is within
 // its bound is too close to call, as distances are (Distance.Check).
+//
+// The bound, derived. What moves: each base centre (σ_b per axis, the
+// models' SigmaMM) and each outline point (σ_o per axis, the terrain's
+// SigmaMM). One point's σ is σ_p = √(σ_b² + σ_o²) with σ_b the larger of
+// the two bases': a decision that turns on one outline point against the
+// band's edge line (a wall's end grazing the band, a base centre near an
+// outline) moves with the point's error (σ_o) and the band's, which at a
+// fraction t of the way is σ_b·√((1−t)² + t²) ≤ σ_b. The margin is
+// measured in millimetres at that point (lines: a shift du of a line's
+// pencil parameter u is du·w(s)/√(1+u²k²) mm of sideways movement of the
+// outline point at s, w the band's half-width there and k its slope; not
+// the narrowest half-width of the band, which understated margins near a
+// larger base). A decision that turns on two shadow ends meeting or
+// parting (two walls that just close the band together, a gap between
+// them) moves with both ends' errors, which are independent (different
+// outline points; what the camera's outlines share, the calibration's
+// offset, moves both ends alike and cancels in the gap, and the bases'
+// errors too): the gap g has σ_p·√(1/wa² + 1/wb²) in u, so its margin is
+// g/√(1/wa² + 1/wb²) mm (apart), g·w/√2 for equal widths, where half the
+// gap (the largest each end alone could move) counted the two errors as
+// a worst-case sum. Where a shadow's end is an edge crossing an end of
+// the stretch rather than a vertex, it moves more than the point (see
+// cutF in lines) and its margin is scaled down by the ratio. Every margin
+// is then compared with BoundMM = 2σ_p (k = 2, as every other check in
+// vision). Why 2: the true margins are spread evenly near zero, about 1%
+// of shots per σ_p on each side (TestSightProperty), so a margin just past
+// kσ_p is crossed by a normal error with probability Q(k) and about
+// 2%·∫_k^∞ Q shots in a hundred are decided wrong: ~2 in 10,000 at k = 2
+// (measured 1 of 20,400), ~20 at k = 1, ~45 at k = 0.5; with errors kept
+// within √2σ per point, as the property test's, none at k = 2. A smaller k
+// flags fewer shots but decides some wrong; k = 3 flags half as many again.
 
 package vision
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -83,7 +115,7 @@ type CoverMap struct {
 	sigma float64 // the largest outline uncertainty
 	// scratch
 	all, heavy, buf, merged []interval
-	cut0, cut1              []float64
+	cut0, cut1              []cut
 }
 
 type prepared struct {
@@ -130,8 +162,9 @@ type Sight struct {
 	High  string `json:"high,omitempty"`
 	Close bool   `json:"close,omitempty"`
 	// HeavyMM and AnyMM are the margins of "behind heavy cover" and
-	// "behind any cover": positive when it is, negative when it is not;
-	// BoundMM is two standard uncertainties of what the margin depends on.
+	// "behind any cover": positive when it is, negative when it is not, in
+	// millimetres of one point's uncertainty (see the file's comment);
+	// BoundMM is two standard uncertainties of one point, 2·√(σ_b² + σ_o²).
 	HeavyMM float64 `json:"heavy_mm"`
 	AnyMM   float64 `json:"any_mm"`
 	BoundMM float64 `json:"bound_mm"`
@@ -186,8 +219,16 @@ func (c *CoverMap) standsIn(m ModelPosition) (anyMM, heavyMM float64) {
 	return anyMM, heavyMM
 }
 
-// interval is a range of the pencil parameter u in [-1, 1] across the band.
-type interval struct{ lo, hi float64 }
+// interval is a range of the pencil parameter u in [-1, 1] across the band
+// (a polygon's shadow), with, at each end, how many millimetres of
+// sideways movement of the outline point that makes it move u by one
+// (wlo, whi: the band's half-width there, times the cosine of the line's
+// slope; see lines).
+type interval struct{ lo, hi, wlo, whi float64 }
+
+// cut is where an outline's edge crosses an end of the stretch: y across
+// the band and f, the factor of its scale (see lines).
+type cut struct{ y, f float64 }
 
 func (c *CoverMap) sight(firer, target ModelPosition, firerIn []float64, anyIn, heavyIn float64) Sight {
 	s := Sight{Firer: firer.ID, Target: target.ID,
@@ -257,6 +298,30 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 	// frame with a at the origin, s along d and y along n; u in [-1, 1].
 	k := (rb - ra) / D
 	w := func(s float64) float64 { return ra + k*s }
+	// An outline point (s, y) has u = y/w(s); moved by (ds, dy), u moves
+	// by (dy − u·k·ds)/w(s), whose standard deviation for an error σ per
+	// axis is σ·√(1+u²k²)/w(s): a margin of du in u is du·w(s)/√(1+u²k²)
+	// in millimetres of the point's own uncertainty. The shadows keep w(s)
+	// at their ends; the slope's factor is applied to the few that reach
+	// coverDepth (none when the bases are alike, k = 0).
+	// Where an edge crosses an end of the stretch (the firer's base front
+	// s0, the target's s1) the shadow's end is that crossing, not a
+	// vertex. It moves with the edge (σ_o across the edge: σ_o·L/|Δs| in
+	// y for an edge of length L spanning Δs along the line) and with the
+	// stretch's end along the line (the bases' errors along it, √2·σ_b
+	// for s1 = D − rb: |Δy|/|Δs| in y per mm), besides the band's σ_b
+	// across: an edge nearly parallel to the stretch's end moves its
+	// crossing far for a small error, and its margin shrinks by f, the
+	// ratio of one point's σ to the crossing's.
+	sb0, so := max(firer.SigmaMM, target.SigmaMM), c.sigma
+	sp, ss := math.Hypot(sb0, so), math.Sqrt2*sb0
+	cutF := func(ds, dy float64) float64 {
+		den := math.Sqrt((so*so*(ds*ds+dy*dy)+dy*dy*ss*ss)/(ds*ds) + sb0*sb0)
+		if den == 0 || math.IsNaN(den) {
+			return 1
+		}
+		return min(1, sp/den)
+	}
 	all, heavy, buf := c.all[:0], c.heavy[:0], c.buf
 	// Outlines farther from the band than this cannot change a decision;
 	// nearer ones beside it bound the clearance of its edge lines. A
@@ -289,11 +354,11 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			sb, yb := pb.dot(d), pb.dot(n)
 			for _, e := range [2]float64{s0, s1} {
 				if (sa < e) != (sb < e) {
-					y := ya + (e-sa)/(sb-sa)*(yb-ya)
+					x := cut{ya + (e-sa)/(sb-sa)*(yb-ya), cutF(sb-sa, yb-ya)}
 					if e == s0 {
-						cut0 = append(cut0, y)
+						cut0 = append(cut0, x)
 					} else {
-						cut1 = append(cut1, y)
+						cut1 = append(cut1, x)
 					}
 				}
 			}
@@ -310,25 +375,38 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			if t0 > t1 {
 				continue
 			}
-			u0 := (ya + t0*(yb-ya)) / w(sa+t0*(sb-sa))
-			u1 := (ya + t1*(yb-ya)) / w(sa+t1*(sb-sa))
-			iv := interval{min(u0, u1), max(u0, u1)}
+			w0, w1 := w(sa+t0*(sb-sa)), w(sa+t1*(sb-sa))
+			u0 := (ya + t0*(yb-ya)) / w0
+			u1 := (ya + t1*(yb-ya)) / w1
+			iv := interval{u0, u1, w0, w1}
+			// An end clipped by the stretch is a crossing.
+			if t0 > 0 {
+				iv.wlo *= cutF(sb-sa, yb-ya)
+			}
+			if t1 < 1 {
+				iv.whi *= cutF(sb-sa, yb-ya)
+			}
+			if u1 < u0 {
+				iv = interval{u1, u0, iv.whi, iv.wlo}
+			}
 			// Consecutive edges share a vertex: extend the last shadow
 			// when they meet, so merge has little to sort.
 			if l := len(buf) - 1; l >= 0 && iv.lo <= buf[l].hi && iv.hi >= buf[l].lo {
-				buf[l] = interval{min(buf[l].lo, iv.lo), max(buf[l].hi, iv.hi)}
+				buf[l] = join(buf[l], iv)
 				continue
 			}
 			buf = append(buf, iv)
 		}
-		for k, ys := range [2][]float64{cut0, cut1} {
+		for k, ys := range [2][]cut{cut0, cut1} {
 			e := s0
 			if k == 1 {
 				e = s1
 			}
-			slices.Sort(ys)
+			slices.SortFunc(ys, func(x, y cut) int { return cmp.Compare(x.y, y.y) })
+			we := w(e)
 			for q := 0; q+1 < len(ys); q += 2 {
-				buf = append(buf, interval{ys[q] / w(e), ys[q+1] / w(e)})
+				lo, hi := ys[q].y/we, ys[q+1].y/we
+				buf = append(buf, interval{lo, hi, we * ys[q].f, we * ys[q+1].f})
 			}
 		}
 		c.cut0, c.cut1 = cut0, cut1
@@ -339,10 +417,28 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			}
 		}
 	}
-	// A shift of u by du moves a line by at least du·min(w)·cos(slope).
-	scale := min(ra, rb) / math.Sqrt(1+k*k)
 	c.all, c.heavy, c.buf = all, heavy, buf
-	return c.coverDepth(all) * scale, c.coverDepth(heavy) * scale
+	if k != 0 {
+		for _, ivs := range [2][]interval{all, heavy} {
+			for i := range ivs {
+				ivs[i].wlo /= math.Sqrt(1 + sq(ivs[i].lo*k))
+				ivs[i].whi /= math.Sqrt(1 + sq(ivs[i].hi*k))
+			}
+		}
+	}
+	return c.coverDepth(all), c.coverDepth(heavy)
+}
+
+// join is the smallest interval holding both, with the scales of the ends
+// it keeps.
+func join(x, y interval) interval {
+	if y.lo < x.lo {
+		x.lo, x.wlo = y.lo, y.wlo
+	}
+	if y.hi > x.hi {
+		x.hi, x.whi = y.hi, y.whi
+	}
+	return x
 }
 
 // merge sorts intervals and joins those that overlap or touch, in place.
@@ -362,7 +458,7 @@ func merge(ivs []interval) []interval {
 	k := 0
 	for _, iv := range ivs[1:] {
 		if iv.lo <= ivs[k].hi {
-			ivs[k].hi = max(ivs[k].hi, iv.hi)
+			ivs[k] = join(ivs[k], iv)
 			continue
 		}
 		k++
@@ -371,53 +467,83 @@ func merge(ivs []interval) []interval {
 	return ivs[:k+1]
 }
 
-// coverDepth says how well the shadows cover [-1, 1]: when they cover it,
-// the least amount every shadow must shrink at both ends before a gap
-// opens (positive); when they do not, minus the clearance of the best line
-// in [-1, 1]: its distance to the nearest shadow, shadows beside the band
-// included.
+// apart is the margin, in millimetres of one point's uncertainty, of two
+// shadow ends g apart in u whose scales are wa and wb: the ends are
+// different outline points with independent errors, so g's standard
+// deviation is σ·√(1/wa² + 1/wb²), and g / √(1/wa² + 1/wb²) compares with
+// the same bound as one point's margin. (The bases' errors move both ends
+// the same way and cancel in g; counting them in each end's σ as well
+// overstates g's σ, the safe side.)
+func apart(g, wa, wb float64) float64 { return g * wa * wb / math.Hypot(wa, wb) }
+
+// coverDepth is the margin, in millimetres of one point's uncertainty (see
+// lines and apart), of "the shadows cover [-1, 1]". When they cover it
+// (positive): the least movement of shadow ends that opens a gap, at ±1
+// (one end must move past it) or where one shadow's end lies inside
+// another's (the two ends must part, unless a third shadow holds the
+// stretch between them). When they do not (negative): minus the least
+// movement that closes the widest free stretch of [-1, 1] (its two ends
+// meeting, or one end crossing to the far side of the band).
 func (c *CoverMap) coverDepth(ivs []interval) float64 {
 	c.merged = append(c.merged[:0], ivs...)
 	u := merge(c.merged)
-	clearance := func(x float64) float64 {
-		best := math.Inf(1)
-		for _, iv := range u {
-			switch {
-			case x < iv.lo:
-				best = min(best, iv.lo-x)
-			case x > iv.hi:
-				best = min(best, x-iv.hi)
-			default:
-				return 0
-			}
+	clear, free := math.Inf(-1), false
+	for i := 0; i <= len(u); i++ {
+		l, wl, r, wr := math.Inf(-1), 0.0, math.Inf(1), 0.0
+		if i > 0 {
+			l, wl = u[i-1].hi, u[i-1].whi
 		}
-		return best
+		if i < len(u) {
+			r, wr = u[i].lo, u[i].wlo
+		}
+		if max(l, -1) >= min(r, 1) {
+			continue
+		}
+		free = true
+		m := math.Inf(1)
+		if i > 0 {
+			m = min(m, (1-l)*wl)
+		}
+		if i < len(u) {
+			m = min(m, (r+1)*wr)
+		}
+		if i > 0 && i < len(u) {
+			m = min(m, apart(r-l, wl, wr))
+		}
+		clear = max(clear, m)
 	}
-	clear := max(clearance(-1), clearance(1))
-	for i := 0; i+1 < len(u); i++ {
-		clear = max(clear, clearance(max(-1, min(1, (u[i].hi+u[i+1].lo)/2))))
-	}
-	if clear > 0 {
+	if free {
 		return -clear
 	}
-	// Covered: the depth is the smallest, over u in [-1, 1], of the
-	// deepest shadow containing u; its minimum lies at ±1 or where one
-	// shadow's falling side meets another's rising side.
-	depthAt := func(x float64) float64 {
+	// Covered. One shadow holds x by min((x−lo)·wlo, (hi−x)·whi); a gap
+	// opens at x only when every shadow holding it moves off, so the
+	// deepest one bounds the margin there.
+	single := func(iv interval, x float64) float64 { return min((x-iv.lo)*iv.wlo, (iv.hi-x)*iv.whi) }
+	at := func(x float64) float64 {
 		best := 0.0
 		for _, iv := range ivs {
 			if iv.lo <= x && x <= iv.hi {
-				best = max(best, min(x-iv.lo, iv.hi-x))
+				best = max(best, single(iv, x))
 			}
 		}
 		return best
 	}
-	depth := min(depthAt(-1), depthAt(1))
+	depth := min(at(-1), at(1))
 	for _, p := range ivs {
 		for _, q := range ivs {
-			if x := (q.lo + p.hi) / 2; x > -1 && x < 1 {
-				depth = min(depth, depthAt(x))
+			// p's high end inside q: the seam [q.lo, p.hi] opens when the
+			// two ends part, or when every shadow holding the whole seam
+			// leaves one of its ends (a tent's least is at an end).
+			if !(p.lo < q.lo && q.lo <= p.hi && p.hi < q.hi) || p.hi <= -1 || q.lo >= 1 {
+				continue
 			}
+			m := apart(p.hi-q.lo, p.whi, q.wlo)
+			for _, o := range ivs {
+				if o.lo <= q.lo && p.hi <= o.hi {
+					m = max(m, min(single(o, q.lo), single(o, p.hi)))
+				}
+			}
+			depth = min(depth, m)
 		}
 	}
 	return depth

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +55,50 @@ func TestSightCover(t *testing.T) {
 			}
 			// The truth on these exact positions agrees with the measured call.
 			if want := truthCover(f, tg, tt.terrain); want != s.Cover {
+				t.Errorf("truth by sampling %q, decision %q", want, s.Cover)
+			}
+		})
+	}
+}
+
+// The margins' units (the file's derivation): two shadow ends meeting
+// count both ends' errors in quadrature, a shadow end is measured at the
+// band's width where it lies, and an edge crossing the target's base front
+// at a shallow angle moves far for a small error.
+func TestSightMargins(t *testing.T) {
+	f, t25 := model("f", "a", 0, 0), model("t", "b", 300, 0)
+	t40 := t25
+	t40.BaseMM = 40
+	tests := []struct {
+		name    string
+		target  ModelPosition
+		terrain []Terrain
+		cover   string
+		close   bool
+	}{
+		// Shadows overlapping by 3.5 mm at the same distance: the ends must
+		// part by 3.5 mm, 3.5/√2 = 2.47 mm of one point's error > 2.24
+		// (half the overlap, 1.75 mm, was called too close).
+		{"two walls overlapping 3.5 mm", t25, []Terrain{rect("w1", CoverLight, 150, -50, 160, 1.75), rect("w2", CoverLight, 150, -1.75, 160, 50)}, CoverLight, false},
+		{"two walls overlapping 3 mm: close", t25, []Terrain{rect("w1", CoverLight, 150, -50, 160, 1.5), rect("w2", CoverLight, 150, -1.5, 160, 50)}, CoverLight, true},
+		{"a gap of 3.5 mm between two walls", t25, []Terrain{rect("w1", CoverLight, 150, -50, 160, -1.75), rect("w2", CoverLight, 150, 1.75, 160, 50)}, "", false},
+		// Near a 40 mm base the band is 19 mm wide each side: a wall 2.5 mm
+		// inside its edge leaves a 2.5 mm clear line (at the firer's width,
+		// 12.5 mm, it was counted as 1.6 mm).
+		{"near a large base, 2.5 mm clear", t40, []Terrain{rect("w", CoverHeavy, 260, -16.5, 270, 50)}, "", false},
+		// An edge running nearly along the target's base front (x = 287.5)
+		// crosses it at y = 0: half a millimetre along the line moves the
+		// crossing by 30 mm.
+		{"an edge along the target's base front: close", t25, []Terrain{{ID: "s", Kind: CoverLight, SigmaMM: 1, Outline: [][2]float64{{287, -30}, {295, -30}, {295, 30}, {288, 30}}}}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := LineOfFire(f, tt.target, tt.terrain)
+			if s.Cover != tt.cover || s.Close != tt.close {
+				t.Errorf("got cover %q close %v (low %q high %q, any %.2f heavy %.2f mm, bound %.2f), want %q close %v",
+					s.Cover, s.Close, s.Low, s.High, s.AnyMM, s.HeavyMM, s.BoundMM, tt.cover, tt.close)
+			}
+			if want := truthCover(f, tt.target, tt.terrain); want != s.Cover {
 				t.Errorf("truth by sampling %q, decision %q", want, s.Cover)
 			}
 		})
@@ -125,6 +171,12 @@ func TestUnitCover(t *testing.T) {
 func truthCover(f, tg ModelPosition, terrain []Terrain) string {
 	behind := func(heavyOnly bool) bool {
 		a, b := modelVec(f), modelVec(tg)
+		ra, rb := radiusOf(f.BaseMM), radiusOf(tg.BaseMM)
+		// The band lies in this box; outlines outside it cannot meet a
+		// line (a shortcut, not a decision: they are tested exactly).
+		r := max(ra, rb)
+		blo := tp{min(a.x, b.x) - r, min(a.y, b.y) - r}
+		bhi := tp{max(a.x, b.x) + r, max(a.y, b.y) + r}
 		var polys [][]tp
 		for _, t := range terrain {
 			if heavyOnly && t.Kind != CoverHeavy {
@@ -134,11 +186,17 @@ func truthCover(f, tg ModelPosition, terrain []Terrain) string {
 			if inside(p, b) {
 				return true
 			}
+			plo, phi := p[0], p[0]
+			for _, q := range p {
+				plo, phi = tp{min(plo.x, q.x), min(plo.y, q.y)}, tp{max(phi.x, q.x), max(phi.y, q.y)}
+			}
+			if plo.x > bhi.x || plo.y > bhi.y || phi.x < blo.x || phi.y < blo.y {
+				continue
+			}
 			if !inside(p, a) {
 				polys = append(polys, p)
 			}
 		}
-		ra, rb := radiusOf(f.BaseMM), radiusOf(tg.BaseMM)
 		D := a.dist(b)
 		if D <= ra+rb || len(polys) == 0 {
 			return false
@@ -217,49 +275,104 @@ func jitter(r *rand.Rand, x, y, sigma float64) (float64, float64) {
 	}
 }
 
+// normal moves a point by a normal error of sigma per axis, untruncated:
+// the errors the σ describes.
+func normal(r *rand.Rand, x, y, sigma float64) (float64, float64) {
+	return x + r.NormFloat64()*sigma, y + r.NormFloat64()*sigma
+}
+
 // TestSightProperty compares the decisions on measured (jittered)
 // positions and outlines with the truth sampled on the exact ones, over
-// random tables with 20 pieces of terrain: none is wrong and unflagged,
-// the rest agree. The goal is 99% agreeing; it is not met: with
-// bases at σ 0.5 mm and outlines at σ 1 mm, about 5% of random shots on a
-// 6 × 4 ft table (1800 × 1200 mm) and 8% on a crowded 1200 × 900 one pass
-// within two standard uncertainties of an outline (the exact geometry's
-// own margins say so: 7% of the crowded table's shots have a margin under
-// 2.24 mm), and those are flagged too close to call. The thresholds below
-// are today's figures less a little, so a looser decision fails the test.
+// random tables with 20 pieces of terrain (10,200 shots each; 3,600 with
+// -short).
+//
+// With errors kept within √2σ of the truth per point (jitter) none may be
+// wrong and unflagged. The goal is 99% agreeing; it is not met,
+// and cannot be at these uncertainties (bases σ 0.5 mm, outlines 1 mm, so
+// σ_p 1.12 mm): the exact geometry's own margins are spread evenly near
+// zero, and the shots whose true margin lies within ±kσ_p of a change of
+// decision are about 2.1% per unit of k on a 6 × 4 ft table (1800 × 1200
+// mm; 1.2%, 2.1%, 4.2% within ±0.5, ±1, ±2σ_p) and 3.3% on a crowded
+// 1200 × 900 one (logged as "truth within"). Measured with the bound at
+// kσ_p (6 × 4 ft; bounded errors, then normal ones): k = 0.5 agrees on
+// 98.8% and decides 14 (normal: 41) of 10,200 wrong and unflagged; k = 1
+// 97.8%, 2 (19) wrong; k = 2 95.9%, 0 (1) wrong; k = 3 93.7%, 0 (0). The
+// thresholds below are today's figures less a little, so a looser
+// decision fails the test.
+//
+// With untruncated normal errors ("normal") a few wrong decisions are
+// expected (2σ is crossed with probability 2.3%): the test bounds them at
+// 4 in 10,000, about twice the expected rate.
 func TestSightProperty(t *testing.T) {
+	tables := 170
+	if testing.Short() {
+		tables = 60
+	}
 	for _, tc := range []struct {
 		name      string
 		w, h      float64
+		noise     func(r *rand.Rand, x, y, sigma float64) (float64, float64)
 		wantAgree float64
+		maxWrong  float64 // of the shots
 	}{
-		{"6x4 ft", 1800, 1200, 0.94},
-		{"crowded 1200x900", 1200, 900, 0.91},
+		{"6x4 ft", 1800, 1200, jitter, 0.955, 0},
+		{"crowded 1200x900", 1200, 900, jitter, 0.925, 0},
+		{"6x4 ft normal", 1800, 1200, normal, 0.95, 4e-4},
+		{"crowded 1200x900 normal", 1200, 900, normal, 0.92, 4e-4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			total, agree, close, covered := sightProperty(t, tc.w, tc.h)
-			t.Logf("%d shots (%d behind cover): %d agree (%.1f%%), %d too close to call", total, covered, agree, 100*float64(agree)/float64(total), close)
-			if float64(agree) < tc.wantAgree*float64(total) {
-				t.Errorf("%d of %d shots agree with the truth, want at least %.0f%%", agree, total, 100*tc.wantAgree)
+			st := sightProperty(t, tc.w, tc.h, tables, tc.noise)
+			t.Logf("%d shots (%d behind cover): %d agree (%.2f%%), %d too close to call, %d wrong and unflagged; flagged by %v",
+				st.total, st.covered, st.agree, 100*float64(st.agree)/float64(st.total), st.close, st.wrong, st.why)
+			t.Logf("truth within ±0.5σ_p, ±1σ_p, ±2σ_p of a change: %.2f%%, %.2f%%, %.2f%%",
+				100*float64(st.within[0])/float64(st.total), 100*float64(st.within[1])/float64(st.total), 100*float64(st.within[2])/float64(st.total))
+			if float64(st.agree) < tc.wantAgree*float64(st.total) {
+				t.Errorf("%d of %d shots agree with the truth, want at least %.1f%%", st.agree, st.total, 100*tc.wantAgree)
+			}
+			if float64(st.wrong) > tc.maxWrong*float64(st.total) {
+				t.Errorf("%d of %d shots decided wrong and unflagged, want at most %.2f%%", st.wrong, st.total, 100*tc.maxWrong)
 			}
 		})
 	}
 }
 
-func sightProperty(t *testing.T, w, h float64) (total, agree, close, covered int) {
+type sightStats struct {
+	total, agree, close, covered, wrong int
+	// within counts the shots whose exact geometry is itself within
+	// ±0.5, ±1 and ±2 σ_p of a change of decision.
+	within [3]int
+	// why counts the flagged shots by the decisions within their bound.
+	why map[string]int
+}
+
+// scaled is the terrain with its uncertainty times f.
+func scaled(ts []Terrain, f float64) []Terrain {
+	out := slices.Clone(ts)
+	for i := range out {
+		out[i].SigmaMM *= f
+	}
+	return out
+}
+
+func sightProperty(t *testing.T, w, h float64, tables int, noise func(r *rand.Rand, x, y, sigma float64) (float64, float64)) sightStats {
+	st := sightStats{why: map[string]int{}}
 	r := rand.New(rand.NewPCG(16, 2026))
-	for table := range 60 {
+	for table := range tables {
 		truthT := randomTable(r, 20, w, h)
 		seen := make([]Terrain, len(truthT))
 		for i, tr := range truthT {
 			seen[i] = tr
 			seen[i].Outline = nil
 			for _, p := range tr.Outline {
-				x, y := jitter(r, p[0], p[1], tr.SigmaMM)
+				x, y := noise(r, p[0], p[1], tr.SigmaMM)
 				seen[i].Outline = append(seen[i].Outline, [2]float64{x, y})
 			}
 		}
 		cm := NewCoverMap(seen)
+		var exact [3]*CoverMap
+		for k, f := range []float64{0.25, 0.5, 1} {
+			exact[k] = NewCoverMap(scaled(truthT, f))
+		}
 		for range 60 {
 			// Two models anywhere on the table, within 30 kroki.
 			var f, g ModelPosition
@@ -272,27 +385,61 @@ func sightProperty(t *testing.T, w, h float64) (total, agree, close, covered int
 			}
 			want := truthCover(f, g, truthT)
 			if want != "" {
-				covered++
+				st.covered++
+			}
+			for k, f2 := range []float64{0.25, 0.5, 1} {
+				ef, eg := f, g
+				ef.SigmaMM, eg.SigmaMM = f.SigmaMM*f2, g.SigmaMM*f2
+				if exact[k].Sight(ef, eg).Close {
+					st.within[k]++
+				}
 			}
 			mf, mg := f, g
-			mf.X, mf.Y = jitter(r, f.X, f.Y, f.SigmaMM)
-			mg.X, mg.Y = jitter(r, g.X, g.Y, g.SigmaMM)
+			mf.X, mf.Y = noise(r, f.X, f.Y, f.SigmaMM)
+			mg.X, mg.Y = noise(r, g.X, g.Y, g.SigmaMM)
 			s := cm.Sight(mf, mg)
-			total++
+			st.total++
 			switch {
 			case s.Close:
-				close++
+				st.close++
+				st.why[flagReason(cm, mf, mg, s)]++
 				if lo, hi, w := coverLevel(s.Low), coverLevel(s.High), coverLevel(want); w < lo || w > hi {
-					t.Errorf("table %d: truth %q outside the flagged range %q..%q (%+v)", table, want, s.Low, s.High, s)
+					st.wrong++
+					t.Logf("table %d: truth %q outside the flagged range %q..%q (%+v)", table, want, s.Low, s.High, s)
 				}
 			case s.Cover == want:
-				agree++
+				st.agree++
 			default:
-				t.Errorf("table %d: %v → %v: decided %q unflagged, truth %q (any %.2f heavy %.2f bound %.2f)", table, f, g, s.Cover, want, s.AnyMM, s.HeavyMM, s.BoundMM)
+				st.wrong++
+				t.Logf("table %d: %v → %v: decided %q unflagged, truth %q (any %.2f heavy %.2f bound %.2f)", table, f, g, s.Cover, want, s.AnyMM, s.HeavyMM, s.BoundMM)
 			}
 		}
 	}
-	return total, agree, close, covered
+	return st
+}
+
+// flagReason names the decisions within their bound in a flagged sight:
+// the target's centre near an outline (stands-in), the firer's (firer-in),
+// the lines of fire against any or heavy cover (lines-any, lines-heavy).
+func flagReason(cm *CoverMap, f, g ModelPosition, s Sight) string {
+	b := s.BoundMM
+	anyIn, heavyIn := cm.standsIn(g)
+	fi := cm.firerIn(f)
+	var why []string
+	if math.Abs(anyIn) <= b || math.Abs(heavyIn) <= b {
+		why = append(why, "stands-in")
+	}
+	if slices.ContainsFunc(fi, func(d float64) bool { return math.Abs(d) <= b }) {
+		why = append(why, "firer-in")
+	}
+	a, h := cm.lines(f, g, b, func(i int) bool { return fi[i] <= 0 })
+	if math.Abs(a) <= b && anyIn < -b {
+		why = append(why, "lines-any")
+	}
+	if math.Abs(h) <= b && heavyIn < -b {
+		why = append(why, "lines-heavy")
+	}
+	return strings.Join(why, "+")
 }
 
 // BenchmarkSightSnapshot: 40 firing models against 40 targets over 20
