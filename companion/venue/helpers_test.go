@@ -123,9 +123,15 @@ func resultMessage(k tableKey, venue, table string, seats ...record.Seat) []byte
 	return b
 }
 
-func win(seat, score int) record.Seat  { return record.Seat{Seat: seat, Outcome: record.Win, Score: score} }
-func loss(seat, score int) record.Seat { return record.Seat{Seat: seat, Outcome: record.Loss, Score: score} }
-func draw(seat, score int) record.Seat { return record.Seat{Seat: seat, Outcome: record.Draw, Score: score} }
+func win(seat, score int) record.Seat {
+	return record.Seat{Seat: seat, Outcome: record.Win, Score: score}
+}
+func loss(seat, score int) record.Seat {
+	return record.Seat{Seat: seat, Outcome: record.Loss, Score: score}
+}
+func draw(seat, score int) record.Seat {
+	return record.Seat{Seat: seat, Outcome: record.Draw, Score: score}
+}
 
 // publisher is an MQTT client publishing as the tables' result side would.
 func publisher(t *testing.T, broker string) func(topic string, payload []byte) {

@@ -100,6 +100,10 @@ const maxForm = 64 << 10
 
 func (v *Venue) form(r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return fmt.Errorf("venue: form: larger than %d bytes: %w", mb.Limit, err)
+		}
 		return formErr(fmt.Errorf("venue: form: %w", err))
 	}
 	return nil
