@@ -48,10 +48,16 @@ func (f *fakeTournament) note(who, what, why string) {
 	f.audit = append(f.audit, AuditNote{At: f.now().UTC(), Who: who, What: what, Why: why})
 }
 
-func (f *fakeTournament) PairNext(ctx context.Context) error {
+func (f *fakeTournament) PairNext(ctx context.Context) error { return f.pair(false, "organiser", "") }
+
+func (f *fakeTournament) ForcePairNext(ctx context.Context, by, why string) error {
+	return f.pair(true, by, why)
+}
+
+func (f *fakeTournament) pair(force bool, by, why string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if r := f.current(); r != nil {
+	if r := f.current(); r != nil && !force {
 		for _, p := range r.Tables {
 			if p.State == "awaiting" {
 				return fmt.Errorf("tournament: round %d: table %s has no result yet", r.Number, p.Table)
@@ -74,7 +80,7 @@ func (f *fakeTournament) PairNext(ctx context.Context) error {
 			Seats: []record.Seat{{Seat: 1, Outcome: record.Win}}})
 	}
 	f.pairings = append(f.pairings, r)
-	f.note("organiser", fmt.Sprintf("round %d paired", r.Number), "")
+	f.note(by, fmt.Sprintf("round %d paired", r.Number), why)
 	return nil
 }
 

@@ -58,6 +58,21 @@ func ParseTable(form url.Values, field string) (string, error) {
 	return v, nil
 }
 
+// ParseReason reads an organiser's reason (field): required, at most
+// MaxReason characters of text (line breaks and tabs allowed).
+func ParseReason(form url.Values, field string) (string, error) {
+	why := strings.TrimSpace(form.Get(field))
+	switch {
+	case why == "":
+		return "", fmt.Errorf("venue: form: %s: missing (the audit trail says why)", field)
+	case !utf8.ValidString(why) || utf8.RuneCountInString(why) > MaxReason:
+		return "", fmt.Errorf("venue: form: %s: want UTF-8 text of at most %d characters", field, MaxReason)
+	case strings.IndexFunc(why, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }) >= 0:
+		return "", fmt.Errorf("venue: form: %s: control characters", field)
+	}
+	return why, nil
+}
+
 // ParseCorrection reads the correction form: round, table, reason, and
 // for each seat n (1–8) given, outcome<n> (win, draw, loss) and score<n>
 // (an integer, empty is 0). Seats must run 1, 2, … without a gap.
@@ -70,14 +85,8 @@ func ParseCorrection(form url.Values) (Correction, error) {
 	if c.Table, err = ParseTable(form, "table"); err != nil {
 		return Correction{}, err
 	}
-	c.Why = strings.TrimSpace(form.Get("reason"))
-	switch {
-	case c.Why == "":
-		return Correction{}, fmt.Errorf("venue: form: reason: missing (a correction says why)")
-	case !utf8.ValidString(c.Why) || utf8.RuneCountInString(c.Why) > MaxReason:
-		return Correction{}, fmt.Errorf("venue: form: reason: want UTF-8 text of at most %d characters", MaxReason)
-	case strings.IndexFunc(c.Why, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }) >= 0:
-		return Correction{}, fmt.Errorf("venue: form: reason: control characters")
+	if c.Why, err = ParseReason(form, "reason"); err != nil {
+		return Correction{}, err
 	}
 	for n := 1; n <= MaxSeats; n++ {
 		k := strconv.Itoa(n)

@@ -23,6 +23,7 @@ import (
 //	GET  /organiser/view.json   the same as JSON
 //	GET  /organiser/csv/{what}  standings.csv, pairings.csv, results.csv
 //	POST /organiser/pair        pair the next round
+//	POST /organiser/force       pair it although results are missing, with the reason
 //	POST /organiser/import      a round's pairings (CSV file or pasted text)
 //	POST /organiser/start       start a round's clock
 //	POST /organiser/correct     correct a table's result, with the reason
@@ -44,6 +45,7 @@ func (v *Venue) wrap(wall http.Handler, ds *display.Server) http.Handler {
 	get("/organiser/view.json", v.viewJSON)
 	get("/organiser/csv/{what}", v.csv)
 	post("/organiser/pair", v.pair)
+	post("/organiser/force", v.force)
 	post("/organiser/import", v.importPairings)
 	post("/organiser/start", v.start)
 	post("/organiser/correct", v.correct)
@@ -111,6 +113,17 @@ func (v *Venue) form(r *http.Request) error {
 
 func (v *Venue) pair(r *http.Request) (string, error) {
 	return "paired", v.locked(func() error { return v.opts.Tournament.PairNext(r.Context()) })
+}
+
+func (v *Venue) force(r *http.Request) (string, error) {
+	if err := v.form(r); err != nil {
+		return "", err
+	}
+	why, err := ParseReason(r.PostForm, "reason")
+	if err != nil {
+		return "", formErr(err)
+	}
+	return "force", v.locked(func() error { return v.opts.Tournament.ForcePairNext(r.Context(), v.opts.Organiser.User, why) })
 }
 
 func (v *Venue) start(r *http.Request) (string, error) {
@@ -227,7 +240,7 @@ func (v *Venue) viewJSON(w http.ResponseWriter, r *http.Request) {
 }
 
 func (v *Venue) page(w http.ResponseWriter, r *http.Request) {
-	done := map[string]string{"pair": "Runda sparowana / round paired", "import": "Kojarzenia wczytane / pairings imported",
+	done := map[string]string{"pair": "Runda sparowana / round paired", "force": "Runda sparowana mimo braków / round paired with results missing", "import": "Kojarzenia wczytane / pairings imported",
 		"start": "Zegar rundy ruszył / round clock started", "correct": "Wynik poprawiony / result corrected"}[r.URL.Query().Get("done")]
 	v.render(w, http.StatusOK, done, "")
 }
@@ -335,6 +348,8 @@ main.org td input[type=number] { width: 4.5em; }
 <section><h2>Rundy / rounds</h2>
 <p data-testid="round">Runda / round {{.Round}}{{if .Rounds}} z / of {{.Rounds}}{{end}}{{with .Clock}} · zegar / clock: <span data-testid="clock">{{.}}</span>{{end}}</p>
 <form method="post" action="/organiser/pair" class="inline"><button type="submit" data-testid="pair-next">Paruj następną rundę / pair the next round</button></form>
+<form method="post" action="/organiser/force" class="inline"><input name="reason" placeholder="powód / reason" required maxlength="500" data-testid="force-reason">
+<button type="submit" data-testid="force-pair">Paruj mimo braków / pair with results missing</button></form>
 <form method="post" action="/organiser/start" class="inline"><label>runda / round <input name="round" type="number" min="1" value="{{.Round}}" data-testid="start-round"></label>
 <button type="submit" data-testid="start-clock">Start zegara / start the clock</button></form>
 <form method="post" action="/organiser/import" enctype="multipart/form-data" class="inline" data-testid="import-form">

@@ -26,8 +26,11 @@ import (
 // (companion/tournament, wired in by `sztab venue`): each call either
 // changes the tournament or says why not, changing nothing.
 type Tournament interface {
-	// PairNext pairs the next round.
+	// PairNext pairs the next round (refused while results are missing).
 	PairNext(ctx context.Context) error
+	// ForcePairNext pairs the next round although results are missing,
+	// by the organiser, with the reason (in the audit trail).
+	ForcePairNext(ctx context.Context, by, why string) error
 	// ImportPairings reads a round's pairings (CSV) from the organiser's
 	// pairing software.
 	ImportPairings(ctx context.Context, round int, r io.Reader) error
