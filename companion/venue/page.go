@@ -338,7 +338,7 @@ main.org td input[type=number] { width: 4.5em; }
 .err-box { border: 2px solid var(--bad); padding: .5em; border-radius: 8px; white-space: pre-wrap; }
 .state-refused { color: var(--bad); } .state-corrected { color: var(--warn); } .state-signed { color: var(--ok); }
 </style></head>
-<body><main class="org" data-testid="organiser">
+<body><main class="org" id="app" data-testid="organiser">
 <header class="topbar"><h1>{{.Name}} <span class="sub">{{.Venue}} · {{.Game}} · organizator / organiser</span></h1>
 <a href="/">ściana / wall</a> · <a href="/organiser/print" data-testid="print-link">do druku / printable</a>
 <form method="post" action="/logout" class="inline"><button type="submit">wyloguj / sign out</button></form></header>
@@ -422,7 +422,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.2em; }
   thead { display: table-header-group; }
 }
 </style></head>
-<body data-testid="print">
+<body data-testid="print"><div id="app">
 <p class="noprint"><a href="/organiser">← organizator / organiser</a> · <button onclick="print()">Drukuj / print</button></p>
 <h1>{{.Name}}</h1><p>{{.Venue}} · {{.Game}} · runda / round {{.Round}}{{if .Rounds}} / {{.Rounds}}{{end}}</p>
 <section><h2>Klasyfikacja / standings</h2>
@@ -433,4 +433,4 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.2em; }
 <table data-testid="print-pairings"><thead><tr><th>Stół / table</th><th>Gracze / players (miejsce 1 pierwsze / seat 1 first)</th></tr></thead><tbody>
 {{range .Tables}}<tr><td>{{.Table}}</td><td>{{join .Players " – "}}{{if .Bye}} (pauza / bye){{end}}</td></tr>{{end}}
 </tbody></table></section>{{end}}
-</body></html>`))
+</div></body></html>`))
