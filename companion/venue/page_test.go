@@ -156,6 +156,22 @@ func TestOrganiserActions(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &vw); err != nil || vw.Round != 1 || len(vw.Audit) != 3 {
 		t.Errorf("view.json: %v %+v", err, vw)
 	}
+
+	// Round 2 while stol-2 has no result: refused; forced with a reason,
+	// which the audit trail keeps.
+	code, page = post(t, c, tv.base+"/organiser/pair", nil)
+	if code != http.StatusConflict || !strings.Contains(page, "table stol-2 has no result yet") {
+		t.Errorf("pairing with a result missing: %d", code)
+	}
+	if code, _ = post(t, c, tv.base+"/organiser/force", nil); code != http.StatusBadRequest {
+		t.Errorf("forcing without a reason: %d", code)
+	}
+	if code, _ = post(t, c, tv.base+"/organiser/force", url.Values{"reason": {"stół 2 nie oddał karty"}}); code != http.StatusSeeOther {
+		t.Errorf("forcing with a reason: %d", code)
+	}
+	if vw := tv.tour.View(); vw.Round != 2 || vw.Audit[len(vw.Audit)-1].Why != "stół 2 nie oddał karty" || vw.Audit[len(vw.Audit)-1].Who != organiser {
+		t.Errorf("after forcing: round %d, audit %+v", vw.Round, vw.Audit)
+	}
 }
 
 // A pairing import larger than the limit is refused before the tournament
