@@ -1,12 +1,21 @@
 package venue
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/record"
 )
 
@@ -111,4 +120,69 @@ func FuzzParseResult(f *testing.F) {
 			t.Fatalf("accepted %q", payload)
 		}
 	})
+}
+
+// recordingImport is a tournament that only records the imports it gets.
+type recordingImport struct {
+	fakeTournament
+	got [][]byte
+}
+
+func (r *recordingImport) ImportPairings(_ context.Context, round int, in io.Reader) error {
+	data, err := io.ReadAll(in)
+	r.got = append(r.got, data)
+	return err
+}
+
+// Whatever body an import request has (multipart or a form, any size),
+// the import either reaches the tournament with at most MaxUpload bytes
+// and a round number, or is refused with a 4xx and the tournament never
+// sees it.
+func FuzzImportRequest(f *testing.F) {
+	multipartBody := func(round, csv string) (string, []byte) {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		mw.WriteField("round", round)
+		fw, _ := mw.CreateFormFile("file", "p.csv")
+		fw.Write([]byte(csv))
+		mw.Close()
+		return mw.FormDataContentType(), b.Bytes()
+	}
+	ct, body := multipartBody("1", "table,seat1,seat2\nt1,a,b\n")
+	f.Add(ct, body)
+	ct, body = multipartBody("2", strings.Repeat("x", 300))
+	f.Add(ct, body)
+	f.Add("application/x-www-form-urlencoded", []byte("round=1&csv=table%2Cseat1%2Cseat2%0At1%2Ca%2Cb"))
+	f.Add("application/x-www-form-urlencoded", []byte("round=1&csv="+strings.Repeat("y", 400)))
+	f.Add("multipart/form-data; boundary=x", []byte("--x\r\nContent-Disposition: form-data; name=\"round\"\r\n\r\n1\r\n--x--"))
+	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
+		tour := &recordingImport{}
+		v, err := New(Options{Hub: hub.Options{Broker: "tcp://127.0.0.1:1", Venue: "v", Log: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			Tournament: tour, Organiser: display.Credential{User: "o", Password: "p"}, MaxUpload: 256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest(http.MethodPost, "/organiser/import", bytes.NewReader(body))
+		req.Header.Set("Content-Type", contentType)
+		w := httptest.NewRecorder()
+		done, err := v.importPairings(limited(v, w, req))
+		if err != nil {
+			if len(tour.got) != 0 || !strings.HasPrefix(err.Error(), "venue: ") && !strings.HasPrefix(err.Error(), "the form: venue: ") {
+				t.Fatalf("refused (%v) after the tournament saw %d imports, or without the prefix", err, len(tour.got))
+			}
+			return
+		}
+		if done != "imported" {
+			t.Fatalf("done %q", done)
+		}
+		if len(tour.got) != 1 || len(tour.got[0]) == 0 || len(tour.got[0]) > 256 {
+			t.Fatalf("imported %d times, %v bytes", len(tour.got), len(tour.got))
+		}
+	})
+}
+
+// limited applies the venue's body limit to r, as the handler does.
+func limited(v *Venue, w http.ResponseWriter, r *http.Request) *http.Request {
+	v.limit(w, r)
+	return r
 }
