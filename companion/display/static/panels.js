@@ -130,7 +130,7 @@ window.SztabPanels = (function () {
     return { from: i * per, to: Math.min(n, (i + 1) * per), index: i, pages: pages };
   }
   function clockText(c, ctx) {
-    var left = Math.round((Date.parse(c.start) + c.minutes * 60000 - Date.now()) / 1000);
+    var left = Math.round((Date.parse(c.start) + c.minutes * 60000 - (Date.now() + (ctx.serverOffset || 0))) / 1000);
     if (left <= 0) return ctx.say("koniec czasu", "time is up");
     var m = Math.floor(left / 60), sec = left % 60;
     return m + ":" + (sec < 10 ? "0" : "") + sec;
