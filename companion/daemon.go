@@ -82,6 +82,8 @@ type Daemon struct {
 	feed   *display.Feed
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
+	// instance is random per start, in every status (wire.StatusMessage).
+	instance string
 
 	screens *screens
 	// Operations: metrics (its own registry), readiness, the endpoints'
@@ -135,7 +137,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
-		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}}
+		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}, instance: randomHex(8)}
 	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
 		metrics: d.metrics,
 		watch:   dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
@@ -265,7 +267,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	will, _ := json.Marshal(wire.StatusMessage{Status: "offline", Venue: d.cfg.Venue, Table: d.cfg.Table})
+	will, _ := json.Marshal(wire.StatusMessage{Status: "offline", Venue: d.cfg.Venue, Table: d.cfg.Table, Instance: d.instance})
 	clientID := d.cfg.MQTT.ClientID
 	if clientID == "" {
 		clientID = "sztab-" + d.cfg.Venue + "-" + d.cfg.Table + "-" + randomHex(6)
@@ -319,7 +321,7 @@ func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
 	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
-		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands})
+		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Instance: d.instance})
 	return b
 }
 

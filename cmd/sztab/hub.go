@@ -39,22 +39,27 @@ func (p password) resolve(getenv func(string) string) (string, error) {
 	case p.flag != "":
 		return p.flag, nil
 	case p.file != "":
-		f, err := os.Open(p.file)
-		if err != nil {
-			return "", fmt.Errorf("--password-file: %w", err)
-		}
-		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, 4096))
-		if err != nil {
-			return "", fmt.Errorf("--password-file: %w", err)
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		if line = strings.TrimSuffix(line, "\r"); line == "" {
-			return "", fmt.Errorf("--password-file %s: the first line is empty", p.file)
-		}
-		return line, nil
+		return firstLine("--password-file", p.file)
 	}
 	return getenv(passwordEnv), nil
+}
+
+// firstLine reads a password file given with flag: its first line.
+func firstLine(flag, path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", flag, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", flag, err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	if line = strings.TrimSuffix(line, "\r"); line == "" {
+		return "", fmt.Errorf("%s %s: the first line is empty", flag, path)
+	}
+	return line, nil
 }
 
 func newHubCmd() *cobra.Command {

@@ -111,6 +111,12 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /client-error", s.sameOrigin(s.clientError))
 	if s.Kind == "hub" {
 		mux.HandleFunc("GET /{$}", s.page("hub", Public))
+		if s.Referee.User != "" {
+			// The venue's organiser signs in with the referee's form.
+			mux.HandleFunc("GET /login", s.loginForm)
+			mux.HandleFunc("POST /login", s.sameOrigin(s.login))
+			mux.HandleFunc("POST /logout", s.sameOrigin(s.logout))
+		}
 	} else {
 		mux.HandleFunc("GET /{$}", s.page("table", Public))
 		mux.HandleFunc("GET /referee", s.page("referee", Referee))
@@ -452,3 +458,18 @@ func (s *Server) clientError(w http.ResponseWriter, r *http.Request) {
 		"error", logText(report.Error, clientErrorLoggedPrefix), "remote", addr, "reports_dropped", s.clientErrors.takeDropped())
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// SignedIn says whether r comes with a session of the referee (on the venue
+// wall's listener: of its organiser). Call it after Handler.
+func (s *Server) SignedIn(r *http.Request) bool {
+	a, ok := s.sessionOf(r)
+	return ok && a == Referee
+}
+
+// SameOrigin guards a handler that changes something, as the table's own
+// forms are guarded: refused (403, logged) unless from this server's pages.
+// Call it after Handler.
+func (s *Server) SameOrigin(h http.HandlerFunc) http.HandlerFunc { return s.sameOrigin(h) }
+
+// LoginURL is the sign-in form that returns to next.
+func LoginURL(next string) string { return loginURL(next, false) }

@@ -63,6 +63,54 @@ type Options struct {
 	// applied to the hub's state (the load benchmarks time it); it must
 	// not block or keep payload.
 	Applied func(topic string, payload []byte)
+
+	// Results, if set, also follows every table's result (.../result,
+	// retained: wire.ResultMessage) and gets each payload as it arrives.
+	Results func(table string, payload []byte)
+	// Login, if set, is the one credential that may sign in on the wall's
+	// listener (/login, /logout: the display server's, as the referee's
+	// on a table); Wrap may then put pages behind it.
+	Login display.Credential
+	// Wrap, if set, wraps the wall's handler (to serve more pages on the
+	// wall's listener); page is the display server behind wall, for its
+	// sign-in and same-origin checks.
+	Wrap func(wall http.Handler, page *display.Server) http.Handler
+	// ConflictGrace is how long two instances of one table id may both be
+	// online before the wall calls it a conflict (default 45 s: a table
+	// restarted after a crash is online again before the broker publishes
+	// its old connection's will, which is within 1.5 keep-alives). A table
+	// whose instances alternate is a conflict at once.
+	ConflictGrace time.Duration
+}
+
+// Board is what the venue adds to the wall: the tournament's standings and
+// the round clock.
+type Board struct {
+	Title  string `json:"title,omitempty"`
+	Round  int    `json:"round,omitempty"`
+	Rounds int    `json:"rounds,omitempty"`
+	// Clock is the round clock: started at Start, Minutes long; nil
+	// while no round runs.
+	Clock     *Clock     `json:"clock,omitempty"`
+	Standings []Standing `json:"standings"`
+}
+
+// Clock is a round's clock.
+type Clock struct {
+	Round   int       `json:"round"`
+	Start   time.Time `json:"start"`
+	Minutes int       `json:"minutes"`
+}
+
+// Standing is one line of the standings on the wall.
+type Standing struct {
+	Rank int `json:"rank"`
+	// Tie says the rank is shared.
+	Tie    bool    `json:"tie,omitempty"`
+	Name   string  `json:"name"`
+	Club   string  `json:"club,omitempty"`
+	Points float64 `json:"points"`
+	Played int     `json:"played"`
 }
 
 // DefaultMaxConns is the wall's default connection cap (Options.MaxConns).
@@ -78,6 +126,14 @@ type Table struct {
 	Seq      int64       `json:"seq,omitempty"`
 	Headline *rules.Text `json:"headline,omitempty"`
 	Updated  time.Time   `json:"updated"`
+	// Conflict says two daemons publish as this table id (Instances are
+	// the ones online).
+	Conflict  bool     `json:"conflict,omitempty"`
+	Instances []string `json:"instances,omitempty"`
+
+	online     map[string]time.Time // instance → online since
+	alternated bool                 // an instance came back while another was online
+	last       string               // the instance of the last status
 }
 
 // Wall is the venue's state as the page gets it.
@@ -85,6 +141,7 @@ type Wall struct {
 	Venue  string  `json:"venue"`
 	Seq    int64   `json:"seq"`
 	Tables []Table `json:"tables"`
+	Board  *Board  `json:"board,omitempty"`
 }
 
 // Hub follows the tables of one venue.
@@ -93,6 +150,7 @@ type Hub struct {
 	feed   *display.Feed
 	mu     sync.Mutex
 	tables map[string]*Table
+	board  *Board
 	seq    int64
 	addr   string
 	ready  chan struct{}
@@ -138,6 +196,9 @@ func New(o Options) (*Hub, error) {
 	if o.MaxConns <= 0 {
 		o.MaxConns = DefaultMaxConns
 	}
+	if o.ConflictGrace == 0 {
+		o.ConflictGrace = 45 * time.Second
+	}
 	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
 	h.wall.every = h.wallEvery
 	h.metrics()
@@ -158,7 +219,11 @@ func (h *Hub) Addr() string {
 func (h *Hub) Run(ctx context.Context) error {
 	// The wall is served with the screens' settings: timeouts, the
 	// connection cap, the same cross-origin and rate-limit rules.
-	page := (&display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock}).Handler()
+	ds := &display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock, Referee: h.opts.Login}
+	page := ds.Handler()
+	if h.opts.Wrap != nil {
+		page = h.opts.Wrap(page, ds)
+	}
 	page = ops.NewEndpoints(h.reg, h.readiness, h.opts.MetricsAllow, h.opts.Log).Wrap(page)
 	srv, err := display.Listen(display.HTTPOptions{Addr: h.opts.Listen, Log: h.opts.Log,
 		MaxConns: h.opts.MaxConns, MaxConnsPerAddr: h.opts.MaxConnsPerAddr}, page)
@@ -192,6 +257,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		for _, t := range []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")} {
 			c.Subscribe(t, 1, h.onMessage)
 		}
+		if h.opts.Results != nil {
+			c.Subscribe(wire.VenueFilter(h.opts.Venue, "result"), 1, h.onResult)
+		}
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
 	})
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
@@ -206,6 +274,15 @@ func (h *Hub) Run(ctx context.Context) error {
 }
 
 func (h *Hub) onMessage(_ paho.Client, m paho.Message) { h.apply(m.Topic(), m.Payload()) }
+
+func (h *Hub) onResult(_ paho.Client, m paho.Message) {
+	tp, ok := wire.ParseTopic(m.Topic())
+	if !ok || tp.Venue != h.opts.Venue || tp.Suffix != "result" || len(m.Payload()) == 0 {
+		return // an empty retained payload clears the result: nothing to count
+	}
+	h.messages.WithLabelValues("result").Inc()
+	h.opts.Results(tp.Table, m.Payload())
+}
 
 // apply takes one message of a table: its status or its public state.
 func (h *Hub) apply(topic string, payload []byte) {
@@ -233,6 +310,9 @@ func (h *Hub) apply(topic string, payload []byte) {
 			return
 		}
 		t.Status, t.Version = s.Status, s.Version
+		if h.instance(t, s) {
+			time.AfterFunc(h.opts.ConflictGrace, h.publish) // the wall shows the conflict once it lasts
+		}
 		if s.Game != "" {
 			t.Game = s.Game
 		}
@@ -270,9 +350,13 @@ func (h *Hub) publishWall() {
 	h.mu.Lock()
 	h.seq++
 	w := Wall{Venue: h.opts.Venue, Seq: h.seq, Tables: []Table{}}
+	now := h.opts.Clock()
 	for _, t := range h.tables {
-		w.Tables = append(w.Tables, *t)
+		c := *t
+		c.Conflict, c.Instances = h.conflict(t, now)
+		w.Tables = append(w.Tables, c)
 	}
+	w.Board = h.board
 	h.mu.Unlock()
 	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
 	data, _ := json.Marshal(w)
@@ -313,9 +397,9 @@ func (h *Hub) metrics() {
 	gauge("sztab_screens_clients", "Pages following the venue wall live (SSE clients).", nil, func() float64 { return float64(h.feed.Subscribers()) })
 	h.reconnects = prometheus.NewCounter(prometheus.CounterOpts{Name: "sztab_mqtt_reconnects_total", Help: "Connections to the venue broker after the first one."})
 	h.messages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sztab_hub_messages_total",
-		Help: "Messages of the venue's tables the hub read, by kind (status, state, unreadable)."}, []string{"kind"})
+		Help: "Messages of the venue's tables the hub read, by kind (status, state, result, unreadable)."}, []string{"kind"})
 	h.reg.MustRegister(h.reconnects, h.messages, tablesCollector{h}, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, k := range []string{"status", "state", "unreadable"} {
+	for _, k := range []string{"status", "state", "result", "unreadable"} {
 		h.messages.WithLabelValues(k)
 	}
 }
@@ -346,3 +430,87 @@ func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
 
 // Gatherer is the hub's metrics registry (served on /metrics).
 func (h *Hub) Gatherer() prometheus.Gatherer { return h.reg }
+
+// instance follows which daemons are online as t (h.mu held), t.Status
+// just set from s: each status names its daemon's instance (random per
+// start). It returns true when a second instance came online (the
+// conflict's grace starts).
+func (h *Hub) instance(t *Table, s wire.StatusMessage) bool {
+	if t.online == nil {
+		t.online = map[string]time.Time{}
+	}
+	defer func() { t.last = s.Instance }()
+	if s.Status != "online" {
+		if s.Instance == "" {
+			clear(t.online) // a daemon from before instance ids: cannot tell
+		}
+		delete(t.online, s.Instance)
+		if len(t.online) > 0 {
+			// The will of a daemon's earlier connection (a crash, then a
+			// restart) arriving after the new one is online: still online.
+			t.Status = "online"
+		}
+		if len(t.online) < 2 {
+			t.alternated = false
+		}
+		return false
+	}
+	if s.Instance == "" {
+		return false
+	}
+	if _, ok := t.online[s.Instance]; ok {
+		// Back after another instance spoke, both still online: two
+		// daemons take turns (reconnecting, each taking the table over).
+		if t.last != "" && t.last != s.Instance && len(t.online) > 1 {
+			t.alternated = true
+		}
+		return false
+	}
+	t.online[s.Instance] = h.opts.Clock()
+	return len(t.online) == 2
+}
+
+// conflict says whether two daemons claim t now (h.mu held): two
+// instances online for longer than the grace, or taking turns.
+func (h *Hub) conflict(t *Table, now time.Time) (bool, []string) {
+	if len(t.online) < 2 {
+		return false, nil
+	}
+	ids := make([]string, 0, len(t.online))
+	latest := time.Time{}
+	for id, since := range t.online {
+		ids = append(ids, id)
+		if since.After(latest) {
+			latest = since
+		}
+	}
+	sort.Strings(ids)
+	if t.alternated || now.Sub(latest) >= h.opts.ConflictGrace {
+		return true, ids
+	}
+	return false, nil
+}
+
+// Conflict says whether two daemons claim table now, and why.
+func (h *Hub) Conflict(table string) (bool, string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tables[table]
+	if t == nil {
+		return false, ""
+	}
+	c, ids := h.conflict(t, h.opts.Clock())
+	if !c {
+		return false, ""
+	}
+	return true, fmt.Sprintf("two daemons publish as table %s (instances %s)", table, strings.Join(ids, ", "))
+}
+
+// SetBoard puts the tournament's standings and round clock on the wall
+// (nil takes them off).
+func (h *Hub) SetBoard(b *Board) {
+	h.mu.Lock()
+	h.board = b
+	h.mu.Unlock()
+	h.publish()
+}

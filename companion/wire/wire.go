@@ -188,6 +188,9 @@ type StatusMessage struct {
 	Screen string `json:"screen,omitempty"`
 	// Commands are the game's commands, for the watch's keys.
 	Commands Vocabulary `json:"commands,omitempty"`
+	// Instance is random per start of the daemon: a venue that hears two
+	// instances online for one table id knows that two daemons claim it.
+	Instance string `json:"instance,omitempty"`
 }
 
 // ResultMessage is a table's result, retained on .../result once its game

@@ -129,7 +129,9 @@
       }
       events.push(m); if (events.length > 80) events.shift(); renderLog();
     });
-    es.addEventListener("ping", heard);
+    // The server's time comes with each ping: the venue wall's round clock
+    // counts from it, not from a TV's own clock.
+    es.addEventListener("ping", function (e) { var ms = Number(e.data); if (ms > 0) ctx.serverOffset = ms - Date.now(); heard(); });
     es.onerror = function () {
       setStale(true);
       if (es.readyState === EventSource.CLOSED) setTimeout(connect, 1000);

@@ -120,18 +120,62 @@ window.SztabPanels = (function () {
       ctx.el("div", { class: "controls" }, action, b("correct", ctx.say("Popraw wpis", "Correct the entry"), true)));
   }
 
+  // hub is the venue wall: every table's card and, with a tournament, the
+  // round clock and the standings. Built for a TV across the hall: what does
+  // not fit is paged (every hubPageMs, "1/4" shown), never scrolled.
+  var hubPageMs = 12000, hubTablesPerPage = 24, hubStandingsPerPage = 18, hubTimer = null;
+  function hubPage(n, per) {
+    var pages = Math.max(1, Math.ceil(n / per));
+    var i = Math.floor(Date.now() / hubPageMs) % pages;
+    return { from: i * per, to: Math.min(n, (i + 1) * per), index: i, pages: pages };
+  }
+  function clockText(c, ctx) {
+    var left = Math.round((Date.parse(c.start) + c.minutes * 60000 - (Date.now() + (ctx.serverOffset || 0))) / 1000);
+    if (left <= 0) return ctx.say("koniec czasu", "time is up");
+    var m = Math.floor(left / 60), sec = left % 60;
+    return m + ":" + (sec < 10 ? "0" : "") + sec;
+  }
   function hub(msg, ctx) {
-    var cards = (msg.tables || []).map(function (tb) {
+    var tables = msg.tables || [];
+    var tp = hubPage(tables.length, hubTablesPerPage);
+    var cards = tables.slice(tp.from, tp.to).map(function (tb) {
       var online = tb.status === "online";
-      return ctx.el("div", { class: "tablecard" + (online ? "" : " offline"), "data-testid": "table-" + tb.table },
+      return ctx.el("div", { class: "tablecard" + (online ? "" : " offline") + (tb.conflict ? " conflict" : ""), "data-testid": "table-" + tb.table },
         ctx.el("h2", {}, ctx.el("span", { class: "dot " + (online ? "online" : "offline") }), tb.table),
         ctx.el("div", { "data-testid": "status-" + tb.table, text: (online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
+        tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("⚠ dwa stoły podają ten sam identyfikator", "⚠ two tables claim this id") }) : null,
         tb.headline ? ctx.el("div", { class: "result", "data-testid": "headline-" + tb.table, text: ctx.t(tb.headline) }) : null,
         tb.seq ? ctx.el("div", { class: "meta", text: "seq " + tb.seq }) : null,
         tb.screen ? ctx.el("a", { href: tb.screen, text: ctx.say("ekran stołu →", "table screen →") }) : null);
     });
     if (!cards.length) cards = [ctx.el("p", { text: ctx.say("Żaden stół jeszcze się nie zgłosił.", "No table has reported yet.") })];
-    return ctx.el("div", { class: "tables", "data-testid": "tables" }, cards);
+    var grid = ctx.el("div", { class: "tables", "data-testid": "tables" }, cards);
+    var pager = tp.pages > 1 ? ctx.el("div", { class: "pager", "data-testid": "tables-page", text: ctx.say("stoły ", "tables ") + (tp.index + 1) + "/" + tp.pages }) : null;
+    var b = msg.board;
+    if (!b) return ctx.el("div", {}, grid, pager);
+    if (!hubTimer) hubTimer = setInterval(ctx.redraw, 1000); // the clock ticks, the pages turn
+    var st = b.standings || [];
+    var sp = hubPage(st.length, hubStandingsPerPage);
+    var rows = st.slice(sp.from, sp.to).map(function (s) {
+      return ctx.el("tr", { "data-testid": "standing" },
+        ctx.el("td", { class: "rank", text: (s.tie ? "=" : "") + s.rank }),
+        ctx.el("td", { class: "name" }, s.name, s.club ? ctx.el("span", { class: "club", text: " " + s.club }) : null),
+        ctx.el("td", { class: "num", text: String(s.points) }),
+        ctx.el("td", { class: "num dim", text: String(s.played) }));
+    });
+    var clock = b.clock
+      ? ctx.el("div", { class: "clock", "data-testid": "clock" },
+          ctx.el("span", { class: "round", text: ctx.say("runda ", "round ") + b.clock.round + (b.rounds ? "/" + b.rounds : "") }),
+          ctx.el("span", { class: "time", "data-testid": "clock-time", text: clockText(b.clock, ctx) }))
+      : ctx.el("div", { class: "clock idle", "data-testid": "clock", text: b.round ? ctx.say("runda ", "round ") + b.round + ctx.say(" — zegar nie ruszył", " — clock not started") : ctx.say("przed pierwszą rundą", "before the first round") });
+    var side = ctx.el("aside", { class: "board" },
+      b.title ? ctx.el("h2", { text: b.title }) : null, clock,
+      ctx.el("table", { class: "standings", "data-testid": "standings" },
+        ctx.el("thead", {}, ctx.el("tr", {}, ctx.el("th", { text: "#" }), ctx.el("th", { text: ctx.say("gracz", "player") }),
+          ctx.el("th", { class: "num", text: ctx.say("pkt", "pts") }), ctx.el("th", { class: "num", text: ctx.say("gry", "games") }))),
+        ctx.el("tbody", {}, rows)),
+      sp.pages > 1 ? ctx.el("div", { class: "pager", "data-testid": "standings-page", text: (sp.index + 1) + "/" + sp.pages }) : null);
+    return ctx.el("div", { class: "wall" }, side, ctx.el("div", {}, grid, pager));
   }
 
   // generic shows a game without a panel of its own: its summary lines, or

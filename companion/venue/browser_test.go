@@ -1,0 +1,113 @@
+package venue
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/chromium"
+)
+
+// The organiser's night in a real browser: sign in, pair round 1, start
+// its clock, the tables' results arrive over the broker, a result is
+// corrected with its reason (in the audit trail); the wall then shows the
+// standings and the running clock, and with 100 tables it pages instead of
+// scrolling.
+func TestBrowserOrganiserAndWall(t *testing.T) {
+	ctx := chromium.Start(t)
+	broker := startMosquitto(t)
+	tv := startVenue(t, broker)
+	do := func(actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(tctx, actions...); err != nil {
+			html, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.outerHTML`))
+			t.Fatalf("%v\n%s", err, html)
+		}
+	}
+	// waitFor polls cond (JavaScript) until it holds, across the
+	// navigation a form's POST starts (a query begun on the old page would
+	// wait on it forever).
+	waitFor := func(cond string) {
+		t.Helper()
+		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			ok, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`!!(function(){ try { return `+cond+` } catch (e) { return false } })()`))
+			cancel()
+			if err == nil && ok {
+				return
+			}
+		}
+		html, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.outerHTML`))
+		t.Fatalf("page never showed %s:\n%s", cond, html)
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(sel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+
+	chromium.Login(t, ctx, tv.base+"/login?next=/organiser", organiser, orgPass, `[data-testid=organiser]`)
+	// Each action posts a form: wait for the page it leads to.
+	do(chromedp.Click(`[data-testid=pair-next]`))
+	waitFor(`!!document.querySelector("[data-testid=round-1]")`)
+	waitFor(`document.querySelector("[data-testid=done]").textContent.indexOf("round paired") >= 0`)
+	do(chromedp.Click(`[data-testid=start-clock]`))
+	waitFor(`(document.querySelector("[data-testid=clock]")||{}).textContent.indexOf("runda 1") === 0`)
+
+	pub := publisher(t, broker)
+	pub(wire.TopicsFor("demo", "stol-1").Result, resultMessage(tv.keys["stol-1"], "demo", "stol-1", win(1, 30), loss(2, 12)))
+	pub(wire.TopicsFor("demo", "stol-2").Result, resultMessage(tv.keys["stol-2"], "demo", "stol-2", draw(1, 20), draw(2, 20)))
+	until(t, "both results counted", func() bool { return points(tv.tour.View()) == "Ania=1 Celina=0.5 Darek=0.5 Bartek=0" })
+	do(chromedp.Navigate(tv.base + "/organiser"))
+	waitFor(`document.querySelector("[data-testid=state-1-stol-2]").textContent === "signed"`)
+
+	// The draw at stol-2 was a win for Celina: corrected with the reason.
+	form := `[data-testid=correct-1-stol-2] `
+	do(chromedp.SetValue(form+`select[name=outcome1]`, "win"),
+		chromedp.SetValue(form+`select[name=outcome2]`, "loss"),
+		chromedp.SendKeys(form+`input[name=reason]`, "gracze zgodnie: Celina zdobyła cel"),
+		chromedp.Click(form+`button`))
+	waitFor(`document.querySelector("[data-testid=state-1-stol-2]").textContent === "corrected" &&
+		document.querySelector("[data-testid=audit]").textContent.indexOf("gracze zgodnie: Celina zdobyła cel") >= 0`)
+	if got := points(tv.tour.View()); got != "Ania=1 Celina=1 Bartek=0 Darek=0" {
+		t.Errorf("standings after the correction: %s", got)
+	}
+
+	// The printable page.
+	do(chromedp.Navigate(tv.base + "/organiser/print"))
+	waitFor(`document.querySelector("[data-testid=print-standings]").textContent.indexOf("Celina") >= 0 &&
+		document.querySelector("[data-testid=print-pairings]") !== null`)
+
+	// The wall: standings (a tie shown as such) and the clock counting down.
+	do(chromedp.Navigate(tv.base + "/"))
+	waitFor(`document.querySelectorAll("[data-testid=standings] [data-testid=standing]").length === 4 &&
+		document.querySelector("[data-testid=standings]").textContent.indexOf("=1Ania") >= 0`)
+	waitFor(`/^(89|90):\d\d$/.test(document.querySelector("[data-testid=clock-time]").textContent)`)
+	first := text(`[data-testid=clock-time]`)
+	do(chromedp.Sleep(2100 * time.Millisecond))
+	second := text(`[data-testid=clock-time]`)
+	if first == second {
+		t.Errorf("the clock does not run: %s, then %s", first, second)
+	}
+
+	// A hall of 100 tables: paged, no scrolling on a 1920×1080 TV.
+	for i := 1; i <= 100; i++ {
+		id := fmt.Sprintf("t-%03d", i)
+		pub(wire.TopicsFor("demo", id).Status, fmt.Appendf(nil, `{"status":"online","game":"skirmish","venue":"demo","table":%q,"instance":"i%d"}`, id, i))
+	}
+	waitFor(`(document.querySelector("[data-testid=tables-page]")||{}).textContent === "stoły 1/5" || (document.querySelector("[data-testid=tables-page]")||{}).textContent.slice(-2) === "/5"`)
+	fits, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.scrollingElement.scrollHeight <= window.innerHeight + 1`))
+	if err != nil || !fits {
+		h, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.scrollingElement.scrollHeight`))
+		t.Errorf("the wall with 100 tables scrolls: %d px high (%v)", h, err)
+	}
+}

@@ -1,0 +1,283 @@
+// Package venue is the organiser's process for a tournament night: it
+// follows every table of a venue on the venue broker (the wall of package
+// hub: status, live headline), collects the tables' signed results into the
+// tournament (rounds, pairings, standings: the Tournament it is given) and
+// serves the organiser's pages beside the wall, behind the organiser's
+// sign-in.
+package venue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/sztab/sztab/companion/display"
+	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/companion/wire"
+)
+
+// Tournament is what the venue needs of the tournament core
+// (companion/tournament, wired in by `sztab venue`): each call either
+// changes the tournament or says why not, changing nothing.
+type Tournament interface {
+	// PairNext pairs the next round (refused while results are missing).
+	PairNext(ctx context.Context) error
+	// ForcePairNext pairs the next round although results are missing,
+	// by the organiser, with the reason (in the audit trail).
+	ForcePairNext(ctx context.Context, by, why string) error
+	// ImportPairings reads a round's pairings (CSV) from the organiser's
+	// pairing software.
+	ImportPairings(ctx context.Context, round int, r io.Reader) error
+	// SubmitResult counts a table's result, or refuses it (the refusal,
+	// with its reason, is kept and shown by View).
+	SubmitResult(ctx context.Context, table string, m wire.ResultMessage) error
+	// Correct replaces a table's result in a round, by the organiser, with
+	// the reason (kept in the audit trail with the original).
+	Correct(ctx context.Context, round int, table string, seats []record.Seat, by, why string) error
+	// StartRound starts a round's clock at at.
+	StartRound(ctx context.Context, round int, at time.Time) error
+	// WriteCSV writes "standings", "pairings" or "results".
+	WriteCSV(w io.Writer, what string) error
+	// View is everything the pages show.
+	View() View
+}
+
+// View is the tournament as the organiser's page and the wall show it.
+type View struct {
+	Name  string `json:"name"`
+	Venue string `json:"venue"`
+	Game  string `json:"game"`
+	// Rounds is how many rounds the tournament has; Round the current one
+	// (0 before the first pairing).
+	Rounds int    `json:"rounds"`
+	Round  int    `json:"round"`
+	Clock  *Clock `json:"clock,omitempty"`
+	// Pairings are the rounds paired so far, the first first.
+	Pairings  []Round     `json:"pairings"`
+	Standings []Standing  `json:"standings"`
+	Refusals  []Refusal   `json:"refusals"`
+	Audit     []AuditNote `json:"audit"`
+}
+
+// Clock is the round clock: round Round started at Start, Minutes long.
+type Clock struct {
+	Round   int       `json:"round"`
+	Start   time.Time `json:"start"`
+	Minutes int       `json:"minutes"`
+}
+
+// Round is one round's pairings.
+type Round struct {
+	Number int       `json:"number"`
+	Tables []Pairing `json:"tables"`
+}
+
+// Pairing is one table of a round: its players (seat 1 first) and its
+// result's state: "awaiting", "signed", "corrected" or "refused".
+type Pairing struct {
+	Table   string        `json:"table"`
+	Players []string      `json:"players"`
+	Bye     bool          `json:"bye,omitempty"`
+	State   string        `json:"state"`
+	Seats   []record.Seat `json:"seats,omitempty"`
+}
+
+// Standing is one player's line in the standings.
+type Standing struct {
+	Rank      int        `json:"rank"`
+	Tie       bool       `json:"tie,omitempty"`
+	Player    string     `json:"player"`
+	Club      string     `json:"club,omitempty"`
+	Points    float64    `json:"points"`
+	Played    int        `json:"played"`
+	TieBreaks []TieBreak `json:"tie_breaks,omitempty"`
+}
+
+// TieBreak is one tie-break's value for a player.
+type TieBreak struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Refusal is a result not counted, and why.
+type Refusal struct {
+	At     time.Time `json:"at"`
+	Table  string    `json:"table"`
+	Round  int       `json:"round,omitempty"`
+	Reason string    `json:"reason"`
+}
+
+// AuditNote is one entry of the audit trail: who did what, when, why.
+type AuditNote struct {
+	At   time.Time `json:"at"`
+	Who  string    `json:"who"`
+	What string    `json:"what"`
+	Why  string    `json:"why,omitempty"`
+}
+
+// Options configure a venue.
+type Options struct {
+	// Hub are the wall's options: broker, venue, listen address, log…
+	// (Results, Login and Wrap are the venue's own).
+	Hub        hub.Options
+	Tournament Tournament
+	// Organiser signs in on /login for the organiser's pages.
+	Organiser display.Credential
+	// MaxUpload bounds a pairing import (default 1 MiB).
+	MaxUpload int64
+	// Clock tells the time (the round clock's start, refusals); nil is
+	// time.Now.
+	Clock func() time.Time
+}
+
+// MaxResultBytes bounds a result message read from the broker: a
+// statement with eight seats is under 2 KiB.
+const MaxResultBytes = 64 << 10
+
+// Venue is the organiser's process.
+type Venue struct {
+	opts Options
+	log  *slog.Logger
+	hub  *hub.Hub
+	// ctx is Run's, for the tournament calls made from the broker's
+	// callbacks.
+	ctx context.Context
+
+	// mu guards the tournament calls (one at a time: an organiser's click
+	// and a table's result do not interleave) and refusals.
+	mu sync.Mutex
+	// refusals are results refused before they reached the tournament
+	// (unreadable, a table id claimed twice).
+	refusals []Refusal
+}
+
+// New checks the options and returns a venue; Run starts it.
+func New(o Options) (*Venue, error) {
+	if o.Tournament == nil {
+		return nil, errors.New("venue: no tournament")
+	}
+	if o.Organiser.User == "" || o.Organiser.Password == "" {
+		return nil, errors.New("venue: the organiser's user name and password are required (the organiser's page is not served without a sign-in)")
+	}
+	if o.MaxUpload <= 0 {
+		o.MaxUpload = 1 << 20
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Hub.Log == nil {
+		o.Hub.Log = slog.Default()
+	}
+	v := &Venue{opts: o, log: o.Hub.Log, ctx: context.Background()}
+	ho := o.Hub
+	ho.Results = v.result
+	ho.Login = o.Organiser
+	ho.Wrap = v.wrap
+	h, err := hub.New(ho)
+	if err != nil {
+		return nil, fmt.Errorf("venue: %w", err)
+	}
+	v.hub = h
+	v.refresh()
+	return v, nil
+}
+
+// Addr is the pages' address once Run listens.
+func (v *Venue) Addr() string { return v.hub.Addr() }
+
+// Hub is the venue's wall.
+func (v *Venue) Hub() *hub.Hub { return v.hub }
+
+// Run serves the wall and the organiser's pages and follows the venue
+// until ctx ends.
+func (v *Venue) Run(ctx context.Context) error {
+	v.mu.Lock()
+	v.ctx = ctx
+	v.mu.Unlock()
+	return v.hub.Run(ctx)
+}
+
+// result takes a table's result message from the broker.
+func (v *Venue) result(table string, payload []byte) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	m, err := ParseResult(payload)
+	if err != nil {
+		v.refuse(table, err.Error())
+		return
+	}
+	if conflict, why := v.hub.Conflict(table); conflict {
+		v.refuse(table, "venue: result not counted: "+why)
+		return
+	}
+	if err := v.opts.Tournament.SubmitResult(v.ctx, table, m); err != nil {
+		// The tournament keeps the refusal (View.Refusals).
+		v.log.Warn("venue: result refused", "table", table, "reason", err.Error())
+	} else {
+		v.log.Info("venue: result counted", "table", table)
+	}
+	v.refreshLocked()
+}
+
+// ParseResult reads a table's result message (wire.ResultMessage).
+func ParseResult(payload []byte) (wire.ResultMessage, error) {
+	var m wire.ResultMessage
+	if len(payload) > MaxResultBytes {
+		return m, fmt.Errorf("venue: result: %d bytes, more than %d", len(payload), MaxResultBytes)
+	}
+	if err := json.Unmarshal(payload, &m); err != nil {
+		return m, fmt.Errorf("venue: result: not a result message: %w", err)
+	}
+	if m.Statement == "" {
+		return m, errors.New("venue: result: no statement")
+	}
+	return m, nil
+}
+
+// refuse keeps a refusal the tournament never saw (v.mu held); the same
+// refusal of a table again (a retained message delivered after a
+// reconnect) is kept once.
+func (v *Venue) refuse(table, reason string) {
+	v.log.Warn("venue: result refused", "table", table, "reason", reason)
+	for _, r := range v.refusals {
+		if r.Table == table && r.Reason == reason {
+			return
+		}
+	}
+	v.refusals = append(v.refusals, Refusal{At: v.opts.Clock().UTC(), Table: table, Reason: reason})
+	if len(v.refusals) > 500 {
+		v.refusals = v.refusals[len(v.refusals)-500:]
+	}
+}
+
+// view is the tournament's view with the venue's own refusals (v.mu held).
+func (v *Venue) view() View {
+	vw := v.opts.Tournament.View()
+	vw.Refusals = append(append([]Refusal{}, vw.Refusals...), v.refusals...)
+	return vw
+}
+
+func (v *Venue) refresh() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.refreshLocked()
+}
+
+// refreshLocked puts the standings and the clock on the wall (v.mu held).
+func (v *Venue) refreshLocked() {
+	vw := v.opts.Tournament.View()
+	b := &hub.Board{Title: vw.Name, Round: vw.Round, Rounds: vw.Rounds, Standings: []hub.Standing{}}
+	if vw.Clock != nil {
+		b.Clock = &hub.Clock{Round: vw.Clock.Round, Start: vw.Clock.Start, Minutes: vw.Clock.Minutes}
+	}
+	for _, s := range vw.Standings {
+		b.Standings = append(b.Standings, hub.Standing{Rank: s.Rank, Tie: s.Tie, Name: s.Player, Club: s.Club, Points: s.Points, Played: s.Played})
+	}
+	v.hub.SetBoard(b)
+}
