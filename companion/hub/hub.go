@@ -349,6 +349,15 @@ func (h *Hub) publish() { h.wall.request(h.publishWall) }
 func (h *Hub) publishWall() {
 	h.mu.Lock()
 	h.seq++
+	w := h.build()
+	h.mu.Unlock()
+	data, _ := json.Marshal(w)
+	h.wallSize.Store(int64(len(data)))
+	h.feed.SetState(display.Public, data)
+}
+
+// build is the wall as the hub's state has it now; h.mu is held.
+func (h *Hub) build() Wall {
 	w := Wall{Venue: h.opts.Venue, Seq: h.seq, Tables: []Table{}}
 	now := h.opts.Clock()
 	for _, t := range h.tables {
@@ -357,19 +366,16 @@ func (h *Hub) publishWall() {
 		w.Tables = append(w.Tables, c)
 	}
 	w.Board = h.board
-	h.mu.Unlock()
 	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
-	data, _ := json.Marshal(w)
-	h.wallSize.Store(int64(len(data)))
-	h.feed.SetState(display.Public, data)
+	return w
 }
 
-// Wall returns the current wall, for tests and the terminal view.
+// Wall returns the current wall, for tests and the terminal view: the
+// hub's state now, which the pages get at most WallEvery later.
 func (h *Hub) Wall() Wall {
-	data, _ := h.feed.View(display.Public)
-	var w Wall
-	json.Unmarshal(data, &w)
-	return w
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.build()
 }
 
 // metrics builds the hub's registry: the tables it follows by status, its
