@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/companion/watch"
@@ -96,6 +97,7 @@ func newHubCmd() *cobra.Command {
 	f.StringVar(&o.Username, "username", "", "broker user name")
 	pw.addFlags(cmd, "broker password")
 	f.StringSliceVar(&allow, "metrics-allow", nil, "addresses or CIDR prefixes that may read /metrics on the wall's listener (default: loopback only)")
+	wallFlags(cmd, &o)
 	cmd.MarkFlagRequired("venue")
 	return cmd
 }
@@ -135,4 +137,14 @@ referee's view has arrived; the watch says whether the table took each).`,
 	f.BoolVar(&o.Clear, "clear", true, "redraw in place (false: print each frame)")
 	cmd.MarkFlagRequired("table")
 	return cmd
+}
+
+// wallFlags are the wall's pacing and connection caps (hub.Options), for
+// `sztab hub` and `sztab venue`.
+func wallFlags(cmd *cobra.Command, o *hub.Options) {
+	f := cmd.Flags()
+	f.DurationVar(&o.WallEvery, "wall-every", hub.DefaultWallEvery, "the wall goes to its pages at most this often while tables change faster")
+	f.Int64Var(&o.WallBandwidth, "wall-bandwidth", hub.DefaultWallBandwidth, "bytes a second the wall may send to all its pages together (many spectators: it goes less often)")
+	f.IntVar(&o.MaxConns, "max-conns", hub.DefaultMaxConns, "live pages the wall serves at most")
+	f.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", display.DefaultMaxConnsPerAddr, "live pages from one address at most (raise it behind a proxy)")
 }

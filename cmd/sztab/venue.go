@@ -93,6 +93,7 @@ for sztab hub: --password-file or $SZTAB_PASSWORD. sztab hub is the wall alone.`
 	f.StringVar(&o.Organiser.User, "organiser", "organizator", "the organiser's user name on /login")
 	f.StringVar(&orgFile, "organiser-password-file", "", "file whose first line is the organiser's password (else $"+organiserEnv+")")
 	f.StringSliceVar(&allow, "metrics-allow", nil, "addresses or CIDR prefixes that may read /metrics (default: loopback only)")
+	wallFlags(cmd, &o.Hub)
 	cmd.MarkFlagRequired("venue")
 	return cmd
 }
