@@ -1,0 +1,81 @@
+package dicetray
+
+import (
+	"testing"
+
+	"github.com/sztab/sztab/vision/geom"
+)
+
+func reading(dice ...Die) Reading { return Reading{Dice: dice, SidePx: 30} }
+
+func die(v int, x, y float64) Die { return Die{Value: v, Centre: geom.Vec2{X: x, Y: y}} }
+
+func TestSame(t *testing.T) {
+	a := reading(die(3, 100, 100), die(5, 200, 100))
+	cases := []struct {
+		name string
+		b    Reading
+		want bool
+	}{
+		{"the same dice in another order, nudged", reading(die(5, 203, 98), die(3, 101, 100)), true},
+		{"one die more", reading(die(3, 100, 100), die(5, 200, 100), die(1, 300, 100)), false},
+		{"another value", reading(die(3, 100, 100), die(6, 200, 100)), false},
+		{"moved by a side", reading(die(3, 130, 100), die(5, 200, 100)), false},
+		{"one unreadable", reading(die(3, 100, 100), die(0, 200, 100)), false},
+		{"empty", reading(), false},
+	}
+	for _, c := range cases {
+		if got := Same(a, c.b); got != c.want {
+			t.Errorf("%s: Same = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !Same(reading(), reading()) {
+		t.Error("two empty trays differ")
+	}
+}
+
+func TestSettler(t *testing.T) {
+	if _, err := NewSettler(1); err == nil {
+		t.Error("settling after 1 frame accepted")
+	}
+	s, err := NewSettler(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	throw := reading(die(4, 100, 100), die(2, 200, 100))
+	moving := reading(die(4, 150, 100))
+	other := reading(die(6, 100, 100), die(2, 200, 100))
+	steps := []struct {
+		r       Reading
+		ok      bool
+		changed bool
+		settled *Reading
+	}{
+		{throw, true, false, nil},
+		{throw, true, false, nil},
+		{Reading{}, false, false, nil}, // a frame not read breaks the run
+		{throw, true, false, nil},
+		{throw, true, false, nil},
+		{throw, true, true, &throw}, // three in a row
+		{throw, true, false, &throw},
+		{moving, true, false, &throw}, // the dice picked up: the old throw stands until the tray settles
+		{throw, true, false, &throw},
+		{throw, true, false, &throw},
+		{throw, true, false, &throw}, // settled again on the same throw: not new
+		{other, true, false, &throw},
+		{other, true, false, &throw},
+		{other, true, true, &other},
+	}
+	for i, st := range steps {
+		got, changed := s.Observe(st.r, st.ok)
+		if changed != st.changed {
+			t.Errorf("frame %d: changed %v, want %v", i, changed, st.changed)
+		}
+		switch {
+		case st.settled == nil && got != nil:
+			t.Errorf("frame %d: settled on %v before three frames", i, got.Dice)
+		case st.settled != nil && (got == nil || !Same(*got, *st.settled)):
+			t.Errorf("frame %d: settled %v, want %v", i, got, st.settled.Dice)
+		}
+	}
+}
