@@ -90,8 +90,9 @@ func (fr *faceReader) read(i int) (Die, bool) {
 	var hist [256]int
 	n := 0
 	r2 := pipReach * s * pipReach * s
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	ya, yb, xa, xb := fr.box(c, pipReach*s)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
 			if !fr.face[k] {
 				continue
@@ -259,6 +260,16 @@ func (fr *faceReader) window(i int, rad float64) {
 	}
 }
 
+// box is the window's rows [ya, yb) and columns [xa, xb) that hold every
+// pixel within r of c.
+func (fr *faceReader) box(c geom.Vec2, r float64) (ya, yb, xa, xb int) {
+	ya = max(0, int(math.Floor(c.Y-r))-fr.y0)
+	yb = min(fr.h, int(math.Ceil(c.Y+r))-fr.y0+1)
+	xa = max(0, int(math.Floor(c.X-r))-fr.x0)
+	xb = min(fr.w, int(math.Ceil(c.X+r))-fr.x0+1)
+	return ya, yb, xa, xb
+}
+
 func grow(b []bool, n int) []bool {
 	if cap(b) < n {
 		return make([]bool, n)
@@ -387,8 +398,9 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 func (fr *faceReader) colours(c geom.Vec2, thr int, dark bool) (body, pips [3]float64) {
 	r2 := 0.45 * fr.side * 0.45 * fr.side
 	var nb, np float64
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	ya, yb, xa, xb := fr.box(c, 0.45*fr.side)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
 			if !fr.face[k] {
 				continue
@@ -625,12 +637,14 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
+			d := q.Sub(centre)
+			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
 			if fr.own[k] || fr.frag[k] {
-				if fr.own[k] && hull.dist(q.X, q.Y) > tolOut {
+				// the top square lies inside the hull: only a pixel
+				// beyond it can be beyond the hull
+				if fr.own[k] && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
 					nExtra++
 				}
-				d := q.Sub(centre)
-				u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
 				inner := x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 && fr.fg[k-2] && fr.fg[k+2] && fr.fg[k-2*fr.w] && fr.fg[k+2*fr.w]
 				if inner && (u > s/2+tolForeign || v > s/2+tolForeign) && !nearSibling(fr.cands, sibs, i, q, near) {
 					p := 3 * ((fr.y0+y)*fr.f.Width + fr.x0 + x)
@@ -647,8 +661,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			d := q.Sub(centre)
-			if u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y); u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
+			if u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
 				nMissing++
 			}
 		}

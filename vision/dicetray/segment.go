@@ -49,6 +49,10 @@ type segmenter struct {
 	comps  []comp
 	stack  []int32
 	cut    []float64
+	// fitBackground's buffers
+	samples []bgSample
+	use     []bool
+	res     []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
 }
@@ -90,31 +94,30 @@ func (s *segmenter) bgAt(x, y float64) [3]float64 {
 // best (dice, coins and shadows are the rest).
 func (s *segmenter) fitBackground() {
 	const step = 8
-	type sample struct {
-		b [6]float64
-		p [3]float64
-	}
-	var samples []sample
+	s.samples = s.samples[:0]
 	for j := step / 2; j < s.hh; j += step {
 		for i := step / 2; i < s.hw; i += step {
 			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
 			b, g, r := s.halfAt(i, j)
-			samples = append(samples, sample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
+			s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
 				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
 		}
 	}
-	use := make([]bool, len(samples))
+	samples := s.samples
+	use := slices.Grow(s.use[:0], len(samples))[:len(samples)]
 	for i := range use {
 		use[i] = true
 	}
-	res := make([]float64, len(samples))
+	res := slices.Grow(s.res[:0], len(samples))[:len(samples)]
+	s.use, s.res = use, res
 	for iter := 0; iter < 3; iter++ {
 		var ata [6][6]float64
 		var atb [3][6]float64
-		for i, sm := range samples {
+		for i := range samples {
 			if !use[i] {
 				continue
 			}
+			sm := &samples[i]
 			for r := 0; r < 6; r++ {
 				for c := r; c < 6; c++ {
 					ata[r][c] += sm.b[r] * sm.b[c]
@@ -132,7 +135,8 @@ func (s *segmenter) fitBackground() {
 		for ch := 0; ch < 3; ch++ {
 			s.coef[ch] = solve6(ata, atb[ch])
 		}
-		for i, sm := range samples {
+		for i := range samples {
+			sm := &samples[i]
 			d := 0.0
 			for ch := 0; ch < 3; ch++ {
 				v := 0.0
@@ -144,12 +148,61 @@ func (s *segmenter) fitBackground() {
 			res[i] = d
 		}
 		s.cut = append(s.cut[:0], res...)
-		slices.Sort(s.cut)
-		lim := s.cut[len(s.cut)*6/10]
+		lim := nth(s.cut, len(s.cut)*6/10)
 		for i := range use {
 			use[i] = res[i] <= lim
 		}
 	}
+}
+
+// bgSample is one sample of the tray's light: the quadratic's terms at
+// its place and its colour.
+type bgSample struct {
+	b [6]float64
+	p [3]float64
+}
+
+// nth is the k-th smallest of a (which it reorders): the value a sorted
+// copy holds at k.
+func nth(a []float64, k int) float64 {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		// median of three as the pivot
+		mid := lo + (hi-lo)/2
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		p := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < p {
+				i++
+			}
+			for a[j] > p {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
 }
 
 // solve6 solves a·x = b by Gaussian elimination with partial pivoting

@@ -1,6 +1,7 @@
 package dicetray
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sztab/sztab/vision/geom"
@@ -76,6 +77,23 @@ func TestSettler(t *testing.T) {
 			t.Errorf("frame %d: settled on %v before three frames", i, got.Dice)
 		case st.settled != nil && (got == nil || !Same(*got, *st.settled)):
 			t.Errorf("frame %d: settled %v, want %v", i, got, st.settled.Dice)
+		}
+	}
+}
+
+func TestNth(t *testing.T) {
+	for n := 1; n < 60; n++ {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = float64((i*7919 + n*31) % 23) // repeats, unsorted
+		}
+		sorted := slices.Clone(a)
+		slices.Sort(sorted)
+		for k := 0; k < n; k++ {
+			b := slices.Clone(a)
+			if got := nth(b, k); got != sorted[k] {
+				t.Fatalf("n %d k %d: nth %g, sorted %g", n, k, got, sorted[k])
+			}
 		}
 	}
 }
