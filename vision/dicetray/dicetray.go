@@ -192,7 +192,7 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 		go func(fw *faceReader) {
 			defer wg.Done()
 			*fw = faceReader{f: fr.f, seg: s, side: side, parallax: fr.parallax, principal: pp, cands: cands,
-				own: fw.own, fg: fw.fg, face: fw.face, frag: fw.frag, lum: fw.lum, lab: fw.lab}
+				px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(cands) {
