@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -25,6 +26,7 @@ const coreRatio = 0.35
 
 type comp struct {
 	area           int
+	first          int // its first pixel in a raster scan
 	x0, y0, x1, y1 int // half-size bounding box, inclusive
 	// local buffers over the box padded by one: the blob with its holes
 	// filled, and its chamfer distance to the outside (3 a step)
@@ -48,6 +50,7 @@ type segmenter struct {
 	labels []int32 // component+1 of each half-size pixel, 0: tray
 	comps  []comp
 	stack  []int32
+	bands  []band
 	cut    []float64
 	// fitBackground's buffers
 	samples []bgSample
@@ -310,29 +313,145 @@ func (s *segmenter) maskRow(j int) {
 }
 
 // components labels the 8-connected blobs of the mask, fills their holes
-// and measures each pixel's distance to the blob's outline.
+// and measures each pixel's distance to the blob's outline. The labelling
+// runs in bands of rows, one a CPU, joined where the bands meet; the
+// blobs are numbered in the order a single raster scan meets them.
 func (s *segmenter) components() {
 	n := s.hw * s.hh
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
 	clear(s.labels)
+	nb := min(runtime.GOMAXPROCS(0), 4)
+	if s.hh < 64 {
+		nb = 1
+	}
+	for len(s.bands) < nb {
+		s.bands = append(s.bands, band{})
+	}
+	bands := s.bands[:nb]
+	parallelN(nb, func(b int) {
+		bands[b].j0, bands[b].j1 = s.hh*b/nb, s.hh*(b+1)/nb
+		s.labelBand(&bands[b])
+	})
+	// the blobs of all bands, numbered band after band; those that touch
+	// across a band's edge joined
+	off := make([]int, nb+1)
+	for b := range bands {
+		off[b+1] = off[b] + len(bands[b].comps)
+	}
+	parent := make([]int32, off[nb])
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for b := 1; b < nb; b++ {
+		j := bands[b].j0 // its first row; the row above is band b-1's last
+		for i := 0; i < s.hw; i++ {
+			q := j*s.hw + i
+			if !s.fg[q] {
+				continue
+			}
+			for dx := -1; dx <= 1; dx++ {
+				if i+dx < 0 || i+dx >= s.hw || !s.fg[q-s.hw+dx] {
+					continue
+				}
+				x := find(int32(off[b] + int(s.labels[q]) - 1))
+				y := find(int32(off[b-1] + int(s.labels[q-s.hw+dx]) - 1))
+				if x != y {
+					parent[max(x, y)] = min(x, y)
+				}
+			}
+		}
+	}
+	// each joined blob is its parts together; numbered by its first pixel
+	roots := make([]int32, 0, len(parent))
+	merged := make([]comp, len(parent))
+	for b := range bands {
+		for k, c := range bands[b].comps {
+			g := int32(off[b] + k)
+			r := find(g)
+			if r == g {
+				roots = append(roots, r)
+				merged[r] = c
+				continue
+			}
+			m := &merged[r]
+			m.area += c.area
+			m.x0, m.y0, m.x1, m.y1 = min(m.x0, c.x0), min(m.y0, c.y0), max(m.x1, c.x1), max(m.y1, c.y1)
+			m.first = min(m.first, c.first)
+		}
+	}
+	// a root is its blob's first part, so it holds the blob's first pixel
+	// only when that part comes first: sort by the first pixel
+	slices.SortFunc(roots, func(a, b int32) int { return merged[a].first - merged[b].first })
+	final := make([]int32, len(parent))
 	s.comps = s.comps[:0]
-	for start := 0; start < n; start++ {
+	for k, r := range roots {
+		final[r] = int32(k + 1)
+		s.comps = append(s.comps, merged[r])
+	}
+	for g := range final {
+		final[g] = final[find(int32(g))]
+	}
+	parallelN(nb, func(b int) {
+		bd := &bands[b]
+		for q := bd.j0 * s.hw; q < bd.j1*s.hw; q++ {
+			if l := s.labels[q]; l != 0 {
+				s.labels[q] = final[off[b]+int(l)-1]
+			}
+		}
+	})
+	// each blob's holes and distances, the blobs shared out
+	var next atomic.Int32
+	parallelN(nb, func(b int) {
+		st := bands[b].stack
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(s.comps) {
+				break
+			}
+			if c := &s.comps[i]; c.area >= 12 {
+				st = s.local(c, int32(i+1), st)
+			}
+		}
+		bands[b].stack = st
+	})
+}
+
+// band is a band of rows [j0, j1) of the half-size mask, labelled on its
+// own: its blobs numbered from 1 in s.labels.
+type band struct {
+	j0, j1 int
+	comps  []comp
+	stack  []int32
+}
+
+// labelBand labels the blobs of one band.
+func (s *segmenter) labelBand(bd *band) {
+	bd.comps = bd.comps[:0]
+	st := bd.stack[:0]
+	for start := bd.j0 * s.hw; start < bd.j1*s.hw; start++ {
 		if !s.fg[start] || s.labels[start] != 0 {
 			continue
 		}
-		id := int32(len(s.comps) + 1)
-		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1}
-		s.stack = append(s.stack[:0], int32(start))
+		id := int32(len(bd.comps) + 1)
+		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1, first: start}
+		st = append(st[:0], int32(start))
 		s.labels[start] = id
-		for len(s.stack) > 0 {
-			p := int(s.stack[len(s.stack)-1])
-			s.stack = s.stack[:len(s.stack)-1]
+		for len(st) > 0 {
+			p := int(st[len(st)-1])
+			st = st[:len(st)-1]
 			x, y := p%s.hw, p/s.hw
 			c.area++
 			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
 			for dy := -1; dy <= 1; dy++ {
 				yy := y + dy
-				if yy < 0 || yy >= s.hh {
+				if yy < bd.j0 || yy >= bd.j1 {
 					continue
 				}
 				for dx := -1; dx <= 1; dx++ {
@@ -343,24 +462,35 @@ func (s *segmenter) components() {
 					q := yy*s.hw + xx
 					if s.fg[q] && s.labels[q] == 0 {
 						s.labels[q] = id
-						s.stack = append(s.stack, int32(q))
+						st = append(st, int32(q))
 					}
 				}
 			}
 		}
-		s.comps = append(s.comps, c)
+		bd.comps = append(bd.comps, c)
 	}
-	for i := range s.comps {
-		c := &s.comps[i]
-		if c.area < 12 {
-			continue
-		}
-		s.local(c, int32(i+1))
+	bd.stack = st
+}
+
+// parallelN runs f(0) … f(n-1) at once and waits for them.
+func parallelN(n int, f func(int)) {
+	if n == 1 {
+		f(0)
+		return
 	}
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(k)
+		}()
+	}
+	wg.Wait()
 }
 
 // local fills the blob's holes and computes its chamfer distance map.
-func (s *segmenter) local(c *comp, id int32) {
+func (s *segmenter) local(c *comp, id int32, st []int32) []int32 {
 	c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
 	n := c.lw * c.lh
 	c.fill = make([]bool, n)
@@ -374,7 +504,7 @@ func (s *segmenter) local(c *comp, id int32) {
 	}
 	// holes: what the outside cannot reach
 	out := make([]bool, n)
-	st := s.stack[:0]
+	st = st[:0]
 	for x := 0; x < c.lw; x++ {
 		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
 	}
@@ -400,7 +530,6 @@ func (s *segmenter) local(c *comp, id int32) {
 			}
 		}
 	}
-	s.stack = st
 	for i := range c.fill {
 		if !out[i] {
 			c.fill[i] = true
@@ -437,6 +566,7 @@ func (s *segmenter) local(c *comp, id int32) {
 			c.dmax = max(c.dmax, d)
 		}
 	}
+	return st
 }
 
 // estimateSide is the median side, in full-size pixels, of the blobs that
