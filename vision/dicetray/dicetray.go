@@ -170,6 +170,12 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 		}
 	}
 	cands := s.candidates(side)
+	// a long core split into dice can put a centre just outside the
+	// frame: the die is at the frame's edge; its window starts inside
+	for i := range cands {
+		c := &cands[i].centre
+		c.X, c.Y = min(max(c.X, 0), float64(f.Width-1)), min(max(c.Y, 0), float64(f.Height-1))
+	}
 	pp := r.opt.Principal
 	if pp == (geom.Vec2{}) {
 		pp = geom.Vec2{X: float64(f.Width-1) / 2, Y: float64(f.Height-1) / 2}
@@ -236,6 +242,12 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	for i, d := range dice {
 		if !oks[i] {
 			continue
+		}
+		// a blob at the frame's edge split into dice can put a centre
+		// just outside it: that die is partly outside the frame
+		// (unreadable), its centre the nearest point inside
+		if cx, cy := min(max(d.Centre.X, 0), float64(f.Width-1)), min(max(d.Centre.Y, 0), float64(f.Height-1)); cx != d.Centre.X || cy != d.Centre.Y {
+			d.Centre, d.Value, d.Unreadable = geom.Vec2{X: cx, Y: cy}, 0, reasonEdge
 		}
 		if r.opt.Table != nil {
 			p := r.opt.Table.Apply(d.Centre)
