@@ -243,6 +243,7 @@ func solve6(a [6][6]float64, b [6]float64) [6]float64 {
 }
 
 // standsOut: does colour p (BGR) stand out from the tray's colour b?
+// maskRow does the same, written out; TestMaskRow holds them together.
 func standsOut(p0, p1, p2, b0, b1, b2 float64) bool {
 	P, B := p0+p1+p2, b0+b1+b2
 	if B < 1 {
@@ -297,6 +298,7 @@ func (s *segmenter) maskRow(j int) {
 		}
 		r0 := s.f.BGR[3*(2*j)*s.w:]
 		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		fg := s.fg[j*s.hw : (j+1)*s.hw]
 		dx := 4 / float64(s.w)
 		xn, _ := s.norm(0.5, 0)
 		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
@@ -304,10 +306,25 @@ func (s *segmenter) maskRow(j int) {
 			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
 			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
 			k := 6 * i
-			pb := int(r0[k]) + int(r0[k+3]) + int(r1[k]) + int(r1[k+3])
-			pg := int(r0[k+1]) + int(r0[k+4]) + int(r1[k+1]) + int(r1[k+4])
-			pr := int(r0[k+2]) + int(r0[k+5]) + int(r1[k+2]) + int(r1[k+5])
-			s.fg[j*s.hw+i] = standsOut(float64(pb)/4, float64(pg)/4, float64(pr)/4, b0, b1, b2)
+			q0, q1 := r0[k:k+6:k+6], r1[k:k+6:k+6]
+			pb := int(q0[0]) + int(q0[3]) + int(q1[0]) + int(q1[3])
+			pg := int(q0[1]) + int(q0[4]) + int(q1[1]) + int(q1[4])
+			pr := int(q0[2]) + int(q0[5]) + int(q1[2]) + int(q1[5])
+			// standsOut, written out (it is the loop's work); a quarter
+			// is exact in floating point, as the division by 4 is
+			p0, p1, p2 := float64(pb)*0.25, float64(pg)*0.25, float64(pr)*0.25
+			P, B := p0+p1+p2, b0+b1+b2
+			var out bool
+			switch {
+			case B < 1:
+				out = P > 30
+			case P < darkRatio*B || P > brightRatio*B:
+				out = true
+			default:
+				lim := hueRatio * B * (P/3 + 4)
+				out = math.Abs(p0*B-P*b0) > lim || math.Abs(p1*B-P*b1) > lim || math.Abs(p2*B-P*b2) > lim
+			}
+			fg[i] = out
 		}
 	}
 }

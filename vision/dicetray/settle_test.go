@@ -97,3 +97,29 @@ func TestNth(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskRow: the mask's written-out test is standsOut's, pixel for
+// pixel, on an accuracy tray.
+func TestMaskRow(t *testing.T) {
+	_, im := accuracyTray(t, 3)
+	var s segmenter
+	s.load(frameOf(im))
+	s.fitBackground()
+	s.mask()
+	n := 0
+	for j := 0; j < s.hh; j++ {
+		for i := 0; i < s.hw; i++ {
+			b, g, r := s.halfAt(i, j)
+			bg := s.bgAt(2*float64(i)+0.5, 2*float64(j)+0.5)
+			want := standsOut(float64(b)/4, float64(g)/4, float64(r)/4, bg[0], bg[1], bg[2])
+			if s.fg[j*s.hw+i] != want {
+				n++
+			}
+		}
+	}
+	// bgAt evaluates the quadratic directly, the row incrementally: a
+	// pixel on the very edge of standing out may differ in the last bit
+	if n > s.hw*s.hh/10000 {
+		t.Errorf("%d of %d pixels differ from standsOut", n, s.hw*s.hh)
+	}
+}
