@@ -160,8 +160,7 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	s := &r.seg
 	s.load(f)
 	s.fitBackground()
-	s.mask()
-	s.components()
+	s.components() // the mask too
 	side := r.opt.SidePx
 	if side == 0 {
 		side = s.estimateSide()

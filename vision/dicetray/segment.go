@@ -51,6 +51,11 @@ type segmenter struct {
 	comps  []comp
 	stack  []int32
 	bands  []band
+	// components' buffers: the labels renumbered, and the map from the
+	// bands' numbers (band b's k-th blob is off[b]+k) to the blobs'
+	final   []int32
+	toFinal []int32
+	off     []int
 	cut    []float64
 	// fitBackground's buffers
 	samples []bgSample
@@ -335,8 +340,9 @@ func (s *segmenter) maskRow(j int) {
 // blobs are numbered in the order a single raster scan meets them.
 func (s *segmenter) components() {
 	n := s.hw * s.hh
+	s.fg = slices.Grow(s.fg[:0], n)[:n]
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
-	clear(s.labels)
+	s.final = slices.Grow(s.final[:0], n)[:n]
 	nb := min(runtime.GOMAXPROCS(0), 4)
 	if s.hh < 64 {
 		nb = 1
@@ -345,9 +351,15 @@ func (s *segmenter) components() {
 		s.bands = append(s.bands, band{})
 	}
 	bands := s.bands[:nb]
+	// each band: its rows of the mask, then its blobs
 	parallelN(nb, func(b int) {
-		bands[b].j0, bands[b].j1 = s.hh*b/nb, s.hh*(b+1)/nb
-		s.labelBand(&bands[b])
+		bd := &bands[b]
+		bd.j0, bd.j1 = s.hh*b/nb, s.hh*(b+1)/nb
+		for j := bd.j0; j < bd.j1; j++ {
+			s.maskRow(j)
+		}
+		clear(s.labels[bd.j0*s.hw : bd.j1*s.hw])
+		s.labelBand(bd)
 	})
 	// the blobs of all bands, numbered band after band; those that touch
 	// across a band's edge joined
@@ -415,17 +427,20 @@ func (s *segmenter) components() {
 	for g := range final {
 		final[g] = final[find(int32(g))]
 	}
+	s.toFinal, s.off = final, off
+	// each band's labels renumbered (into s.final, as local reads the
+	// bands' own numbers meanwhile), and each blob's holes and distances,
+	// the blobs shared out
+	var next atomic.Int32
 	parallelN(nb, func(b int) {
 		bd := &bands[b]
 		for q := bd.j0 * s.hw; q < bd.j1*s.hw; q++ {
 			if l := s.labels[q]; l != 0 {
-				s.labels[q] = final[off[b]+int(l)-1]
+				s.final[q] = final[off[b]+int(l)-1]
+			} else {
+				s.final[q] = 0
 			}
 		}
-	})
-	// each blob's holes and distances, the blobs shared out
-	var next atomic.Int32
-	parallelN(nb, func(b int) {
 		st := bands[b].stack
 		for {
 			i := int(next.Add(1)) - 1
@@ -438,6 +453,21 @@ func (s *segmenter) components() {
 		}
 		bands[b].stack = st
 	})
+	s.labels, s.final = s.final, s.labels
+}
+
+// finalLabel is the blob of half-size pixel q in row y while s.labels
+// holds each band's own numbers (during components).
+func (s *segmenter) finalLabel(q, y int) int32 {
+	l := s.labels[q]
+	if l == 0 {
+		return 0
+	}
+	b := 0
+	for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
+		b++
+	}
+	return s.toFinal[s.off[b]+int(l)-1]
 }
 
 // band is a band of rows [j0, j1) of the half-size mask, labelled on its
@@ -514,7 +544,7 @@ func (s *segmenter) local(c *comp, id int32, st []int32) []int32 {
 	c.dt = make([]int32, n)
 	for y := c.y0; y <= c.y1; y++ {
 		for x := c.x0; x <= c.x1; x++ {
-			if s.labels[y*s.hw+x] == id {
+			if s.finalLabel(y*s.hw+x, y) == id {
 				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
 			}
 		}
