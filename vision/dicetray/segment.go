@@ -56,7 +56,7 @@ type segmenter struct {
 	final   []int32
 	toFinal []int32
 	off     []int
-	cut    []float64
+	cut     []float64
 	// fitBackground's buffers
 	samples []bgSample
 	use     []bool
