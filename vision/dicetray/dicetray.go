@@ -179,7 +179,6 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	if pp == (geom.Vec2{}) {
 		pp = geom.Vec2{X: float64(f.Width-1) / 2, Y: float64(f.Height-1) / 2}
 	}
-	fr := faceReader{f: f, seg: s, side: side, parallax: r.opt.Parallax, principal: pp, cands: cands}
 	out := Reading{SidePx: side}
 	dice := make([]Die, len(cands))
 	oks := make([]bool, len(cands))
@@ -190,28 +189,39 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	for len(r.faces) < workers {
 		r.faces = append(r.faces, &faceReader{})
 	}
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(fw *faceReader) {
-			defer wg.Done()
-			*fw = faceReader{f: fr.f, seg: s, side: side, parallax: fr.parallax, principal: pp, cands: cands,
-				px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab}
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(cands) {
-					return
+	readAll := func(idx []int) {
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, len(idx)); w++ {
+			wg.Add(1)
+			go func(fw *faceReader) {
+				defer wg.Done()
+				*fw = faceReader{f: f, seg: s, side: side, parallax: r.opt.Parallax, principal: pp, cands: cands,
+					px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab}
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(idx) {
+						return
+					}
+					i := idx[k]
+					dice[i], oks[i] = fw.read(i)
+					laid[i], est[i] = fw.laid, fw.est
 				}
-				dice[i], oks[i] = fw.read(i)
-				laid[i], est[i] = fw.laid, fw.est
-			}
-		}(r.faces[w])
+			}(r.faces[w])
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	all := make([]int, len(cands))
+	for i := range all {
+		all[i] = i
+	}
+	readAll(all)
 	// Touching dice: their centres came from the blob's shape; where the
 	// pips of one did not form a face, look again from the centres the
 	// pips give (a die's side beside its face moves its blob's centre).
+	// A die's reading depends on its own blob's candidates only, so the
+	// second looks run together.
+	var again []int
 	for _, sibs := range s.byComp {
 		if len(sibs) < 2 || !slices.ContainsFunc(sibs, func(i int) bool { return !laid[i] }) {
 			continue
@@ -223,10 +233,11 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 		}
 		for _, i := range sibs {
 			if !laid[i] {
-				dice[i], oks[i] = fr.read(i)
+				again = append(again, i)
 			}
 		}
 	}
+	readAll(again)
 	// Two unreadable pieces less than a side apart are one die (a cocked
 	// die whose face and side were seen as two blobs).
 	for i := range dice {
