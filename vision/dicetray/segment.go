@@ -56,6 +56,8 @@ type segmenter struct {
 	final   []int32
 	toFinal []int32
 	off     []int
+	fillBuf []bool
+	dtBuf   []int32
 	cut     []float64
 	// fitBackground's buffers
 	samples []bgSample
@@ -428,6 +430,26 @@ func (s *segmenter) components() {
 		final[g] = final[find(int32(g))]
 	}
 	s.toFinal, s.off = final, off
+	// the blobs' local buffers, carved from two kept between frames
+	total := 0
+	for i := range s.comps {
+		if c := &s.comps[i]; c.area >= 12 {
+			c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
+			total += c.lw * c.lh
+		}
+	}
+	s.fillBuf = slices.Grow(s.fillBuf[:0], total)[:total]
+	s.dtBuf = slices.Grow(s.dtBuf[:0], total)[:total]
+	clear(s.fillBuf)
+	clear(s.dtBuf)
+	at := 0
+	for i := range s.comps {
+		if c := &s.comps[i]; c.area >= 12 {
+			n := c.lw * c.lh
+			c.fill, c.dt = s.fillBuf[at:at+n:at+n], s.dtBuf[at:at+n:at+n]
+			at += n
+		}
+	}
 	// each band's labels renumbered (into s.final, as local reads the
 	// bands' own numbers meanwhile), and each blob's holes and distances,
 	// the blobs shared out
@@ -441,33 +463,19 @@ func (s *segmenter) components() {
 				s.final[q] = 0
 			}
 		}
-		st := bands[b].stack
+		st, out := bands[b].stack, bands[b].out
 		for {
 			i := int(next.Add(1)) - 1
 			if i >= len(s.comps) {
 				break
 			}
-			if c := &s.comps[i]; c.area >= 12 {
-				st = s.local(c, int32(i+1), st)
+			if c := &s.comps[i]; c.fill != nil {
+				st, out = s.local(c, int32(i+1), st, out)
 			}
 		}
-		bands[b].stack = st
+		bands[b].stack, bands[b].out = st, out
 	})
 	s.labels, s.final = s.final, s.labels
-}
-
-// finalLabel is the blob of half-size pixel q in row y while s.labels
-// holds each band's own numbers (during components).
-func (s *segmenter) finalLabel(q, y int) int32 {
-	l := s.labels[q]
-	if l == 0 {
-		return 0
-	}
-	b := 0
-	for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
-		b++
-	}
-	return s.toFinal[s.off[b]+int(l)-1]
 }
 
 // band is a band of rows [j0, j1) of the half-size mask, labelled on its
@@ -476,6 +484,7 @@ type band struct {
 	j0, j1 int
 	comps  []comp
 	stack  []int32
+	out    []bool
 }
 
 // labelBand labels the blobs of one band.
@@ -537,20 +546,24 @@ func parallelN(n int, f func(int)) {
 }
 
 // local fills the blob's holes and computes its chamfer distance map.
-func (s *segmenter) local(c *comp, id int32, st []int32) []int32 {
-	c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
+// c.fill and c.dt come zeroed, of c.lw×c.lh; out is a buffer.
+func (s *segmenter) local(c *comp, id int32, st []int32, out []bool) ([]int32, []bool) {
 	n := c.lw * c.lh
-	c.fill = make([]bool, n)
-	c.dt = make([]int32, n)
 	for y := c.y0; y <= c.y1; y++ {
+		b := 0
+		for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
+			b++
+		}
+		row, o := s.labels[y*s.hw:(y+1)*s.hw], s.off[b]-1
 		for x := c.x0; x <= c.x1; x++ {
-			if s.finalLabel(y*s.hw+x, y) == id {
+			if l := row[x]; l != 0 && s.toFinal[o+int(l)] == id {
 				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
 			}
 		}
 	}
 	// holes: what the outside cannot reach
-	out := make([]bool, n)
+	out = slices.Grow(out[:0], n)[:n]
+	clear(out)
 	st = st[:0]
 	for x := 0; x < c.lw; x++ {
 		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
@@ -613,7 +626,7 @@ func (s *segmenter) local(c *comp, id int32, st []int32) []int32 {
 			c.dmax = max(c.dmax, d)
 		}
 	}
-	return st
+	return st, out
 }
 
 // estimateSide is the median side, in full-size pixels, of the blobs that
