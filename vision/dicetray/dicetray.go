@@ -29,16 +29,16 @@
 // It is pure Go (no OpenCV), so it runs with or without cgo. vision/synth
 // renders trays with their truth for the tests.
 //
-// Not yet wired into the table. What it needs: a Reading is not a roll
-// until the tray has settled after a throw, so the camera side emits a
-// throw once (the tray still for a few frames, its set of dice changed
-// since the last throw, none unreadable — an unreadable die asks for a
-// re-roll or the keypad); a game's binder then turns the values into its
-// own dice action with rules/dice.Roll{Origin: dice.Camera, Device: the
-// camera, Confidence: the die's}, as it turns keypad digits today
-// (skirmishgame's Bind), and the table's observeDice feeds them to the
-// fairness watch like keypad dice. Which throw a reading answers (which
-// unit's shots, how many dice) is the game's to say.
+// Into the table: a Reading is not a roll until the tray has settled
+// after a throw. Settler (settle.go) says when the same reading (Same)
+// came in enough consecutive frames; vision's camera.dice_tray reads a
+// region of the frame each frame and puts the settled reading into the
+// snapshot (vision.Snapshot.Tray); the daemon takes each new settled
+// throw once (companion/camera_dice.go): an unreadable die asks for a
+// re-roll or the keypad, readable dice go to the game's binder as rolls
+// with origin camera, and from there to the journal and the fairness
+// watch. Which throw a reading answers (which unit's shots, how many
+// dice) is the game's to say.
 package dicetray
 
 import (
