@@ -89,6 +89,9 @@ type SnapshotSeen struct {
 	Distances     []vision.PairDistance  `json:"distances,omitempty"`
 	Pieces        []vision.PieceCount    `json:"pieces,omitempty"`
 	Warnings      []string               `json:"warnings,omitempty"`
+	// Tray is the dice tray's settled reading, the throw a camera roll
+	// came from.
+	Tray *vision.Tray `json:"tray,omitempty"`
 }
 
 // MaxSnapshotEvidence is the most bytes of snapshot JSON one entry keeps
@@ -137,7 +140,7 @@ func evidenceOf(in Input) Evidence {
 func snapshotSeen(s *vision.Snapshot, current bool, body []byte) *SnapshotSeen {
 	out := &SnapshotSeen{Seq: s.Seq, Current: current, Time: s.Time, CalibrationMM: s.CalibrationMM, KrokMM: s.KrokMM,
 		Models: s.Models, Total: len(s.Models), Missing: s.Missing, Removed: s.Removed,
-		Distances: s.Distances, Pieces: s.Pieces, Warnings: s.Warnings}
+		Distances: s.Distances, Pieces: s.Pieces, Warnings: s.Warnings, Tray: s.Tray}
 	if out.Models == nil {
 		out.Models = []vision.ModelPosition{}
 	}
@@ -165,7 +168,7 @@ func snapshotSeen(s *vision.Snapshot, current bool, body []byte) *SnapshotSeen {
 		case len(out.Models) > 0:
 			out.Models = out.Models[:len(out.Models)-1]
 		default:
-			out.Missing, out.Removed, out.Warnings = nil, nil, nil
+			out.Missing, out.Removed, out.Warnings, out.Tray = nil, nil, nil, nil
 			return out
 		}
 	}

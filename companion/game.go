@@ -13,8 +13,8 @@ import (
 // Action is a game action as the journal stores it.
 type Action = rules.Action
 
-// Input is one sensor event for the game's binder. Exactly one of Tag, Key
-// and Snapshot is set. TagInfo is what the registry says the tag is.
+// Input is one sensor event for the game's binder. Exactly one of Tag, Key,
+// Snapshot and Dice is set. TagInfo is what the registry says the tag is.
 //
 // A Key is a command: a key on the table's keypad (Keypad is its name) or
 // a command from a page, the watch or MQTT (Keypad is "referee" or
@@ -24,6 +24,10 @@ type Input struct {
 	TagInfo  *Tag
 	Key      *hardware.KeyEvent
 	Snapshot *vision.Snapshot
+	// Dice are a throw the camera read in its dice tray, settled and new
+	// (camera_dice.go): the binder enters them as it enters keypad dice,
+	// each roll with origin camera. Never set with another field.
+	Dice []CameraDie
 	// Image is the camera's annotated JPEG of Snapshot, when it made one:
 	// kept beside the journal as the evidence of the entries it leads to.
 	Image []byte

@@ -37,6 +37,9 @@ type table struct {
 	onEvent func(seq int64, text rules.Text)
 	// hasImage says the camera has sent an annotated image.
 	hasImage func() bool
+	// tray takes each dice tray throw the camera settles on once
+	// (camera_dice.go)
+	tray trayThrows
 	// trace times the stages of an action (Options.Trace); nil: none.
 	trace func(stage string, took time.Duration)
 	// metrics counts and times what the table does (nil: nothing).
@@ -187,6 +190,26 @@ func (t *table) handle(ctx context.Context, in Input) {
 		return
 	}
 	actions, notices := t.game.Bind(in)
+	var seen func()
+	if in.Snapshot != nil {
+		// The camera may now disagree with the state: the referee's view
+		// shows it.
+		seen = func() { t.out.Send(Publication{Views: t.views(wire.Referee)}) }
+	}
+	took, refused := t.run(ctx, actions, notices, seen)
+	if in.Snapshot != nil {
+		// a new throw in the camera's dice tray (camera_dice.go)
+		t.cameraDice(ctx, in)
+	}
+	if in.Key != nil {
+		t.finish(in, took, refused)
+	}
+}
+
+// run publishes a binder's notices and takes its actions in order, up to
+// the first refusal (a rejected notice refuses them all): the seqs taken
+// and the refusal. between, if set, runs after the notices.
+func (t *table) run(ctx context.Context, actions []Action, notices []Notice, between func()) ([]int64, *rules.Rejection) {
 	var refused *rules.Rejection
 	for _, n := range notices {
 		t.notice(ctx, n, nil)
@@ -195,10 +218,8 @@ func (t *table) handle(ctx context.Context, in Input) {
 			t.metrics.refusedAction(n.Code)
 		}
 	}
-	if in.Snapshot != nil {
-		// The camera may now disagree with the state: the referee's view
-		// shows it.
-		t.out.Send(Publication{Views: t.views(wire.Referee)})
+	if between != nil {
+		between()
 	}
 	var took []int64
 	for _, a := range actions {
@@ -217,9 +238,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 			took = append(took, seq)
 		}
 	}
-	if in.Key != nil {
-		t.finish(in, took, refused)
-	}
+	return took, refused
 }
 
 // finish answers a command: taken with the seq of the last entry it

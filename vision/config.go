@@ -47,6 +47,10 @@ type Config struct {
 	// board`: when set, each snapshot counts the pieces on the board
 	// (Snapshot.Pieces). Optional.
 	Board string `yaml:"board"`
+	// DiceTray is a dice tray in the frame (tray.go): when set, each frame
+	// reads it and snapshots carry its settled reading (Snapshot.Tray).
+	// Optional.
+	DiceTray *TrayConfig `yaml:"dice_tray"`
 	// CameraHeightMM is the camera's height above the table, roughly (a
 	// tape measure will do). Without a lens calibration it fixes the focal
 	// length used to correct parallax; with one it is only checked.
@@ -156,6 +160,9 @@ func (c *Config) Defaults() {
 	if c.ReopenAfter == 0 {
 		c.ReopenAfter = 5 * time.Second
 	}
+	if c.DiceTray != nil {
+		c.DiceTray.defaults()
+	}
 }
 
 // Validate checks the config (after Defaults) and names the bad key.
@@ -224,6 +231,9 @@ func (c Config) Validate() error {
 	}
 	if c.ReopenAfter < 0 {
 		bad("reopen_after", "%v is negative", c.ReopenAfter)
+	}
+	if c.DiceTray != nil {
+		c.DiceTray.validate(bad)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("vision: %s", strings.Join(errs, "; "))

@@ -9,6 +9,7 @@ import (
 	"image"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -54,6 +55,7 @@ type Pipeline struct {
 	// ter reads cover and table markers on still tables (terrain_pipeline_cgo.go)
 	ter   terrainState
 	board *boardReader // printed board counting (boards_cgo.go)
+	tray  *trayState   // the dice tray (tray.go)
 }
 
 // Open loads the marker registry and the calibration the config names and
@@ -111,6 +113,13 @@ func newPipeline(cfg Config, reg *Registry, cal *Calibration, log *slog.Logger) 
 		p.snapFrame.Close()
 		det.Close()
 		return nil, err
+	}
+	if cfg.DiceTray != nil {
+		if p.tray, err = newTrayState(*cfg.DiceTray); err != nil {
+			p.snapFrame.Close()
+			det.Close()
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -388,13 +397,51 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	} else {
 		p.stats.StillFrames++
 	}
+	p.readTray(frame, !changed)
 	snap, ok := p.tracker.observe(obs, at, moving)
 	if !ok {
+		if s := p.trayOnly(frame, at); s != nil {
+			return s, nil
+		}
 		// only the terrain or the table markers may have changed
 		return p.terrainOnly(frame, at, moving), nil
 	}
 	p.finish(&snap, frame)
 	return &snap, nil
+}
+
+// readTray reads the dice tray in the frame, if the camera has one; same
+// says the frame did not change since the last one read.
+func (p *Pipeline) readTray(frame gocv.Mat, same bool) {
+	if p.tray == nil {
+		return
+	}
+	if frame.Type() != gocv.MatTypeCV8UC3 || !frame.IsContinuous() {
+		p.tray.err = "dice tray: the frame is not 8-bit BGR; the tray is not read"
+		return
+	}
+	data, err := frame.DataPtrUint8()
+	if err != nil {
+		p.tray.err = "dice tray: " + err.Error()
+		return
+	}
+	p.tray.observe(frame.Cols(), frame.Rows(), 3*frame.Cols(), data, same)
+}
+
+// trayOnly is the last snapshot again with the tray's new settled reading,
+// when the tray settled on a new throw and the table's models did not
+// move (a throw does not move them).
+func (p *Pipeline) trayOnly(frame gocv.Mat, at time.Time) *Snapshot {
+	if p.tray == nil || !p.tray.fresh || !p.haveSnap {
+		return nil
+	}
+	s := p.lastSnap
+	s.Models = slices.Clone(s.Models)
+	s.Warnings, s.Image, s.Time = nil, "", at
+	p.tracker.seq++
+	s.Seq = p.tracker.seq
+	p.finish(&s, frame)
+	return &s
 }
 
 // regionInset: a marker nearer a region's edge than this is not looked
@@ -630,6 +677,9 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("not seen: %v; kept at their last known positions", s.Missing))
 	}
 	p.countBoard(s, frame) // printed boards (boards_cgo.go)
+	if p.tray != nil {
+		p.tray.fill(s)
+	}
 	p.stats.Snapshots++
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true

@@ -68,6 +68,9 @@ type Snapshot struct {
 	Terrain []Terrain `json:"terrain,omitempty"`
 	// Markers are the template and objective markers on the table.
 	Markers []TableMarker `json:"markers,omitempty"`
+	// Tray is the dice tray's settled reading (camera.dice_tray), when the
+	// camera has one and the tray has settled since it started.
+	Tray *Tray `json:"tray,omitempty"`
 }
 
 // PieceCount is how many pieces of one colour stand on one node or zone of

@@ -112,21 +112,30 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		if v, err := strconv.Atoi(in.Key.Key); err == nil && len(in.Key.Key) == 1 {
-			return g.face(v, in.Key.Keypad)
+			return g.face(v, "keypad:"+in.Key.Keypad)
 		}
 		return g.command(in.Key.Key, in.Args, in.From)
+	case len(in.Dice) > 0:
+		// a throw the camera read in its tray: one die, its pips the
+		// face's number in die.yaml, as a keypad digit is
+		if len(in.Dice) != 1 {
+			return nil, rejected("dice_count", rules.Textf("gra ma jedną kość, w tacce leży %d", "the game has one die, the tray shows %d", len(in.Dice)))
+		}
+		d := in.Dice[0]
+		return g.face(d.Value, string(d.Origin)+":"+d.Device)
 	}
 	return nil, nil
 }
 
-// face is a face of the physical die, numbered as in die.yaml.
-func (g *Game) face(n int, device string) ([]companion.Action, []companion.Notice) {
+// face is a face of the physical die, numbered as in die.yaml; origin is
+// where it was read ("keypad:<keypad>", "camera:<tray>").
+func (g *Game) face(n int, origin string) ([]companion.Action, []companion.Notice) {
 	faces := g.State().Catalogue().Data.Die
 	if n < 1 || n > len(faces) {
 		return nil, rejected("bad_face", rules.Textf("kość ma ścianki 1–%d, nie %d", "the die has faces 1–%d, not %d", len(faces), n))
 	}
 	f := faces[n-1]
-	return one(mali.RollDie{Colour: f.Colour, Value: f.Value, Origin: "keypad:" + device})
+	return one(mali.RollDie{Colour: f.Colour, Value: f.Value, Origin: origin})
 }
 
 // seatOf is the seat playing colour.

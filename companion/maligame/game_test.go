@@ -11,6 +11,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/mali"
 	"github.com/sztab/sztab/vision"
 )
@@ -73,6 +74,15 @@ func keyIn(name string, from wire.Sender, seat int, args ...string) companion.In
 	return companion.Input{Key: &hardware.KeyEvent{Keypad: "page", Key: name}, Args: args, From: companion.Sender{Kind: from, Audience: aud}}
 }
 
+// cameraIn is a throw the camera read in its tray.
+func cameraIn(values ...int) companion.Input {
+	var ds []companion.CameraDie
+	for _, v := range values {
+		ds = append(ds, companion.CameraDie{Roll: dice.Roll{Value: v, Origin: dice.Camera, Device: "tray", Confidence: 0.9}, Colour: "white"})
+	}
+	return companion.Input{Dice: ds}
+}
+
 func tagIn(id string) companion.Input {
 	return companion.Input{Tag: &hardware.TagEvent{Reader: "orders", UID: "04AA", Present: true}, TagInfo: &companion.Tag{UID: "04AA", Kind: "card", ID: id}}
 }
@@ -90,6 +100,8 @@ func TestBind(t *testing.T) {
 		{"a movement card names its owner by colour", tagIn("green-3"), mali.PlayCard{Seat: 2, Card: 3}, ""},
 		{"a movement card of a colour nobody plays", tagIn("purple-2"), nil, "unknown_card"},
 		{"the die's face from the keypad", keyIn("5", wire.Keys, 0), mali.RollDie{Colour: mali.Red, Value: 5, Origin: "keypad:page"}, ""},
+		{"the die's face from the camera's tray", cameraIn(5), mali.RollDie{Colour: mali.Red, Value: 5, Origin: "camera:tray"}, ""},
+		{"two dice in the camera's tray", cameraIn(5, 2), nil, "dice_count"},
 		{"a step from the player's page", keyIn("step", wire.Seat, 1, "red-2", "past-dworzec/1"), mali.Move{Courier: "red-2", To: "past-dworzec/1"}, ""},
 		{"a step of another player's courier", keyIn("step", wire.Seat, 1, "green-2", "past-dworzec/1"), nil, "not_yours"},
 		{"the referee moves anyone's", keyIn("jump", wire.Ref, 0, "green-2", "dworzec-pocztowy"), mali.Jump{Courier: "green-2", To: "dworzec-pocztowy"}, ""},

@@ -151,6 +151,10 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 			return []companion.Action{skirmish.Dice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
 		}
 		return g.command(in.Key.Key, in.Key.Keypad)
+	case len(in.Dice) > 0:
+		// a throw the camera read in its tray: the dice of the stage the
+		// shot waits for, as keypad digits are, all at once
+		return []companion.Action{skirmish.Dice{Rolls: companion.CameraRolls(in.Dice)}}, nil
 	}
 	return nil, nil
 }

@@ -307,8 +307,43 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 			return g.die(s, v, in.Key.Keypad, in.From, who)
 		}
 		return g.command(s, in.Key.Key, in.Args, in.Key.Keypad, who, in.From)
+	case len(in.Dice) > 0:
+		return g.cameraRoll(s, in.Dice)
 	}
 	return nil, nil
+}
+
+// cameraRoll is a throw the camera read in its tray: every die the
+// engine waits for at once. Two dice go white first, red second by their
+// colour, as the white and red keypads do; the rulebook's two dice differ
+// only by colour, so a throw of two dice the camera does not see as one
+// white and one red is refused (roll dice of those colours, or key them
+// in) rather than ordered by a guess.
+func (g *Game) cameraRoll(s west1920.State, ds []companion.CameraDie) ([]companion.Action, []companion.Notice) {
+	p := s.Pending
+	if p == nil || p.Action != "roll" {
+		return nil, rejected("no_roll", rules.Textf("teraz nikt nie rzuca kośćmi", "no roll is awaited now"))
+	}
+	if n := mayAct(s, ""); n != nil {
+		return nil, n
+	}
+	if len(ds) != p.Dice {
+		return nil, rejected("dice_count", rules.Textf("silnik czeka na %d kości, w tacce leży %d", "the engine waits for %d dice, the tray shows %d", p.Dice, len(ds)))
+	}
+	rolls := companion.CameraRolls(ds)
+	if p.Dice == 2 {
+		rolls = make([]dice.Roll, 2)
+		for _, d := range ds {
+			i := slot(d.Colour, rolls, 2)
+			if (d.Colour != "white" && d.Colour != "red") || rolls[i].Value != 0 {
+				return nil, rejected("dice_colours", rules.Textf("kamera widzi kości %s i %s, a dwie kości rozróżnia kolor (biała pierwsza, czerwona druga): rzućcie białą i czerwoną albo wpiszcie wynik",
+					"the camera sees %s and %s dice, and the two dice are told apart by colour (white first, red second): throw a white and a red die, or key the result in", ds[0].Colour, ds[1].Colour))
+			}
+			rolls[i] = d.Roll
+		}
+	}
+	g.entered = nil
+	return one(rollOf(rolls))
 }
 
 // scanned is an event card laid on side's reader: played when it is in

@@ -109,6 +109,20 @@ func TestBind(t *testing.T) {
 					t.Errorf("entered %+v; want only the red die, the roll still pending", g.entered)
 				}
 			}},
+		{name: "the camera's throw, the red die lying first: white − red by colour", at: "roll", in: camera("red", 3, "white", 6), want: []string{"roll"},
+			check: func(t *testing.T, g *Game, took []companion.Action) {
+				if rp := g.State().Player(west1920.Russian).TotalRP; rp != 15 {
+					t.Errorf("russian RP %d, want 12 + 6 − 3 = 15", rp)
+				}
+				want := []dice.Roll{{Value: 6, Origin: dice.Camera, Device: "tray", Confidence: 0.9}, {Value: 3, Origin: dice.Camera, Device: "tray", Confidence: 0.9}}
+				if rolls := g.RollsIn(took[0]); !slices.Equal(rolls, want) {
+					t.Errorf("rolls %+v, want %+v", rolls, want)
+				}
+			}},
+		{name: "two white dice from the camera: no guess which is red", at: "roll", in: camera("white", 3, "white", 6), code: "dice_colours"},
+		{name: "a die of another colour from the camera", at: "roll", in: camera("white", 3, "blue", 6), code: "dice_colours"},
+		{name: "one die in the tray for a roll of two", at: "roll", in: camera("white", 3), code: "dice_count"},
+		{name: "the camera's dice when nothing is rolled", in: camera("white", 3, "red", 2), code: "no_roll"},
 		{name: "a die when nothing is rolled", in: press("white", "3"), code: "no_roll"},
 		{name: "a roll of the wrong number of dice", at: "roll", in: page(0, "roll", "6"), code: "bad_args"},
 		{name: "a die that is no face", at: "roll", in: page(0, "roll", "7", "1"), code: "bad_args"},
@@ -241,4 +255,13 @@ func TestBind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// camera is a throw the camera read in its tray: colour, value pairs.
+func camera(cv ...any) companion.Input {
+	var ds []companion.CameraDie
+	for i := 0; i+1 < len(cv); i += 2 {
+		ds = append(ds, companion.CameraDie{Roll: dice.Roll{Value: cv[i+1].(int), Origin: dice.Camera, Device: "tray", Confidence: 0.9}, Colour: cv[i].(string)})
+	}
+	return companion.Input{Dice: ds}
 }

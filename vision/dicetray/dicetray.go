@@ -29,16 +29,16 @@
 // It is pure Go (no OpenCV), so it runs with or without cgo. vision/synth
 // renders trays with their truth for the tests.
 //
-// Not yet wired into the table. What it needs: a Reading is not a roll
-// until the tray has settled after a throw, so the camera side emits a
-// throw once (the tray still for a few frames, its set of dice changed
-// since the last throw, none unreadable — an unreadable die asks for a
-// re-roll or the keypad); a game's binder then turns the values into its
-// own dice action with rules/dice.Roll{Origin: dice.Camera, Device: the
-// camera, Confidence: the die's}, as it turns keypad digits today
-// (skirmishgame's Bind), and the table's observeDice feeds them to the
-// fairness watch like keypad dice. Which throw a reading answers (which
-// unit's shots, how many dice) is the game's to say.
+// Into the table: a Reading is not a roll until the tray has settled
+// after a throw. Settler (settle.go) says when the same reading (Same)
+// came in enough consecutive frames; vision's camera.dice_tray reads a
+// region of the frame each frame and puts the settled reading into the
+// snapshot (vision.Snapshot.Tray); the daemon takes each new settled
+// throw once (companion/camera_dice.go): an unreadable die asks for a
+// re-roll or the keypad, readable dice go to the game's binder as rolls
+// with origin camera, and from there to the journal and the fairness
+// watch. Which throw a reading answers (which unit's shots, how many
+// dice) is the game's to say.
 package dicetray
 
 import (
@@ -160,8 +160,7 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	s := &r.seg
 	s.load(f)
 	s.fitBackground()
-	s.mask()
-	s.components()
+	s.components() // the mask too
 	side := r.opt.SidePx
 	if side == 0 {
 		side = s.estimateSide()
@@ -170,11 +169,16 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 		}
 	}
 	cands := s.candidates(side)
+	// a long core split into dice can put a centre just outside the
+	// frame: the die is at the frame's edge; its window starts inside
+	for i := range cands {
+		c := &cands[i].centre
+		c.X, c.Y = min(max(c.X, 0), float64(f.Width-1)), min(max(c.Y, 0), float64(f.Height-1))
+	}
 	pp := r.opt.Principal
 	if pp == (geom.Vec2{}) {
 		pp = geom.Vec2{X: float64(f.Width-1) / 2, Y: float64(f.Height-1) / 2}
 	}
-	fr := faceReader{f: f, seg: s, side: side, parallax: r.opt.Parallax, principal: pp, cands: cands}
 	out := Reading{SidePx: side}
 	dice := make([]Die, len(cands))
 	oks := make([]bool, len(cands))
@@ -185,28 +189,39 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	for len(r.faces) < workers {
 		r.faces = append(r.faces, &faceReader{})
 	}
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(fw *faceReader) {
-			defer wg.Done()
-			*fw = faceReader{f: fr.f, seg: s, side: side, parallax: fr.parallax, principal: pp, cands: cands,
-				own: fw.own, fg: fw.fg, face: fw.face, frag: fw.frag, lum: fw.lum, lab: fw.lab}
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(cands) {
-					return
+	readAll := func(idx []int) {
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, len(idx)); w++ {
+			wg.Add(1)
+			go func(fw *faceReader) {
+				defer wg.Done()
+				*fw = faceReader{f: f, seg: s, side: side, parallax: r.opt.Parallax, principal: pp, cands: cands,
+					px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab}
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(idx) {
+						return
+					}
+					i := idx[k]
+					dice[i], oks[i] = fw.read(i)
+					laid[i], est[i] = fw.laid, fw.est
 				}
-				dice[i], oks[i] = fw.read(i)
-				laid[i], est[i] = fw.laid, fw.est
-			}
-		}(r.faces[w])
+			}(r.faces[w])
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	all := make([]int, len(cands))
+	for i := range all {
+		all[i] = i
+	}
+	readAll(all)
 	// Touching dice: their centres came from the blob's shape; where the
 	// pips of one did not form a face, look again from the centres the
 	// pips give (a die's side beside its face moves its blob's centre).
+	// A die's reading depends on its own blob's candidates only, so the
+	// second looks run together.
+	var again []int
 	for _, sibs := range s.byComp {
 		if len(sibs) < 2 || !slices.ContainsFunc(sibs, func(i int) bool { return !laid[i] }) {
 			continue
@@ -218,10 +233,11 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 		}
 		for _, i := range sibs {
 			if !laid[i] {
-				dice[i], oks[i] = fr.read(i)
+				again = append(again, i)
 			}
 		}
 	}
+	readAll(again)
 	// Two unreadable pieces less than a side apart are one die (a cocked
 	// die whose face and side were seen as two blobs).
 	for i := range dice {
@@ -236,6 +252,12 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 	for i, d := range dice {
 		if !oks[i] {
 			continue
+		}
+		// a blob at the frame's edge split into dice can put a centre
+		// just outside it: that die is partly outside the frame
+		// (unreadable), its centre the nearest point inside
+		if cx, cy := min(max(d.Centre.X, 0), float64(f.Width-1)), min(max(d.Centre.Y, 0), float64(f.Height-1)); cx != d.Centre.X || cy != d.Centre.Y {
+			d.Centre, d.Value, d.Unreadable = geom.Vec2{X: cx, Y: cy}, 0, reasonEdge
 		}
 		if r.opt.Table != nil {
 			p := r.opt.Table.Apply(d.Centre)

@@ -55,19 +55,23 @@ type faceReader struct {
 	// dice)
 	laid bool
 	est  geom.Vec2
-	// window buffers
+	// window buffers: px holds each pixel's flags (pxFg, …)
 	x0, y0, w, h int
-	own, fg      []bool
-	// frag: pixels of other blobs that lie wholly in the window, or
-	// nearly (the corners of a die under a stacked one, cut off from it
-	// by the upper die's sides where those match the tray)
-	frag []bool
-	cell []uint8
-	// face: the candidate's part of its blob, holes filled (half-size)
-	face []bool
-	lum  []float32
-	lab  []int32
+	px           []uint8
+	cell         []uint8
+	lum          []float32
+	lab          []int32
 }
+
+// A window pixel's flags: it stands out from the tray (pxFg); it is the
+// candidate's (its blob's, and no other candidate of the blob is nearer:
+// pxOwn); it is in the candidate's part of its blob, holes filled
+// (pxFace); it is of another blob that lies wholly in the window, or
+// nearly (pxFrag: the corners of a die under a stacked one, cut off from
+// it by the upper die's sides where those match the tray).
+const (
+	pxFg, pxOwn, pxFace, pxFrag = 1, 2, 4, 8
+)
 
 type blob struct {
 	c    geom.Vec2
@@ -90,10 +94,11 @@ func (fr *faceReader) read(i int) (Die, bool) {
 	var hist [256]int
 	n := 0
 	r2 := pipReach * s * pipReach * s
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	ya, yb, xa, xb := fr.box(c, pipReach*s)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
-			if !fr.face[k] {
+			if fr.px[k]&pxFace == 0 {
 				continue
 			}
 			dx, dy := float64(fr.x0+x)-c.X, float64(fr.y0+y)-c.Y
@@ -177,10 +182,10 @@ func (fr *faceReader) window(i int, rad float64) {
 	x1, y1 := min(fr.f.Width-1, int(c.X+rad)), min(fr.f.Height-1, int(c.Y+rad))
 	fr.w, fr.h = x1-fr.x0+1, y1-fr.y0+1
 	n := fr.w * fr.h
-	fr.own = grow(fr.own, n)
-	fr.fg = grow(fr.fg, n)
-	fr.face = grow(fr.face, n)
-	fr.frag = grow(fr.frag, n)
+	if cap(fr.px) < n {
+		fr.px = make([]uint8, n)
+	}
+	fr.px = fr.px[:n] // every pixel is written below
 	fr.lum = growF(fr.lum, n)
 	id := int32(fr.cands[i].comp + 1)
 	sibs := s.byComp[fr.cands[i].comp]
@@ -192,7 +197,7 @@ func (fr *faceReader) window(i int, rad float64) {
 		fr.cell = make([]uint8, nc)
 	}
 	cell := fr.cell[:nc]
-	const cFg, cOwn, cFace, cFrag = 1, 2, 4, 8
+	const cFg, cOwn, cFace, cFrag = pxFg, pxOwn, pxFace, pxFrag
 	lastHy := -1
 	for y := 0; y < fr.h; y++ {
 		py := fr.y0 + y
@@ -251,21 +256,22 @@ func (fr *faceReader) window(i int, rad float64) {
 					}
 				}
 			}
-			fr.fg[k] = fl&cFg != 0
-			fr.face[k] = nearest && fl&cFace != 0
-			fr.own[k] = nearest && fl&cOwn != 0
-			fr.frag[k] = fl&cFrag != 0
+			if !nearest {
+				fl &^= cOwn | cFace
+			}
+			fr.px[k] = fl
 		}
 	}
 }
 
-func grow(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
+// box is the window's rows [ya, yb) and columns [xa, xb) that hold every
+// pixel within r of c.
+func (fr *faceReader) box(c geom.Vec2, r float64) (ya, yb, xa, xb int) {
+	ya = max(0, int(math.Floor(c.Y-r))-fr.y0)
+	yb = min(fr.h, int(math.Ceil(c.Y+r))-fr.y0+1)
+	xa = max(0, int(math.Floor(c.X-r))-fr.x0)
+	xb = min(fr.w, int(math.Ceil(c.X+r))-fr.x0+1)
+	return ya, yb, xa, xb
 }
 
 func growF(b []float32, n int) []float32 {
@@ -313,7 +319,7 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 	fr.lab = fr.lab[:n]
 	clear(fr.lab)
 	isPip := func(k int) bool {
-		if !fr.face[k] {
+		if fr.px[k]&pxFace == 0 {
 			return false
 		}
 		if dark {
@@ -350,7 +356,7 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 						continue
 					}
 					q := yy*fr.w + xx
-					if !fr.face[q] {
+					if fr.px[q]&pxFace == 0 {
 						open = true
 					}
 					if fr.lab[q] == 0 && isPip(q) {
@@ -387,10 +393,11 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 func (fr *faceReader) colours(c geom.Vec2, thr int, dark bool) (body, pips [3]float64) {
 	r2 := 0.45 * fr.side * 0.45 * fr.side
 	var nb, np float64
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	ya, yb, xa, xb := fr.box(c, 0.45*fr.side)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
-			if !fr.face[k] {
+			if fr.px[k]&pxFace == 0 {
 				continue
 			}
 			dx, dy := float64(fr.x0+x)-c.X, float64(fr.y0+y)-c.Y
@@ -566,19 +573,21 @@ func (fr *faceReader) outlineAngle(c geom.Vec2) (theta, coherence float64) {
 	for y := 1; y < fr.h-1; y++ {
 		for x := 1; x < fr.w-1; x++ {
 			k := y*fr.w + x
-			if !fr.own[k] || (fr.fg[k-1] && fr.fg[k+1] && fr.fg[k-fr.w] && fr.fg[k+fr.w]) {
+			if fr.px[k]&pxOwn == 0 || (fr.px[k-1]&pxFg != 0 && fr.px[k+1]&pxFg != 0 && fr.px[k-fr.w]&pxFg != 0 && fr.px[k+fr.w]&pxFg != 0) {
 				continue
 			}
 			l := fr.lum
 			gx := float64(l[k-fr.w+1] + 2*l[k+1] + l[k+fr.w+1] - l[k-fr.w-1] - 2*l[k-1] - l[k+fr.w-1])
 			gy := float64(l[k+fr.w-1] + 2*l[k+fr.w] + l[k+fr.w+1] - l[k-fr.w-1] - 2*l[k-fr.w] - l[k-fr.w+1])
-			w := math.Hypot(gx, gy)
-			if w < 1 {
+			w2 := gx*gx + gy*gy
+			if w2 < 1 {
 				continue
 			}
-			a := 4 * math.Atan2(gy, gx)
-			sc += w * math.Cos(a)
-			ss += w * math.Sin(a)
+			// w·(cos 4a, sin 4a) for the gradient's angle a: (gx + i·gy)⁴/w³
+			w := math.Sqrt(w2)
+			c2, s2 := (gx*gx-gy*gy)/w2, 2*gx*gy/w2
+			sc += w * (c2*c2 - s2*s2)
+			ss += w * 2 * c2 * s2
 			sw += w
 		}
 	}
@@ -625,13 +634,15 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
-			if fr.own[k] || fr.frag[k] {
-				if fr.own[k] && hull.dist(q.X, q.Y) > tolOut {
+			d := q.Sub(centre)
+			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
+			if fr.px[k]&pxOwn != 0 || fr.px[k]&pxFrag != 0 {
+				// the top square lies inside the hull: only a pixel
+				// beyond it can be beyond the hull
+				if fr.px[k]&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
 					nExtra++
 				}
-				d := q.Sub(centre)
-				u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
-				inner := x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 && fr.fg[k-2] && fr.fg[k+2] && fr.fg[k-2*fr.w] && fr.fg[k+2*fr.w]
+				inner := x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 && fr.px[k-2]&pxFg != 0 && fr.px[k+2]&pxFg != 0 && fr.px[k-2*fr.w]&pxFg != 0 && fr.px[k+2*fr.w]&pxFg != 0
 				if inner && (u > s/2+tolForeign || v > s/2+tolForeign) && !nearSibling(fr.cands, sibs, i, q, near) {
 					p := 3 * ((fr.y0+y)*fr.f.Width + fr.x0 + x)
 					b, g, r := float64(fr.f.BGR[p]), float64(fr.f.BGR[p+1]), float64(fr.f.BGR[p+2])
@@ -647,8 +658,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			d := q.Sub(centre)
-			if u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y); u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
+			if u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
 				nMissing++
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -25,6 +26,7 @@ const coreRatio = 0.35
 
 type comp struct {
 	area           int
+	first          int // its first pixel in a raster scan
 	x0, y0, x1, y1 int // half-size bounding box, inclusive
 	// local buffers over the box padded by one: the blob with its holes
 	// filled, and its chamfer distance to the outside (3 a step)
@@ -48,7 +50,19 @@ type segmenter struct {
 	labels []int32 // component+1 of each half-size pixel, 0: tray
 	comps  []comp
 	stack  []int32
-	cut    []float64
+	bands  []band
+	// components' buffers: the labels renumbered, and the map from the
+	// bands' numbers (band b's k-th blob is off[b]+k) to the blobs'
+	final   []int32
+	toFinal []int32
+	off     []int
+	fillBuf []bool
+	dtBuf   []int32
+	cut     []float64
+	// fitBackground's buffers
+	samples []bgSample
+	use     []bool
+	res     []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
 }
@@ -90,31 +104,30 @@ func (s *segmenter) bgAt(x, y float64) [3]float64 {
 // best (dice, coins and shadows are the rest).
 func (s *segmenter) fitBackground() {
 	const step = 8
-	type sample struct {
-		b [6]float64
-		p [3]float64
-	}
-	var samples []sample
+	s.samples = s.samples[:0]
 	for j := step / 2; j < s.hh; j += step {
 		for i := step / 2; i < s.hw; i += step {
 			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
 			b, g, r := s.halfAt(i, j)
-			samples = append(samples, sample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
+			s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
 				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
 		}
 	}
-	use := make([]bool, len(samples))
+	samples := s.samples
+	use := slices.Grow(s.use[:0], len(samples))[:len(samples)]
 	for i := range use {
 		use[i] = true
 	}
-	res := make([]float64, len(samples))
+	res := slices.Grow(s.res[:0], len(samples))[:len(samples)]
+	s.use, s.res = use, res
 	for iter := 0; iter < 3; iter++ {
 		var ata [6][6]float64
 		var atb [3][6]float64
-		for i, sm := range samples {
+		for i := range samples {
 			if !use[i] {
 				continue
 			}
+			sm := &samples[i]
 			for r := 0; r < 6; r++ {
 				for c := r; c < 6; c++ {
 					ata[r][c] += sm.b[r] * sm.b[c]
@@ -132,7 +145,8 @@ func (s *segmenter) fitBackground() {
 		for ch := 0; ch < 3; ch++ {
 			s.coef[ch] = solve6(ata, atb[ch])
 		}
-		for i, sm := range samples {
+		for i := range samples {
+			sm := &samples[i]
 			d := 0.0
 			for ch := 0; ch < 3; ch++ {
 				v := 0.0
@@ -144,12 +158,61 @@ func (s *segmenter) fitBackground() {
 			res[i] = d
 		}
 		s.cut = append(s.cut[:0], res...)
-		slices.Sort(s.cut)
-		lim := s.cut[len(s.cut)*6/10]
+		lim := nth(s.cut, len(s.cut)*6/10)
 		for i := range use {
 			use[i] = res[i] <= lim
 		}
 	}
+}
+
+// bgSample is one sample of the tray's light: the quadratic's terms at
+// its place and its colour.
+type bgSample struct {
+	b [6]float64
+	p [3]float64
+}
+
+// nth is the k-th smallest of a (which it reorders): the value a sorted
+// copy holds at k.
+func nth(a []float64, k int) float64 {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		// median of three as the pivot
+		mid := lo + (hi-lo)/2
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		p := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < p {
+				i++
+			}
+			for a[j] > p {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
 }
 
 // solve6 solves a·x = b by Gaussian elimination with partial pivoting
@@ -187,6 +250,7 @@ func solve6(a [6][6]float64, b [6]float64) [6]float64 {
 }
 
 // standsOut: does colour p (BGR) stand out from the tray's colour b?
+// maskRow does the same, written out; TestMaskRow holds them together.
 func standsOut(p0, p1, p2, b0, b1, b2 float64) bool {
 	P, B := p0+p1+p2, b0+b1+b2
 	if B < 1 {
@@ -241,6 +305,7 @@ func (s *segmenter) maskRow(j int) {
 		}
 		r0 := s.f.BGR[3*(2*j)*s.w:]
 		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		fg := s.fg[j*s.hw : (j+1)*s.hw]
 		dx := 4 / float64(s.w)
 		xn, _ := s.norm(0.5, 0)
 		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
@@ -248,38 +313,201 @@ func (s *segmenter) maskRow(j int) {
 			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
 			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
 			k := 6 * i
-			pb := int(r0[k]) + int(r0[k+3]) + int(r1[k]) + int(r1[k+3])
-			pg := int(r0[k+1]) + int(r0[k+4]) + int(r1[k+1]) + int(r1[k+4])
-			pr := int(r0[k+2]) + int(r0[k+5]) + int(r1[k+2]) + int(r1[k+5])
-			s.fg[j*s.hw+i] = standsOut(float64(pb)/4, float64(pg)/4, float64(pr)/4, b0, b1, b2)
+			q0, q1 := r0[k:k+6:k+6], r1[k:k+6:k+6]
+			pb := int(q0[0]) + int(q0[3]) + int(q1[0]) + int(q1[3])
+			pg := int(q0[1]) + int(q0[4]) + int(q1[1]) + int(q1[4])
+			pr := int(q0[2]) + int(q0[5]) + int(q1[2]) + int(q1[5])
+			// standsOut, written out (it is the loop's work); a quarter
+			// is exact in floating point, as the division by 4 is
+			p0, p1, p2 := float64(pb)*0.25, float64(pg)*0.25, float64(pr)*0.25
+			P, B := p0+p1+p2, b0+b1+b2
+			var out bool
+			switch {
+			case B < 1:
+				out = P > 30
+			case P < darkRatio*B || P > brightRatio*B:
+				out = true
+			default:
+				lim := hueRatio * B * (P/3 + 4)
+				out = math.Abs(p0*B-P*b0) > lim || math.Abs(p1*B-P*b1) > lim || math.Abs(p2*B-P*b2) > lim
+			}
+			fg[i] = out
 		}
 	}
 }
 
 // components labels the 8-connected blobs of the mask, fills their holes
-// and measures each pixel's distance to the blob's outline.
+// and measures each pixel's distance to the blob's outline. The labelling
+// runs in bands of rows, one a CPU, joined where the bands meet; the
+// blobs are numbered in the order a single raster scan meets them.
 func (s *segmenter) components() {
 	n := s.hw * s.hh
+	s.fg = slices.Grow(s.fg[:0], n)[:n]
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
-	clear(s.labels)
+	s.final = slices.Grow(s.final[:0], n)[:n]
+	nb := min(runtime.GOMAXPROCS(0), 4)
+	if s.hh < 64 {
+		nb = 1
+	}
+	for len(s.bands) < nb {
+		s.bands = append(s.bands, band{})
+	}
+	bands := s.bands[:nb]
+	// each band: its rows of the mask, then its blobs
+	parallelN(nb, func(b int) {
+		bd := &bands[b]
+		bd.j0, bd.j1 = s.hh*b/nb, s.hh*(b+1)/nb
+		for j := bd.j0; j < bd.j1; j++ {
+			s.maskRow(j)
+		}
+		clear(s.labels[bd.j0*s.hw : bd.j1*s.hw])
+		s.labelBand(bd)
+	})
+	// the blobs of all bands, numbered band after band; those that touch
+	// across a band's edge joined
+	off := make([]int, nb+1)
+	for b := range bands {
+		off[b+1] = off[b] + len(bands[b].comps)
+	}
+	parent := make([]int32, off[nb])
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for b := 1; b < nb; b++ {
+		j := bands[b].j0 // its first row; the row above is band b-1's last
+		for i := 0; i < s.hw; i++ {
+			q := j*s.hw + i
+			if !s.fg[q] {
+				continue
+			}
+			for dx := -1; dx <= 1; dx++ {
+				if i+dx < 0 || i+dx >= s.hw || !s.fg[q-s.hw+dx] {
+					continue
+				}
+				x := find(int32(off[b] + int(s.labels[q]) - 1))
+				y := find(int32(off[b-1] + int(s.labels[q-s.hw+dx]) - 1))
+				if x != y {
+					parent[max(x, y)] = min(x, y)
+				}
+			}
+		}
+	}
+	// each joined blob is its parts together; numbered by its first pixel
+	roots := make([]int32, 0, len(parent))
+	merged := make([]comp, len(parent))
+	for b := range bands {
+		for k, c := range bands[b].comps {
+			g := int32(off[b] + k)
+			r := find(g)
+			if r == g {
+				roots = append(roots, r)
+				merged[r] = c
+				continue
+			}
+			m := &merged[r]
+			m.area += c.area
+			m.x0, m.y0, m.x1, m.y1 = min(m.x0, c.x0), min(m.y0, c.y0), max(m.x1, c.x1), max(m.y1, c.y1)
+			m.first = min(m.first, c.first)
+		}
+	}
+	// a root is its blob's first part, so it holds the blob's first pixel
+	// only when that part comes first: sort by the first pixel
+	slices.SortFunc(roots, func(a, b int32) int { return merged[a].first - merged[b].first })
+	final := make([]int32, len(parent))
 	s.comps = s.comps[:0]
-	for start := 0; start < n; start++ {
+	for k, r := range roots {
+		final[r] = int32(k + 1)
+		s.comps = append(s.comps, merged[r])
+	}
+	for g := range final {
+		final[g] = final[find(int32(g))]
+	}
+	s.toFinal, s.off = final, off
+	// the blobs' local buffers, carved from two kept between frames
+	total := 0
+	for i := range s.comps {
+		if c := &s.comps[i]; c.area >= 12 {
+			c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
+			total += c.lw * c.lh
+		}
+	}
+	s.fillBuf = slices.Grow(s.fillBuf[:0], total)[:total]
+	s.dtBuf = slices.Grow(s.dtBuf[:0], total)[:total]
+	clear(s.fillBuf)
+	clear(s.dtBuf)
+	at := 0
+	for i := range s.comps {
+		if c := &s.comps[i]; c.area >= 12 {
+			n := c.lw * c.lh
+			c.fill, c.dt = s.fillBuf[at:at+n:at+n], s.dtBuf[at:at+n:at+n]
+			at += n
+		}
+	}
+	// each band's labels renumbered (into s.final, as local reads the
+	// bands' own numbers meanwhile), and each blob's holes and distances,
+	// the blobs shared out
+	var next atomic.Int32
+	parallelN(nb, func(b int) {
+		bd := &bands[b]
+		for q := bd.j0 * s.hw; q < bd.j1*s.hw; q++ {
+			if l := s.labels[q]; l != 0 {
+				s.final[q] = final[off[b]+int(l)-1]
+			} else {
+				s.final[q] = 0
+			}
+		}
+		st, out := bands[b].stack, bands[b].out
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(s.comps) {
+				break
+			}
+			if c := &s.comps[i]; c.fill != nil {
+				st, out = s.local(c, int32(i+1), st, out)
+			}
+		}
+		bands[b].stack, bands[b].out = st, out
+	})
+	s.labels, s.final = s.final, s.labels
+}
+
+// band is a band of rows [j0, j1) of the half-size mask, labelled on its
+// own: its blobs numbered from 1 in s.labels.
+type band struct {
+	j0, j1 int
+	comps  []comp
+	stack  []int32
+	out    []bool
+}
+
+// labelBand labels the blobs of one band.
+func (s *segmenter) labelBand(bd *band) {
+	bd.comps = bd.comps[:0]
+	st := bd.stack[:0]
+	for start := bd.j0 * s.hw; start < bd.j1*s.hw; start++ {
 		if !s.fg[start] || s.labels[start] != 0 {
 			continue
 		}
-		id := int32(len(s.comps) + 1)
-		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1}
-		s.stack = append(s.stack[:0], int32(start))
+		id := int32(len(bd.comps) + 1)
+		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1, first: start}
+		st = append(st[:0], int32(start))
 		s.labels[start] = id
-		for len(s.stack) > 0 {
-			p := int(s.stack[len(s.stack)-1])
-			s.stack = s.stack[:len(s.stack)-1]
+		for len(st) > 0 {
+			p := int(st[len(st)-1])
+			st = st[:len(st)-1]
 			x, y := p%s.hw, p/s.hw
 			c.area++
 			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
 			for dy := -1; dy <= 1; dy++ {
 				yy := y + dy
-				if yy < 0 || yy >= s.hh {
+				if yy < bd.j0 || yy >= bd.j1 {
 					continue
 				}
 				for dx := -1; dx <= 1; dx++ {
@@ -290,38 +518,53 @@ func (s *segmenter) components() {
 					q := yy*s.hw + xx
 					if s.fg[q] && s.labels[q] == 0 {
 						s.labels[q] = id
-						s.stack = append(s.stack, int32(q))
+						st = append(st, int32(q))
 					}
 				}
 			}
 		}
-		s.comps = append(s.comps, c)
+		bd.comps = append(bd.comps, c)
 	}
-	for i := range s.comps {
-		c := &s.comps[i]
-		if c.area < 12 {
-			continue
-		}
-		s.local(c, int32(i+1))
+	bd.stack = st
+}
+
+// parallelN runs f(0) … f(n-1) at once and waits for them.
+func parallelN(n int, f func(int)) {
+	if n == 1 {
+		f(0)
+		return
 	}
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(k)
+		}()
+	}
+	wg.Wait()
 }
 
 // local fills the blob's holes and computes its chamfer distance map.
-func (s *segmenter) local(c *comp, id int32) {
-	c.lw, c.lh = c.x1-c.x0+3, c.y1-c.y0+3
+// c.fill and c.dt come zeroed, of c.lw×c.lh; out is a buffer.
+func (s *segmenter) local(c *comp, id int32, st []int32, out []bool) ([]int32, []bool) {
 	n := c.lw * c.lh
-	c.fill = make([]bool, n)
-	c.dt = make([]int32, n)
 	for y := c.y0; y <= c.y1; y++ {
+		b := 0
+		for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
+			b++
+		}
+		row, o := s.labels[y*s.hw:(y+1)*s.hw], s.off[b]-1
 		for x := c.x0; x <= c.x1; x++ {
-			if s.labels[y*s.hw+x] == id {
+			if l := row[x]; l != 0 && s.toFinal[o+int(l)] == id {
 				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
 			}
 		}
 	}
 	// holes: what the outside cannot reach
-	out := make([]bool, n)
-	st := s.stack[:0]
+	out = slices.Grow(out[:0], n)[:n]
+	clear(out)
+	st = st[:0]
 	for x := 0; x < c.lw; x++ {
 		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
 	}
@@ -347,7 +590,6 @@ func (s *segmenter) local(c *comp, id int32) {
 			}
 		}
 	}
-	s.stack = st
 	for i := range c.fill {
 		if !out[i] {
 			c.fill[i] = true
@@ -384,6 +626,7 @@ func (s *segmenter) local(c *comp, id int32) {
 			c.dmax = max(c.dmax, d)
 		}
 	}
+	return st, out
 }
 
 // estimateSide is the median side, in full-size pixels, of the blobs that
