@@ -29,7 +29,9 @@ import (
 
 // Options configure a hub.
 type Options struct {
-	// Broker is the venue broker's URL (tcp://host:1883).
+	// Broker is the venue broker's URL (tcp://host:1883), or several
+	// separated by commas (every node of a NATS cluster): the hub follows
+	// the first that answers and, when it goes away, the next.
 	Broker   string
 	Username string
 	Password string
@@ -69,13 +71,14 @@ type Wall struct {
 
 // Hub follows the tables of one venue.
 type Hub struct {
-	opts   Options
-	feed   *display.Feed
-	mu     sync.Mutex
-	tables map[string]*Table
-	seq    int64
-	addr   string
-	ready  chan struct{}
+	opts    Options
+	brokers []string
+	feed    *display.Feed
+	mu      sync.Mutex
+	tables  map[string]*Table
+	seq     int64
+	addr    string
+	ready   chan struct{}
 
 	reg        *prometheus.Registry
 	readiness  *ops.Readiness
@@ -91,8 +94,9 @@ func New(o Options) (*Hub, error) {
 	if o.Venue == "" || strings.ContainsAny(o.Venue, "+#/") {
 		return nil, fmt.Errorf("hub: --venue %q is not a venue id", o.Venue)
 	}
-	if !strings.Contains(o.Broker, "://") {
-		return nil, fmt.Errorf("hub: --broker %q is not a URL like tcp://host:1883", o.Broker)
+	brokers, err := wire.ParseBrokers(o.Broker)
+	if err != nil {
+		return nil, fmt.Errorf("hub: --broker: %w", err)
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
@@ -106,7 +110,7 @@ func New(o Options) (*Hub, error) {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
-	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	h := &Hub{opts: o, brokers: brokers, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
 	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
@@ -142,8 +146,11 @@ func (h *Hub) Run(ctx context.Context) error {
 	}()
 	defer srv.Server.Close()
 
-	opts := paho.NewClientOptions().AddBroker(h.opts.Broker).
-		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
+	opts := paho.NewClientOptions()
+	for _, b := range h.brokers {
+		opts.AddBroker(b)
+	}
+	opts.SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
 	if h.opts.Username != "" {
 		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
@@ -155,9 +162,7 @@ func (h *Hub) Run(ctx context.Context) error {
 		if h.connects.Add(1) > 1 {
 			h.reconnects.Inc()
 		}
-		for _, t := range []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")} {
-			c.Subscribe(t, 1, h.onMessage)
-		}
+		h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")})
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
 	})
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
@@ -169,6 +174,44 @@ func (h *Hub) Run(ctx context.Context) error {
 	defer c.Disconnect(200)
 	<-ctx.Done()
 	return nil
+}
+
+// subscribe subscribes to topics and, on a goroutine of its own (paho's
+// must not wait), subscribes again each second to those the broker
+// refuses: a NATS cluster electing a leader after losing a node answers
+// 0x80 for a while. It stops when the connection does (the next one
+// subscribes again).
+func (h *Hub) subscribe(c paho.Client, topics []string) {
+	toks := map[string]paho.Token{}
+	for _, t := range topics {
+		toks[t] = c.Subscribe(t, 1, h.onMessage)
+	}
+	go func() {
+		for {
+			var refused []string
+			for t, tok := range toks {
+				if !tok.WaitTimeout(10 * time.Second) {
+					refused = append(refused, t)
+					continue
+				}
+				if q := tok.(*paho.SubscribeToken).Result()[t]; tok.Error() != nil || q == 0x80 {
+					refused = append(refused, t)
+				}
+			}
+			if len(refused) == 0 {
+				return
+			}
+			h.opts.Log.Warn("hub: the broker refused a subscription; trying again", "topics", refused)
+			time.Sleep(time.Second)
+			if !c.IsConnectionOpen() {
+				return
+			}
+			toks = map[string]paho.Token{}
+			for _, t := range refused {
+				toks[t] = c.Subscribe(t, 1, h.onMessage)
+			}
+		}
+	}()
 }
 
 func (h *Hub) onMessage(_ paho.Client, m paho.Message) { h.apply(m.Topic(), m.Payload()) }
