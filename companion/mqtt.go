@@ -173,9 +173,9 @@ type PublisherOptions struct {
 	// Will is published by the broker, retained, when the connection drops.
 	WillTopic   string
 	WillPayload []byte
-	// Subscriptions are topics the table listens on (QoS 1), subscribed
-	// again after every reconnect. Handlers run on the client's goroutine
-	// and must not block.
+	// Subscriptions are topics the table listens on (at SubscribeQoS),
+	// subscribed again after every reconnect. Handlers run on the client's
+	// goroutine and must not block.
 	Subscriptions map[string]func(Message)
 	// OnConnect, if set, runs after every successful connect and
 	// reconnect, once the broker has answered the subscriptions (or 10 s
@@ -195,6 +195,17 @@ type Message struct {
 	Payload  []byte
 	Retained bool
 }
+
+// SubscribeQoS is the QoS of the table's subscriptions (its command
+// topics): 0. The session is clean, so a command sent while the table was
+// away is lost at QoS 1 too; what QoS 1 would add is a command's
+// redelivery after a connection drops with it in flight, and a sender
+// that gets no answer sends it again with its id (carried out once). At
+// QoS 1 a NATS cluster makes the subscription a JetStream consumer, which
+// needs the cluster's metadata leader: after the loss of that node the
+// SUBACK waits for an election (4 s and more) and the table's state waits
+// with it (it is published again once the subscriptions are confirmed).
+const SubscribeQoS = 0
 
 // Connect connects to the broker, retrying in the background if it is not
 // there yet; messages published meanwhile wait in memory. A URL list that
@@ -247,7 +258,7 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 			toks := map[string]paho.Token{}
 			for _, topic := range topics {
 				handle := o.Subscriptions[topic]
-				toks[topic] = c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
+				toks[topic] = c.Subscribe(topic, SubscribeQoS, func(_ paho.Client, m paho.Message) {
 					handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
 				})
 			}

@@ -176,6 +176,15 @@ func (h *Hub) Run(ctx context.Context) error {
 	return nil
 }
 
+// followQoS is the QoS of the hub's subscriptions: 0. The wall shows each
+// table's latest status and state, which are retained: a message lost with
+// a connection is replaced by the retained one when the hub subscribes
+// again, and the table's next one. At QoS 1 a NATS cluster makes every
+// subscription a JetStream consumer, which cannot be created while the
+// cluster elects a leader after losing a node (the SUBACK takes 4 s and
+// says 0x80): the wall would stay behind for as long.
+const followQoS = 0
+
 // subscribe subscribes to topics and, on a goroutine of its own (paho's
 // must not wait), subscribes again each second to those the broker
 // refuses: a NATS cluster electing a leader after losing a node answers
@@ -184,7 +193,7 @@ func (h *Hub) Run(ctx context.Context) error {
 func (h *Hub) subscribe(c paho.Client, topics []string) {
 	toks := map[string]paho.Token{}
 	for _, t := range topics {
-		toks[t] = c.Subscribe(t, 1, h.onMessage)
+		toks[t] = c.Subscribe(t, followQoS, h.onMessage)
 	}
 	go func() {
 		for {
@@ -208,7 +217,7 @@ func (h *Hub) subscribe(c paho.Client, topics []string) {
 			}
 			toks = map[string]paho.Token{}
 			for _, t := range refused {
-				toks[t] = c.Subscribe(t, 1, h.onMessage)
+				toks[t] = c.Subscribe(t, followQoS, h.onMessage)
 			}
 		}
 	}()
