@@ -9,6 +9,7 @@
 package brokertest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/eclipse/paho.mqtt.golang/packets"
 )
 
 // Binary finds one of Debian's broker programs (mosquitto, nats-server) on
@@ -166,6 +168,10 @@ func probeMQTT(addr string, timeout time.Duration) error {
 		return fmt.Errorf("no CONNACK within %v", timeout)
 	}
 	if err := tok.Error(); err != nil {
+		// A broker that refuses an anonymous client has answered: it is up.
+		if errors.Is(err, packets.ErrorRefusedNotAuthorised) || errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) {
+			return nil
+		}
 		return err
 	}
 	c.Disconnect(0)
