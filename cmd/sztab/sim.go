@@ -73,6 +73,7 @@ play. Ctrl-C stops every table cleanly ("offline" published, journals closed).`,
 	fl.Float64Var(&o.Speed, "speed", 1, "pace of the scripts (1 real time, 0 no pauses)")
 	fl.StringVar(&gameList, "games", "all", "games to deal: all, or ids comma-separated")
 	fl.StringVar(&user, "username", "", "broker login of every table (none: anonymous)")
+	fl.BoolVar(&o.TableLogins, "table-logins", false, "each table logs in as its table id (t001, …) with the broker password (Mosquitto with the venue ACL)")
 	fl.BoolVar(&o.Screens, "screens", false, "serve each table's screens on a free loopback port")
 	pw.addFlags(cmd, "broker password")
 	cmd.MarkFlagRequired("broker")

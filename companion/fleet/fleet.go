@@ -32,10 +32,13 @@ type Options struct {
 	// Broker is the venue broker's URL, or several comma-separated (every
 	// node of a NATS cluster).
 	Broker string
-	// Username and Password log every table in (a Mosquitto with an ACL
-	// gives each table its own login; leave them empty for a broker without
-	// logins).
+	// Username and Password log every table in (leave them empty for a
+	// broker without logins). With TableLogins each table logs in as its
+	// table id instead, with Password: a Mosquitto with the venue ACL
+	// (firmware-config/mosquitto) gives each table its own login, and one
+	// login is one connection.
 	Username, Password string
+	TableLogins        bool
 	// Venue is the venue id (default "sim").
 	Venue string
 	// Dir holds one directory per table (its config, tag registry, script
@@ -59,9 +62,10 @@ type Options struct {
 // Table is one table of the fleet.
 type Table struct {
 	ID, Game string
-	// Dir is the table's directory, Config its config file.
-	Dir, Config string
-	Daemon      *companion.Daemon
+	// Dir is the table's directory, Config its config file, Journal its
+	// journal.
+	Dir, Config, Journal string
+	Daemon               *companion.Daemon
 }
 
 // Failure is a table that did not start, and why.
@@ -179,7 +183,11 @@ func (f *Fleet) open(ctx context.Context, t *Table, spec companion.GameSpec) err
 	if err != nil {
 		return err
 	}
-	text, err := tableConfig(data, o.Venue, t.ID, o.Broker, o.Username, o.Password, o.Screens)
+	user := o.Username
+	if o.TableLogins {
+		user = t.ID
+	}
+	text, err := tableConfig(data, o.Venue, t.ID, o.Broker, user, o.Password, o.Screens)
 	if err != nil {
 		return fmt.Errorf("%s: %w", spec.Demo, err)
 	}
@@ -190,7 +198,8 @@ func (f *Fleet) open(ctx context.Context, t *Table, spec companion.GameSpec) err
 	if err != nil {
 		return err
 	}
-	d, err := companion.Open(ctx, cfg, companion.Options{Games: o.Games, Log: o.Log, SimSpeed: o.Speed})
+	t.Journal = cfg.Resolve(cfg.Journal)
+	d, err := companion.Open(ctx, cfg, companion.Options{Games: o.Games, Log: o.Log.With("table", t.ID), SimSpeed: o.Speed})
 	if err != nil {
 		return err
 	}
