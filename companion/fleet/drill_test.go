@@ -144,9 +144,11 @@ func (r *referee) play(ctx context.Context, t *testing.T, table string) {
 			}
 			return
 		}
+		// A referee's pace, not a load test's: a cluster starved of CPU
+		// elects leaders again and stalls everyone's publications.
 		select {
 		case <-ctx.Done():
-		case <-time.After(300 * time.Millisecond):
+		case <-time.After(time.Second):
 		}
 	}
 }
@@ -263,7 +265,23 @@ func TestDrillVenueFailover(t *testing.T) {
 		t.Fatalf("%s: not current at the hub within %v: %s", what, within, strings.Join(lag, "; "))
 	}
 	waitCurrent("before the kill", 30*time.Second)
+	// The referee is heard at every table before anything happens.
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ref.mu.Lock()
+		heard := map[string]bool{}
+		for _, a := range ref.acked {
+			heard[a.table] = true
+		}
+		ref.mu.Unlock()
+		if len(heard) == len(f.Tables) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("before the kill, the referee was heard at %d of %d tables in 30 s", len(heard), len(f.Tables))
+		}
+	}
 	time.Sleep(before)
+	waitCurrent("just before the kill", 10*time.Second)
 
 	// The node every client is on goes: all fail over at once.
 	atKill := map[string]int64{}
