@@ -2,6 +2,7 @@ package brokertest
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -206,7 +207,12 @@ func (n *NATSNode) Log() string { return n.p.tail(40) }
 // election of a new one (nats-server 2.9: 4 s or more): an MQTT CONNECT
 // needs $MQTT_sess, a retained publication $MQTT_rmsgs.
 func (c *NATSCluster) StreamLeader(stream string) *NATSNode {
-	mark := "new stream leader for '$G > " + stream + "'"
+	return c.lastLogged("new stream leader for '$G > " + stream + "'")
+}
+
+// lastLogged is the node whose log has the latest line containing mark,
+// and that line's time ("2026/11/23 19:38:02.891752": it sorts as text).
+func (c *NATSCluster) lastLogged(mark string) *NATSNode {
 	var leader *NATSNode
 	var latest string
 	for _, n := range c.Nodes {
@@ -218,11 +224,81 @@ func (c *NATSCluster) StreamLeader(stream string) *NATSNode {
 			if !strings.Contains(line, mark) {
 				continue
 			}
-			// "[pid] 2026/11/23 19:38:02.891752 [INF] …": the time sorts as text.
 			if _, rest, ok := strings.Cut(line, "] "); ok && len(rest) >= 26 && rest[:26] > latest {
 				latest, leader = rest[:26], n
 			}
 		}
 	}
 	return leader
+}
+
+// MetaLeader is the JetStream metadata leader, from the nodes' logs, or
+// nil. While it is down, JetStream API requests (an MQTT CONNECT's lookup
+// of the sessions' stream among them) wait for the election of another.
+func (c *NATSCluster) MetaLeader() *NATSNode {
+	return c.lastLogged("Self is new JetStream cluster metadata leader")
+}
+
+// clientAddr is the node's NATS client address, from its log.
+func (n *NATSNode) clientAddr() string {
+	data, _ := os.ReadFile(n.p.log)
+	const mark = "Listening for client connections on "
+	addr := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		if _, rest, ok := strings.Cut(line, mark); ok {
+			addr = strings.TrimSpace(rest)
+		}
+	}
+	return addr
+}
+
+// MoveStreamLeader asks the stream's leader to step down until another
+// node than away leads it (a JetStream API request over the NATS
+// protocol), within 30 s.
+func (c *NATSCluster) MoveStreamLeader(stream string, away *NATSNode) error {
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); {
+		leader := c.StreamLeader(stream)
+		if leader != nil && leader != away {
+			return nil
+		}
+		if leader != nil {
+			if err := natsPublish(leader.clientAddr(), "$JS.API.STREAM.LEADER.STEPDOWN."+stream); err != nil {
+				return fmt.Errorf("brokertest: step down %s on %s: %w", stream, leader.Name, err)
+			}
+		}
+		for wait := time.Now().Add(5 * time.Second); time.Now().Before(wait) && c.StreamLeader(stream) == leader; {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	return fmt.Errorf("brokertest: %s still led by %s after 30 s", stream, away.Name)
+}
+
+// natsPublish sends one empty message on subject to a NATS server and
+// waits for its PONG (the request is then taken).
+func natsPublish(addr, subject string) error {
+	if addr == "" {
+		return fmt.Errorf("no client address in the node's log")
+	}
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := fmt.Fprintf(conn, "CONNECT {\"verbose\":false,\"pedantic\":false}\r\nPUB %s _INBOX.brokertest 0\r\n\r\nPING\r\n", subject); err != nil {
+		return err
+	}
+	buf := make([]byte, 4096)
+	var got strings.Builder
+	for !strings.Contains(got.String(), "PONG") {
+		n, err := conn.Read(buf)
+		if err != nil {
+			return fmt.Errorf("%w (read %q)", err, got.String())
+		}
+		got.Write(buf[:n])
+		if strings.Contains(got.String(), "-ERR") {
+			return fmt.Errorf("server: %q", got.String())
+		}
+	}
+	return nil
 }
