@@ -101,6 +101,17 @@ func TestNATSClusterSurvivesANode(t *testing.T) {
 	if got := retained(t, c.Nodes[2].URL(), "sztab/v1/v/t/state"); got != "before" {
 		t.Errorf("n3 reads %q, want before", got)
 	}
+	// The leaders are read from the logs, and a stream's leader moves.
+	if c.MetaLeader() == nil || c.StreamLeader("$MQTT_sess") == nil || c.StreamLeader("$MQTT_rmsgs") == nil {
+		t.Fatalf("leaders: meta %v, sessions %v, retained %v", c.MetaLeader(), c.StreamLeader("$MQTT_sess"), c.StreamLeader("$MQTT_rmsgs"))
+	}
+	from := c.StreamLeader("$MQTT_rmsgs")
+	if err := c.MoveStreamLeader("$MQTT_rmsgs", from); err != nil {
+		t.Fatal(err)
+	}
+	if to := c.StreamLeader("$MQTT_rmsgs"); to == from {
+		t.Errorf("the retained messages' leader stayed on %s", from.Name)
+	}
 	c.Nodes[0].Kill()
 	if c.Nodes[0].Running() {
 		t.Fatal("n1 runs after Kill")
