@@ -223,7 +223,38 @@ func (h *Hub) subscribe(c paho.Client, topics []string) {
 	}()
 }
 
-func (h *Hub) onMessage(_ paho.Client, m paho.Message) { h.apply(m.Topic(), m.Payload()) }
+func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
+	if m.Retained() && h.staleRetained(m.Topic(), m.Payload()) {
+		return
+	}
+	h.apply(m.Topic(), m.Payload())
+}
+
+// staleRetained says whether a retained state is older than the one the
+// wall has (a lower seq): a NATS node that comes back after a loss may
+// serve the retained message it had before it went down (nats-server
+// 2.9.10), and the hub gets it when it subscribes there again. A live
+// state with a lower seq (a new game's journal on the table) is taken.
+func (h *Hub) staleRetained(topic string, payload []byte) bool {
+	tp, ok := wire.ParseTopic(topic)
+	if !ok || tp.Suffix != "state" {
+		return false
+	}
+	var s struct {
+		Seq int64 `json:"seq"`
+	}
+	if json.Unmarshal(payload, &s) != nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tables[tp.Table]
+	if t == nil || s.Seq >= t.Seq {
+		return false
+	}
+	h.opts.Log.Warn("hub: a retained state older than the wall's ignored (a broker node that came back?)", "table", tp.Table, "seq", s.Seq, "wall_seq", t.Seq)
+	return true
+}
 
 // apply takes one message of a table: its status or its public state.
 func (h *Hub) apply(topic string, payload []byte) {
