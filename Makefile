@@ -46,9 +46,10 @@ bench: deps-test
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem ./... | $(GO) run ./scripts/benchreport -out test-artifacts/bench
 
 # The drills at full length: 50 power cuts, a 10-minute broker outage at
-# 10 actions a second (make test runs them short).
+# 10 actions a second, the venue's NATS cluster losing a node under 20
+# tables (make test runs them short).
 drills: deps-test
-	SZTAB_DRILLS=full $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/
+	SZTAB_DRILLS=full $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/ ./companion/fleet/
 
 # Every fuzz target, FUZZTIME each, one after another (scripts/fuzz.sh;
 # their seeds run in `make test` already): make fuzz FUZZTIME=5m

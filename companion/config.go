@@ -20,6 +20,7 @@ import (
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/ops"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision"
@@ -62,15 +63,55 @@ type Config struct {
 
 // MQTTConfig says where to publish.
 type MQTTConfig struct {
-	// Broker is a URL (tcp://host:1883, ssl://host:8883). Empty: run the
-	// embedded broker and publish to it.
-	Broker string `yaml:"broker"`
+	// Broker is a URL (tcp://host:1883, ssl://host:8883), or several: a
+	// YAML list or one string, comma-separated (every node of a venue's
+	// NATS cluster). The table connects to the first that answers and,
+	// when it goes away, to the next. Empty: run the embedded broker and
+	// publish to it.
+	Broker BrokerURLs `yaml:"broker"`
 	// Listen is the embedded broker's address.
 	Listen   string    `yaml:"listen"`
 	Username string    `yaml:"username"`
 	Password string    `yaml:"password"`
 	ClientID string    `yaml:"client_id"`
 	TLS      TLSConfig `yaml:"tls"`
+}
+
+// BrokerURLs is mqtt.broker: one URL, several separated by commas, or a
+// YAML list of them (kept comma-separated).
+type BrokerURLs string
+
+// UnmarshalYAML takes a string or a list of strings.
+func (b *BrokerURLs) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*b = BrokerURLs(n.Value)
+		return nil
+	case yaml.SequenceNode:
+		parts := make([]string, len(n.Content))
+		for i, e := range n.Content {
+			if e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
+				return fmt.Errorf("line %d: mqtt.broker: entry %d is not a URL", e.Line, i+1)
+			}
+			parts[i] = e.Value
+		}
+		*b = BrokerURLs(strings.Join(parts, ","))
+		return nil
+	}
+	return fmt.Errorf("line %d: mqtt.broker: want a URL or a list of URLs", n.Line)
+}
+
+// URLs are the broker URLs in order (nil when none are set or the list is
+// not valid; ParseConfig has refused a config with a bad list).
+func (b BrokerURLs) URLs() []string {
+	if b == "" {
+		return nil
+	}
+	urls, err := wire.ParseBrokers(string(b))
+	if err != nil {
+		return nil
+	}
+	return urls
 }
 
 // TLSConfig is used for ssl:// brokers.
@@ -339,13 +380,15 @@ func (c *Config) check() error {
 	if !(c.Measure.KrokMM > 0 && c.Measure.KrokMM <= 100) {
 		return c.errAt("measure.krok_mm", "%v mm is not a plausible krok", c.Measure.KrokMM)
 	}
+	if c.MQTT.Broker == "" && c.Line("mqtt.broker") > 0 {
+		return c.errAt("mqtt.broker", "empty: give a broker URL like tcp://host:1883 (or several), or leave mqtt.broker out for the embedded broker")
+	}
 	if c.MQTT.Broker != "" {
 		if c.MQTT.Listen != "" {
 			return c.errAt("mqtt.listen", "set either mqtt.broker (an outside broker) or mqtt.listen (the embedded one), not both")
 		}
-		scheme, _, ok := strings.Cut(c.MQTT.Broker, "://")
-		if !ok || (scheme != "tcp" && scheme != "ssl" && scheme != "tls" && scheme != "mqtt" && scheme != "mqtts" && scheme != "ws" && scheme != "wss") {
-			return c.errAt("mqtt.broker", "%q is not a broker URL like tcp://host:1883 or ssl://host:8883", c.MQTT.Broker)
+		if _, err := wire.ParseBrokers(string(c.MQTT.Broker)); err != nil {
+			return c.errAt("mqtt.broker", "%s", strings.TrimPrefix(err.Error(), "wire: broker list: "))
 		}
 	} else if _, port, err := net.SplitHostPort(c.MQTT.Listen); err != nil {
 		return c.errAt("mqtt.listen", "%q is not an address like :1883 or 127.0.0.1:1883", c.MQTT.Listen)

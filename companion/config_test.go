@@ -50,6 +50,14 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad port", strings.Replace(goodConfig, "127.0.0.1:1883", "127.0.0.1:99999", 1), "port", 6},
 		{"both broker and listen", strings.Replace(goodConfig, "mqtt:\n", "mqtt:\n  broker: tcp://x:1883\n", 1), "not both", 7},
 		{"bad broker url", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: x:1883", 1), "broker URL", 6},
+		{"a bad entry in a broker list", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: tcp://n1:1883,tcp//n2:1883,tcp://n3:1883", 1),
+			`mqtt.broker: entry 2 of 3 "tcp//n2:1883"`, 6},
+		{"a bad entry in a YAML broker list", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker:\n    - tcp://n1:1883\n    - udp://n2:1883", 1),
+			`mqtt.broker: entry 2 of 2 "udp://n2:1883": scheme "udp"`, 7},
+		{"a list in a broker list", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker:\n    - tcp://n1:1883\n    - [tcp://n2:1883]", 1),
+			`mqtt.broker: entry 2 is not a URL`, 8},
+		{"an empty broker list", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: []", 1), "mqtt.broker: empty", 6},
+		{"a node listed twice", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: tcp://n1:1883, tcp://n1:1883", 1), "listed twice", 6},
 		{"wrong type", strings.Replace(goodConfig, "table: stol-1\n", "table: stol-1\nmeasure:\n  krok_mm: long\n", 1), "krok_mm", 4},
 		{"bad krok", strings.Replace(goodConfig, "table: stol-1\n", "table: stol-1\nmeasure:\n  krok_mm: -3\n", 1), "krok", 4},
 		{"bad yaml", "venue: [\n", "", 0},
@@ -74,6 +82,26 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 				t.Errorf("got %q, want it to mention %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// mqtt.broker takes one URL, several comma-separated, or a YAML list: the
+// same list in the same order.
+func TestBrokerList(t *testing.T) {
+	want := []string{"tcp://n1:1883", "tcp://n2:1883", "ssl://n3:8883"}
+	for _, b := range []string{" broker: tcp://n1:1883, tcp://n2:1883,ssl://n3:8883", " broker: [tcp://n1:1883, tcp://n2:1883, ssl://n3:8883]",
+		" broker:\n    - tcp://n1:1883\n    - tcp://n2:1883\n    - ssl://n3:8883"} {
+		cfg, err := ParseConfig("t.yaml", []byte(strings.Replace(goodConfig, " listen: \"127.0.0.1:1883\"", b, 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if got := cfg.MQTT.Broker.URLs(); strings.Join(got, " ") != strings.Join(want, " ") || cfg.MQTT.Listen != "" {
+			t.Errorf("%s: got %q (listen %q), want %q", b, got, cfg.MQTT.Listen, want)
+		}
+	}
+	cfg, err := ParseConfig("t.yaml", []byte(strings.Replace(goodConfig, " listen: \"127.0.0.1:1883\"", " broker: tcp://venue:1883", 1)))
+	if err != nil || strings.Join(cfg.MQTT.Broker.URLs(), " ") != "tcp://venue:1883" {
+		t.Errorf("one broker: %v %q", err, cfg.MQTT.Broker.URLs())
 	}
 }
 

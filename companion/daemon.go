@@ -250,7 +250,7 @@ func (d *Daemon) MetricsAddr() string {
 }
 
 func (d *Daemon) connect(ctx context.Context) error {
-	url := d.cfg.MQTT.Broker
+	url := string(d.cfg.MQTT.Broker)
 	user, pass := d.cfg.MQTT.Username, d.cfg.MQTT.Password
 	if url == "" {
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}

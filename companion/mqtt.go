@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -161,6 +162,9 @@ type Publisher struct {
 
 // PublisherOptions configure a connection.
 type PublisherOptions struct {
+	// URL is the broker's URL, or several separated by commas (the nodes
+	// of a cluster): paho connects to the first that answers, in order,
+	// and after a lost connection to the first that answers again.
 	URL      string
 	ClientID string
 	Username string
@@ -169,9 +173,9 @@ type PublisherOptions struct {
 	// Will is published by the broker, retained, when the connection drops.
 	WillTopic   string
 	WillPayload []byte
-	// Subscriptions are topics the table listens on (QoS 1), subscribed
-	// again after every reconnect. Handlers run on the client's goroutine
-	// and must not block.
+	// Subscriptions are topics the table listens on (at SubscribeQoS),
+	// subscribed again after every reconnect. Handlers run on the client's
+	// goroutine and must not block.
 	Subscriptions map[string]func(Message)
 	// OnConnect, if set, runs after every successful connect and
 	// reconnect, once the broker has answered the subscriptions (or 10 s
@@ -192,11 +196,26 @@ type Message struct {
 	Retained bool
 }
 
+// SubscribeQoS is the QoS of the table's subscriptions (its command
+// topics): 0. The session is clean, so a command sent while the table was
+// away is lost at QoS 1 too; what QoS 1 would add is a command's
+// redelivery after a connection drops with it in flight, and a sender
+// that gets no answer sends it again with its id (carried out once). At
+// QoS 1 a NATS cluster makes the subscription a JetStream consumer, which
+// needs the cluster's metadata leader: after the loss of that node the
+// SUBACK waits for an election (4 s and more) and the table's state waits
+// with it (it is published again once the subscriptions are confirmed).
+const SubscribeQoS = 0
+
 // Connect connects to the broker, retrying in the background if it is not
-// there yet; messages published meanwhile wait in memory.
+// there yet; messages published meanwhile wait in memory. A URL list that
+// wire.ParseBrokers refuses is an error.
 func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
+	urls, err := wire.ParseBrokers(o.URL)
+	if err != nil {
+		return nil, fmt.Errorf("companion: mqtt: %w", err)
+	}
 	opts := paho.NewClientOptions().
-		AddBroker(o.URL).
 		SetClientID(o.ClientID).
 		SetCleanSession(true).
 		SetAutoReconnect(true).
@@ -206,6 +225,14 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 		SetMaxReconnectInterval(2 * time.Second).
 		SetOrderMatters(true).
 		SetKeepAlive(10 * time.Second)
+	for _, u := range urls {
+		opts.AddBroker(u)
+	}
+	if len(urls) > 1 {
+		// A node that is down refuses at once, one that hangs is left
+		// after 5 s for the next.
+		opts.SetConnectTimeout(5 * time.Second)
+	}
 	if o.Username != "" {
 		opts.SetUsername(o.Username).SetPassword(o.Password)
 	}
@@ -223,29 +250,69 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 		}
 	})
 	var onConnect sync.Mutex // one OnConnect at a time
+	var generation atomic.Int64
 	opts.SetOnConnectHandler(func(c paho.Client) {
+		gen := generation.Add(1)
 		log.Info("connected to the MQTT broker", "broker", o.URL)
-		toks := map[string]paho.Token{}
-		for topic, handle := range o.Subscriptions {
-			toks[topic] = c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) {
-				handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
-			})
+		subscribe := func(topics []string) map[string]paho.Token {
+			toks := map[string]paho.Token{}
+			for _, topic := range topics {
+				handle := o.Subscriptions[topic]
+				toks[topic] = c.Subscribe(topic, SubscribeQoS, func(_ paho.Client, m paho.Message) {
+					handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
+				})
+			}
+			return toks
 		}
+		topics := make([]string, 0, len(o.Subscriptions))
+		for topic := range o.Subscriptions {
+			topics = append(topics, topic)
+		}
+		toks := subscribe(topics)
 		// Waiting for the broker's answers here would block paho.
 		go func() {
-			for topic, tok := range toks {
-				if !tok.WaitTimeout(10 * time.Second) {
-					log.Warn("the broker did not confirm the table's subscription within 10 s", "topic", topic)
-					continue
+			told := false
+			tell := func() {
+				if !told && o.OnConnect != nil {
+					onConnect.Lock()
+					defer onConnect.Unlock()
+					o.OnConnect()
 				}
-				if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
-					log.Error("the broker refused the table's subscription; check its ACL", "topic", topic, "err", tok.Error())
-				}
+				told = true
 			}
-			if o.OnConnect != nil {
-				onConnect.Lock()
-				defer onConnect.Unlock()
-				o.OnConnect()
+			defer tell()
+			start := time.Now()
+			for attempt := 1; ; attempt++ {
+				var refused []string
+				for topic, tok := range toks {
+					if !tok.WaitTimeout(10 * time.Second) {
+						log.Warn("the broker did not confirm the table's subscription within 10 s", "topic", topic)
+						continue
+					}
+					if qos, ok := tok.(*paho.SubscribeToken).Result()[topic]; tok.Error() != nil || !ok || qos == 0x80 {
+						refused = append(refused, topic)
+						if attempt == 1 {
+							log.Error("the broker refused the table's subscription (its ACL, or a NATS cluster electing a leader); trying again each second",
+								"topic", topic, "err", tok.Error())
+						}
+					}
+				}
+				if len(refused) == 0 {
+					if attempt > 1 {
+						log.Info("the broker took the table's subscriptions", "tries", attempt)
+					}
+					return
+				}
+				// The table publishes what the broker may have lost once
+				// the broker took its subscriptions, or after 10 s anyway.
+				if time.Since(start) > 10*time.Second {
+					tell()
+				}
+				time.Sleep(time.Second)
+				if generation.Load() != gen || !c.IsConnectionOpen() {
+					return // the next connection subscribes again
+				}
+				toks = subscribe(refused)
 			}
 		}()
 	})

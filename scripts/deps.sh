@@ -12,7 +12,9 @@ case "$what" in
   # GStreamer pipeline, as the Pi camera (libcamerasrc) does.
   # systemd: systemd-analyze verifies the unit in firmware-config/systemd/
   # (offline: no running systemd is needed).
-  test) pkgs+=(mosquitto chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user systemd) ;;
+  # nats-server: the venue broker tests start a three-node NATS cluster
+  # with MQTT (internal/brokertest, the failover drill in companion/fleet).
+  test) pkgs+=(mosquitto nats-server chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user systemd) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
@@ -37,8 +39,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  # The broker is started by the tests on their own ports; a system-wide
-  # mosquitto service is not needed.
+  # The brokers are started by the tests on their own ports; system-wide
+  # mosquitto and nats-server services are not needed.
 fi
 
 export PATH="$PATH:/usr/local/go/bin"

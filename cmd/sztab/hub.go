@@ -91,7 +91,7 @@ func newHubCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Broker, "broker", "tcp://127.0.0.1:1883", "venue MQTT broker URL")
+	f.StringVar(&o.Broker, "broker", "tcp://127.0.0.1:1883", "venue MQTT broker URL, or several comma-separated (every node of a NATS cluster: the hub follows the next when one goes away)")
 	f.StringVar(&o.Venue, "venue", "", "venue id (as in the tables' configs)")
 	f.StringVar(&o.Listen, "listen", ":8090", "address of the wall page")
 	f.StringVar(&o.Username, "username", "", "broker user name")

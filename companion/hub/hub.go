@@ -29,7 +29,9 @@ import (
 
 // Options configure a hub.
 type Options struct {
-	// Broker is the venue broker's URL (tcp://host:1883).
+	// Broker is the venue broker's URL (tcp://host:1883), or several
+	// separated by commas (every node of a NATS cluster): the hub follows
+	// the first that answers and, when it goes away, the next.
 	Broker   string
 	Username string
 	Password string
@@ -146,15 +148,16 @@ type Wall struct {
 
 // Hub follows the tables of one venue.
 type Hub struct {
-	opts   Options
-	feed   *display.Feed
-	mu     sync.Mutex
-	tables map[string]*Table
-	board  *Board
-	seq    int64
-	addr   string
-	ready  chan struct{}
-	wall   coalescer
+	opts    Options
+	brokers []string
+	feed    *display.Feed
+	mu      sync.Mutex
+	tables  map[string]*Table
+	board   *Board
+	seq     int64
+	addr    string
+	ready   chan struct{}
+	wall    coalescer
 	// wallSize is the length of the latest wall sent, for its pacing.
 	wallSize atomic.Int64
 
@@ -172,8 +175,9 @@ func New(o Options) (*Hub, error) {
 	if o.Venue == "" || strings.ContainsAny(o.Venue, "+#/") {
 		return nil, fmt.Errorf("hub: --venue %q is not a venue id", o.Venue)
 	}
-	if !strings.Contains(o.Broker, "://") {
-		return nil, fmt.Errorf("hub: --broker %q is not a URL like tcp://host:1883", o.Broker)
+	brokers, err := wire.ParseBrokers(o.Broker)
+	if err != nil {
+		return nil, fmt.Errorf("hub: --broker: %w", err)
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
@@ -199,7 +203,7 @@ func New(o Options) (*Hub, error) {
 	if o.ConflictGrace == 0 {
 		o.ConflictGrace = 45 * time.Second
 	}
-	h := &Hub{opts: o, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
+	h := &Hub{opts: o, brokers: brokers, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
 	h.wall.every = h.wallEvery
 	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
@@ -241,8 +245,11 @@ func (h *Hub) Run(ctx context.Context) error {
 	}()
 	defer srv.Server.Close()
 
-	opts := paho.NewClientOptions().AddBroker(h.opts.Broker).
-		SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
+	opts := paho.NewClientOptions()
+	for _, b := range h.brokers {
+		opts.AddBroker(b)
+	}
+	opts.SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
 	if h.opts.Username != "" {
 		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
@@ -254,11 +261,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		if h.connects.Add(1) > 1 {
 			h.reconnects.Inc()
 		}
-		for _, t := range []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")} {
-			c.Subscribe(t, 1, h.onMessage)
-		}
+		h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")}, h.onMessage)
 		if h.opts.Results != nil {
-			c.Subscribe(wire.VenueFilter(h.opts.Venue, "result"), 1, h.onResult)
+			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "result")}, h.onResult)
 		}
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
 	})
@@ -273,7 +278,85 @@ func (h *Hub) Run(ctx context.Context) error {
 	return nil
 }
 
-func (h *Hub) onMessage(_ paho.Client, m paho.Message) { h.apply(m.Topic(), m.Payload()) }
+// followQoS is the QoS of the hub's subscriptions: 0. The wall shows each
+// table's latest status and state, which are retained: a message lost with
+// a connection is replaced by the retained one when the hub subscribes
+// again, and the table's next one. At QoS 1 a NATS cluster makes every
+// subscription a JetStream consumer, which cannot be created while the
+// cluster elects a leader after losing a node (the SUBACK takes 4 s and
+// says 0x80): the wall would stay behind for as long.
+const followQoS = 0
+
+// subscribe subscribes to topics and, on a goroutine of its own (paho's
+// must not wait), subscribes again each second to those the broker
+// refuses: a NATS cluster electing a leader after losing a node answers
+// 0x80 for a while. It stops when the connection does (the next one
+// subscribes again).
+func (h *Hub) subscribe(c paho.Client, topics []string, handle paho.MessageHandler) {
+	toks := map[string]paho.Token{}
+	for _, t := range topics {
+		toks[t] = c.Subscribe(t, followQoS, handle)
+	}
+	go func() {
+		for {
+			var refused []string
+			for t, tok := range toks {
+				if !tok.WaitTimeout(10 * time.Second) {
+					refused = append(refused, t)
+					continue
+				}
+				if q := tok.(*paho.SubscribeToken).Result()[t]; tok.Error() != nil || q == 0x80 {
+					refused = append(refused, t)
+				}
+			}
+			if len(refused) == 0 {
+				return
+			}
+			h.opts.Log.Warn("hub: the broker refused a subscription; trying again", "topics", refused)
+			time.Sleep(time.Second)
+			if !c.IsConnectionOpen() {
+				return
+			}
+			toks = map[string]paho.Token{}
+			for _, t := range refused {
+				toks[t] = c.Subscribe(t, followQoS, handle)
+			}
+		}
+	}()
+}
+
+func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
+	if m.Retained() && h.staleRetained(m.Topic(), m.Payload()) {
+		return
+	}
+	h.apply(m.Topic(), m.Payload())
+}
+
+// staleRetained says whether a retained state is older than the one the
+// wall has (a lower seq): a NATS node that comes back after a loss may
+// serve the retained message it had before it went down (nats-server
+// 2.9.10), and the hub gets it when it subscribes there again. A live
+// state with a lower seq (a new game's journal on the table) is taken.
+func (h *Hub) staleRetained(topic string, payload []byte) bool {
+	tp, ok := wire.ParseTopic(topic)
+	if !ok || tp.Suffix != "state" {
+		return false
+	}
+	var s struct {
+		Seq int64 `json:"seq"`
+	}
+	if json.Unmarshal(payload, &s) != nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tables[tp.Table]
+	if t == nil || s.Seq >= t.Seq {
+		return false
+	}
+	h.opts.Log.Warn("hub: a retained state older than the wall's ignored (a broker node that came back?)", "table", tp.Table, "seq", s.Seq, "wall_seq", t.Seq)
+	return true
+}
 
 func (h *Hub) onResult(_ paho.Client, m paho.Message) {
 	tp, ok := wire.ParseTopic(m.Topic())

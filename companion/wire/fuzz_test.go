@@ -75,3 +75,36 @@ func FuzzParseTopic(f *testing.F) {
 		}
 	})
 }
+
+// A broker list (a table's mqtt.broker, the hub's and sim's --broker):
+// every URL it accepts is trimmed, distinct, has a host and a port, and
+// the list joined back reads the same.
+func FuzzParseBrokers(f *testing.F) {
+	for _, s := range []string{"tcp://127.0.0.1:1883", "tcp://n1:1883, tcp://n2:1883,tcp://n3:1883", "ssl://h:8883,wss://h:443/mqtt",
+		"tcp://n1:1883,,", "http://x:1", "tcp://[::1]:1883", "tcp://u:p@h:1", "tcp://h:99999", "n1:1883", ",", "tcp://%zz:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		urls, err := ParseBrokers(list)
+		if err != nil {
+			if urls != nil || !strings.HasPrefix(err.Error(), "wire: broker list: ") {
+				t.Fatalf("%q: %v with %q", list, err, urls)
+			}
+			return
+		}
+		if len(urls) == 0 {
+			t.Fatalf("%q: no URL and no error", list)
+		}
+		seen := map[string]bool{}
+		for _, u := range urls {
+			if u != strings.TrimSpace(u) || seen[u] || !strings.Contains(u, "://") || strings.Contains(u, ",") {
+				t.Fatalf("%q gave %q", list, urls)
+			}
+			seen[u] = true
+		}
+		back, err := ParseBrokers(strings.Join(urls, ","))
+		if err != nil || !reflect.DeepEqual(back, urls) {
+			t.Fatalf("%q: joined back %v, %v", urls, back, err)
+		}
+	})
+}
