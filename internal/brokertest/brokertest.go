@@ -219,3 +219,16 @@ func waitMQTTOr(p *process, addr string, within time.Duration, stop <-chan struc
 	}
 	return fmt.Errorf("brokertest: %s on %s took no MQTT client within %v: %v; its log, last lines:\n%s", p.name, addr, within, err, p.tail(40))
 }
+
+// pid is the running process's id, 0 when it is not running.
+func (p *process) pid() int {
+	if p.exited() {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}

@@ -56,6 +56,9 @@ func startMosquitto(t testing.TB, bin, settings string) (*Mosquitto, error) {
 // URL is the broker's URL for a table's mqtt.broker.
 func (m *Mosquitto) URL() string { return "tcp://" + m.Addr }
 
+// Pid is the broker's process id (for its CPU time), 0 while it is stopped.
+func (m *Mosquitto) Pid() int { return m.p.pid() }
+
 // Stop stops Mosquitto as a service stop does (SIGTERM: it saves its
 // sessions and retained messages when persistence is on).
 func (m *Mosquitto) Stop() { m.p.signal(syscall.SIGTERM) }

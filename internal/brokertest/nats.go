@@ -161,6 +161,9 @@ func (c *NATSCluster) waitReady(within time.Duration) error {
 	return first
 }
 
+// Pid is the node's process id (for its CPU time), 0 while it is down.
+func (n *NATSNode) Pid() int { return n.p.pid() }
+
 // URLs are the nodes' MQTT URLs (tcp://127.0.0.1:port), in node order.
 func (c *NATSCluster) URLs() []string {
 	out := make([]string, len(c.Nodes))
