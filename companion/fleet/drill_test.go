@@ -227,7 +227,11 @@ func TestDrillVenueFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hubLog.Close()
-	h, err := hub.New(hub.Options{Broker: brokers, Venue: venue, Listen: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(hubLog, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	// Finished tables' signed results go through the hub into a
+	// tournament's standings, which the node's loss must not make wrong.
+	results := newDrillResults(t, venue, 4)
+	h, err := hub.New(hub.Options{Broker: brokers, Venue: venue, Listen: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(hubLog, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Results: results.take})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +333,8 @@ func TestDrillVenueFailover(t *testing.T) {
 	for _, tb := range f.Tables {
 		atKill[tb.ID] = tb.Daemon.Seq()
 	}
+	results.publish(t, rest)
+	results.wait(t, "before the kill", 30*time.Second)
 	killedAt := time.Now()
 	killed.Kill()
 	// Time to current, per table: the first moment after the kill at which
@@ -402,6 +408,11 @@ func TestDrillVenueFailover(t *testing.T) {
 	back := time.Now()
 	waitCurrent("after the node came back", 60*time.Second)
 	t.Logf("current at the hub %v after the node's restart (and %v of play)", time.Since(back).Round(time.Millisecond), after)
+	// The results delivered again after the loss (the hub subscribed anew)
+	// are each counted once: the standings are as before.
+	if why := results.check(); why != "" {
+		t.Errorf("standings after the node's loss and return: %s", why)
+	}
 
 	// The referee stops; every table's last state reaches the hub.
 	stopRef()
