@@ -265,7 +265,7 @@ func (m *mqttSink) depth(seq int64) int {
 
 // reconnected republishes everything retained and every unpublished event.
 func (m *mqttSink) reconnected() {
-	if m.metrics != nil && m.connects.Add(1) > 1 {
+	if m.connects.Add(1) > 1 && m.metrics != nil {
 		m.metrics.reconnects.Inc()
 	}
 	m.mu.Lock()
