@@ -67,9 +67,12 @@ func newDrillResults(t *testing.T, venue string, n int) *drillResults {
 	return r
 }
 
-// take is the hub's Results: every result goes to the tournament.
+// take is the hub's Results: the finished tables' results go to the
+// tournament. (A playing table of the fleet may finish its game too —
+// Mali Powstańcy's can — and publish its own result; it is not a table of
+// this tournament.)
 func (r *drillResults) take(table string, payload []byte) {
-	if len(payload) == 0 {
+	if _, ours := r.keys[table]; !ours || len(payload) == 0 {
 		return
 	}
 	var m wire.ResultMessage
