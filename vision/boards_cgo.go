@@ -6,8 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
+	"math"
 	"os"
+	"slices"
+	"time"
 
 	"gocv.io/x/gocv"
 
@@ -95,6 +99,11 @@ func corners(d *board.Definition, seen map[int][4]geom.Vec2) int {
 type boardReader struct {
 	counter *board.Counter
 	buf     []byte
+	// a board-only camera (no table calibration): stale is set when the
+	// image changed since the board was last counted; still counts the
+	// frames since it last moved.
+	stale bool
+	still int
 }
 
 // openBoard prepares the board counting when the config names a board
@@ -103,20 +112,168 @@ func (p *Pipeline) openBoard() error {
 	if p.cfg.Board == "" {
 		return nil
 	}
-	cal, err := board.LoadCalibration(p.cfg.Board)
+	r, err := loadBoardReader(p.cfg.Board)
 	if err != nil {
 		return err
+	}
+	p.board = r
+	return nil
+}
+
+func loadBoardReader(path string) (*boardReader, error) {
+	cal, err := board.LoadCalibration(path)
+	if err != nil {
+		return nil, err
 	}
 	def, err := board.ForGame(cal.Game, cal.Board)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	k, err := board.NewCounter(def, cal)
 	if err != nil {
+		return nil, err
+	}
+	return &boardReader{counter: k, stale: true}, nil
+}
+
+// newBoardOnlyPipeline is the pipeline of a camera over a printed board
+// and nothing else (Bitwa Warszawska, Mali Powstańcy): no markers to
+// detect, no models; each time the board has changed and then stood still
+// for still_frames frames it is counted, and a count (or a warning) that
+// differs from the last snapshot's makes a new snapshot. A dice tray in
+// the same view is read as on any table.
+func newBoardOnlyPipeline(cfg Config, log *slog.Logger) (*Pipeline, error) {
+	p := &Pipeline{
+		cfg: cfg, log: log,
+		tracker:   newTracker(cfg.StillMM, cfg.StillFrames, cfg.ForgetAfter),
+		still:     newStillness(cfg.StillDiff),
+		snapFrame: gocv.NewMat(),
+		lastPx:    map[int]geom.Vec2{},
+	}
+	if err := p.openBoard(); err != nil {
+		p.still.Close()
+		p.snapFrame.Close()
+		return nil, err
+	}
+	if cfg.DiceTray != nil {
+		var err error
+		if p.tray, err = newTrayState(*cfg.DiceTray); err != nil {
+			p.still.Close()
+			p.snapFrame.Close()
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// reloadBoard reads a board-only camera's board calibration again; on an
+// error the pipeline keeps the one it had.
+func (p *Pipeline) reloadBoard() error {
+	r, err := loadBoardReader(p.cfg.Board)
+	if err != nil {
 		return err
 	}
-	p.board = &boardReader{counter: k}
+	p.mu.Lock()
+	p.board = r
+	p.mu.Unlock()
+	p.log.Info("camera: board calibration reloaded", "board", p.cfg.Board)
 	return nil
+}
+
+// processBoardOnly is process for a board-only camera.
+func (p *Pipeline) processBoardOnly(frame gocv.Mat, at time.Time) *Snapshot {
+	b := p.board
+	changed, moving := p.still.changed(frame)
+	if changed {
+		p.still.accept(frame, true)
+		b.stale = true
+		p.stats.Detections++
+	} else {
+		p.stats.StillFrames++
+	}
+	if changed || moving {
+		b.still = 0
+	} else {
+		b.still++
+	}
+	p.readTray(frame, !changed)
+	if b.stale && b.still+1 >= p.cfg.StillFrames {
+		b.stale = false
+		s := Snapshot{Time: at}
+		p.countBoard(&s, frame)
+		if p.haveSnap && slices.Equal(s.Pieces, p.lastSnap.Pieces) && slices.Equal(s.Warnings, p.lastSnap.Warnings) && (p.tray == nil || !p.tray.fresh) {
+			return nil
+		}
+		return p.finishBoardOnly(&s, frame)
+	}
+	if p.tray != nil && p.tray.fresh && p.haveSnap {
+		s := p.lastSnap
+		s.Time, s.Image = at, ""
+		return p.finishBoardOnly(&s, frame)
+	}
+	return nil
+}
+
+// finishBoardOnly numbers a board-only snapshot and keeps it with its
+// frame and picture.
+func (p *Pipeline) finishBoardOnly(s *Snapshot, frame gocv.Mat) *Snapshot {
+	p.tracker.seq++
+	s.Seq = p.tracker.seq
+	s.KrokMM = p.cfg.KrokMM
+	if p.tray != nil {
+		p.tray.fill(s)
+	}
+	p.stats.Snapshots++
+	frame.CopyTo(&p.snapFrame)
+	p.haveSnap = true
+	if p.cfg.Annotated != "" || p.onImage != nil {
+		jpg, err := p.annotateBoardOnly(frame, *s)
+		if err != nil {
+			p.log.Warn("camera: annotated image", "err", err)
+		} else {
+			if p.cfg.Annotated != "" {
+				if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
+					p.log.Warn("camera: annotated image", "err", err)
+				} else {
+					s.Image = p.cfg.Annotated
+				}
+			}
+			p.pendingImage = jpg
+		}
+	}
+	p.lastSnap = *s
+	return s
+}
+
+// annotateBoardOnly is the frame with the snapshot's number, how many
+// pieces were counted and its warnings written over it.
+func (p *Pipeline) annotateBoardOnly(frame gocv.Mat, s Snapshot) ([]byte, error) {
+	img := gocv.NewMat()
+	defer img.Close()
+	if frame.Channels() == 1 {
+		gocv.CvtColor(frame, &img, gocv.ColorGrayToBGR)
+	} else {
+		frame.CopyTo(&img)
+	}
+	scale := math.Max(0.4, float64(img.Cols())/2400)
+	pieces, unsure := 0, 0
+	for _, c := range s.Pieces {
+		pieces += c.Count
+		if c.Reason != "" {
+			unsure++
+		}
+	}
+	line := int(36 * scale)
+	text(&img, fmt.Sprintf("snapshot %d  pieces %d  unsure counts %d", s.Seq, pieces, unsure), image.Pt(line/2, line), scale, colText)
+	for i, w := range s.Warnings {
+		text(&img, w, image.Pt(line/2, line*(i+2)), 0.8*scale, colOccluded)
+	}
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, img, []int{gocv.IMWriteJpegQuality, p.cfg.JPEGQuality})
+	if err != nil {
+		return nil, fmt.Errorf("vision: JPEG: %w", err)
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...), nil
 }
 
 // countBoard fills the snapshot's pieces from the frame; a frame it cannot

@@ -165,6 +165,12 @@ func (c *Config) Defaults() {
 	}
 }
 
+// boardOnly: the camera watches a printed board and nothing else (no
+// miniatures, so no table calibration or marker registry).
+func (c Config) boardOnly() bool {
+	return strings.TrimSpace(c.Board) != "" && strings.TrimSpace(c.Calibration) == "" && strings.TrimSpace(c.Markers) == ""
+}
+
 // Validate checks the config (after Defaults) and names the bad key.
 func (c Config) Validate() error {
 	var errs []string
@@ -194,11 +200,19 @@ func (c Config) Validate() error {
 	if c.FPS < 0 {
 		bad("fps", "%g is negative", c.FPS)
 	}
-	if strings.TrimSpace(c.Calibration) == "" {
+	switch {
+	case c.boardOnly():
+		// a printed board with no miniatures: the board calibration is
+		// the camera's only calibration
+	case strings.TrimSpace(c.Calibration) == "" && strings.TrimSpace(c.Markers) != "":
 		bad("calibration", "is empty; want the table calibration file (`sztab calibrate table` writes it)")
-	}
-	if strings.TrimSpace(c.Markers) == "" {
+	case strings.TrimSpace(c.Calibration) != "" && strings.TrimSpace(c.Markers) == "":
 		bad("markers", "is empty; want the marker registry file")
+	case strings.TrimSpace(c.Calibration) == "":
+		bad("calibration", "is empty; want the table calibration file (`sztab calibrate table` writes it) with the marker registry (markers), or a printed board's calibration alone (board, written by `sztab calibrate board`)")
+	}
+	if c.boardOnly() && strings.TrimSpace(c.Terrain) != "" {
+		bad("terrain", "needs the table calibration and the marker registry (a board-only camera reads no terrain)")
 	}
 	if c.CameraHeightMM < 0 || (c.CameraHeightMM > 0 && (c.CameraHeightMM < 200 || c.CameraHeightMM > 10000)) {
 		bad("camera_height_mm", "%g: want 200–10000 mm (or leave it out)", c.CameraHeightMM)

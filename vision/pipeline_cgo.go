@@ -68,6 +68,9 @@ func Open(cfg Config, log *slog.Logger) (*Pipeline, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	if cfg.boardOnly() {
+		return newBoardOnlyPipeline(cfg, log) // boards_cgo.go
+	}
 	reg, err := LoadRegistry(cfg.Markers)
 	if err != nil {
 		return nil, err
@@ -139,7 +142,9 @@ func (p *Pipeline) Close() error {
 		return nil
 	}
 	p.closed = true
-	p.det.Close()
+	if p.det != nil {
+		p.det.Close()
+	}
 	p.still.Close()
 	p.ter.close()
 	return p.snapFrame.Close()
@@ -169,6 +174,9 @@ func (p *Pipeline) Annotate(pairs ...Pair) ([]byte, error) {
 	if !p.haveSnap {
 		return nil, errors.New("vision: no snapshot yet")
 	}
+	if p.reg == nil {
+		return p.annotateBoardOnly(p.snapFrame, p.lastSnap)
+	}
 	return p.annotate(p.snapFrame, p.lastSnap, pairs)
 }
 
@@ -189,6 +197,9 @@ func (p *Pipeline) Stats() Stats {
 // Reload reads the marker registry and the calibration again (after
 // `sztab calibrate`). On any error the pipeline keeps what it had.
 func (p *Pipeline) Reload() error {
+	if p.cfg.boardOnly() {
+		return p.reloadBoard() // boards_cgo.go
+	}
 	reg, err := LoadRegistry(p.cfg.Markers)
 	if err != nil {
 		return err
@@ -357,6 +368,9 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	p.stats.LastFrame = at
 	if frame.Empty() {
 		return nil, errors.New("vision: empty frame")
+	}
+	if p.reg == nil {
+		return p.processBoardOnly(frame, at), nil // boards_cgo.go
 	}
 	if err := p.cal.CheckSize(frame.Cols(), frame.Rows()); err != nil {
 		return nil, err
