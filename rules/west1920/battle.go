@@ -2,6 +2,8 @@ package west1920
 
 import (
 	"slices"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // ---- 9.1 withdrawal before combat ----
@@ -227,11 +229,35 @@ func (s *State) askCombatRoll() []Event {
 		s.passTurn()
 		return evs
 	}
+	if d := other(bt.Side); !bt.BonusAsked {
+		// 9.3, last point: the defending player names its card bonuses
+		// (those whose chooser it is) before the roll.
+		bt.BonusAsked = true
+		if opts := s.bonusChoice(d); len(opts) > 0 {
+			s.setPending(Pending{Kind: "card_bonus", Action: "card_bonus", Side: d, Hex: bt.Target, Options: opts,
+				Text: rules.Text{PL: "premie kart do tej walki (albo żadnej) przed rzutem (9.3)", EN: "card bonuses for this combat (or none) before the roll (9.3)"}})
+			return nil
+		}
+	}
 	co, _ := Combat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)},
 		CombatStack{Combat: bt.DefCF, Units: len(bt.Defenders), Steps: s.steps(bt.Defenders)})
 	s.tieOdds(&co)
 	s.rollPending("combat_roll", "", 2, "rzut walki: 1K6 atakującego i 1K6 obrońcy (9.3)", "combat roll: the attacker's 1d6 and the defender's 1d6 (9.3)", &Odds{Combat: &co})
 	return nil
+}
+
+// cardBonus answers the defender's card_bonus decision (9.3).
+func (s *State) cardBonus(a CardBonus) ([]Event, error) {
+	bt := s.Battle
+	if err := s.addBonuses(bt, a.Side, a.Bonuses); err != nil {
+		return nil, err
+	}
+	s.Pending = nil
+	var evs []Event
+	for _, bo := range a.Bonuses {
+		evs = append(evs, Event{Type: "card_bonus", Side: a.Side, N: bo.Card, Hex: bo.Hex, Text: textf("Karta %d: premia dla stosu w %s (9.3)", "Card %d: bonus for the stack in %s (9.3)", bo.Card, bo.Hex)})
+	}
+	return append(evs, s.askCombatRoll()...), nil
 }
 
 // tieOdds moves the tie to the defender's wins under the option

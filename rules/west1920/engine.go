@@ -151,7 +151,7 @@ func (s *State) apply(a Action) ([]Event, error) {
 		return s.replace(a)
 	case StrategicMove:
 		return s.strategicMove(a)
-	case Roll, Losses, Retreat, Pursue, Place, Choose:
+	case Roll, CardBonus, Losses, Retreat, Pursue, Place, Choose:
 		return nil, rejectf("no_decision", "nikt nie czeka na %s", "nothing waits for %s", a.Type())
 	}
 	return nil, rejectf("unknown_action", "nieznana akcja %T", "unknown action %T", a)
@@ -180,6 +180,8 @@ func actionSide(a Action) string {
 	case Withdraw:
 		return a.Side
 	case Attack:
+		return a.Side
+	case CardBonus:
 		return a.Side
 	case Losses:
 		return a.Side
@@ -313,6 +315,8 @@ func (s *State) answer(a Action) ([]Event, error) {
 		return s.coordinationRoll(a.(Roll))
 	case "combat_roll":
 		return s.combatRoll(a.(Roll))
+	case "card_bonus":
+		return s.cardBonus(a.(CardBonus))
 	case "losses":
 		return s.losses(a.(Losses))
 	case "retreat":

@@ -184,6 +184,10 @@ type Battle struct {
 	Loser     string  `json:"loser,omitempty"`
 	Retreated bool    `json:"retreated,omitempty"`
 	Bonuses   []Bonus `json:"bonuses,omitempty"`
+	// Supporters are the supporting stack's units (9.2; card bonuses).
+	Supporters []string `json:"supporters,omitempty"`
+	// BonusAsked: the defender's card_bonus decision was offered (9.3).
+	BonusAsked bool `json:"bonus_asked,omitempty"`
 }
 
 // Move is an order waiting for its activation roll or attrition rolls.
@@ -295,6 +299,7 @@ func (s State) clone() State {
 		b.Attackers = slices.Clone(b.Attackers)
 		b.Defenders = slices.Clone(b.Defenders)
 		b.Bonuses = slices.Clone(b.Bonuses)
+		b.Supporters = slices.Clone(b.Supporters)
 		if b.Outcome != nil {
 			o := *b.Outcome
 			b.Outcome = &o
