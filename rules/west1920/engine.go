@@ -1,6 +1,7 @@
 package west1920
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -204,7 +205,12 @@ func actionSide(a Action) string {
 func (s *State) start(a StartGame) ([]Event, error) {
 	cat, err := NewCatalogue(a.Data)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%w)", rejectf("bad_setup", "błędne dane gry: %v", "bad game data: %v", err), err)
+		pl := err.Error()
+		var de *DataError
+		if errors.As(err, &de) {
+			pl = fmt.Sprintf("%s: %s: %s", de.File, de.Entry, de.Reason.PL)
+		}
+		return nil, fmt.Errorf("%w (%w)", rejectf("bad_setup", "błędne dane gry: %[1]s", "bad game data: %[2]v", pl, err), err)
 	}
 	o := a.Options
 	o.defaults()
