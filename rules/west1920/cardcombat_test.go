@@ -195,3 +195,29 @@ func TestCard10CityFront(t *testing.T) {
 		t.Errorf("city %s attacked from %s: defence %d with card 10 (want the front %d), %d without (want the flank %d)", city, from, with, u.Full[0], without, u.Full[1])
 	}
 }
+
+// 9.5b: "Jednostki kawalerii, piechoty i dowodzenia mogą wykonać pościg":
+// an HQ in the winning stack may enter the vacated hex with the pursuers
+// (not alone: AMBIGUITIES.md), never one hex further.
+func TestHQPursues(t *testing.T) {
+	s := exampleCombat(t)
+	putHQ(t, &s, "ru-hq-12a", "2115") // with the attacking stack
+	s = mustApply(t, s, Attack{Side: Russian, From: "2115", Target: "2014"})
+	s = mustApply(t, s, Roll{Dice: []int{2, 4}}) // 17 against 14: 9.5b
+	s = mustApply(t, s, Losses{Side: Polish, Units: []string{"pl-12dp"}})
+	s = mustApply(t, s, Retreat{Side: Polish, Path: []Hex{"1914", "1813"}, Facing: "SE"})
+	wantPending(t, s, "pursuit", Russian, -1)
+	if !slices.Contains(s.Pending.Options, "ru-hq-12a") {
+		t.Fatalf("pursuit options %v: want the HQ of the winning stack", s.Pending.Options)
+	}
+	rejectCode(t, s, Pursue{Side: Russian, Units: []string{"ru-hq-12a"}}, "cannot_pursue")
+	rejectCode(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd", "ru-hq-12a"}, Further: []PursuitStep{{Unit: "ru-hq-12a", Hex: "1915"}}}, "cannot_pursue")
+	n := mustApply(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd", "ru-hq-12a"}, Facing: "SW"})
+	if n.hq("ru-hq-12a").Hex != "2014" || n.unit("ru-7sd").Hex != "2014" || n.unit("ru-24sd").Hex != "2115" {
+		t.Fatalf("HQ at %s, 7th at %s, 24th at %s: want the HQ and the 7th in 2014, the 24th staying", n.hq("ru-hq-12a").Hex, n.unit("ru-7sd").Hex, n.unit("ru-24sd").Hex)
+	}
+	// Without it the HQ stays.
+	if n := mustApply(t, s, Pursue{Side: Russian, Units: []string{"ru-7sd"}, Facing: "SW"}); n.hq("ru-hq-12a").Hex != "2115" {
+		t.Fatalf("HQ at %s, want 2115", n.hq("ru-hq-12a").Hex)
+	}
+}
