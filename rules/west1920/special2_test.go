@@ -1,0 +1,130 @@
+package west1920
+
+import "testing"
+
+// 13.1: one RP for each Russian combat unit that crosses the command line
+// in strategic movement (none without a crossing); not enough RP: refused.
+func TestStrategicLineCrossingCosts(t *testing.T) {
+	b := defaultCat(t).Board
+	// A column near the eastern edge (supplied from it, 6.0) where the
+	// line runs: a southern hex and its northern neighbour.
+	var from, north, south Hex
+	for r := 2; r < b.Rows && from == ""; r++ {
+		i := b.Index(cc(b.Columns-1, r))
+		if i < 0 || !b.south[i] || b.impassable[i] {
+			continue
+		}
+		n, s := b.Neighbour(i, N), b.Neighbour(i, S)
+		if n >= 0 && !b.south[n] && !b.impassable[n] && s >= 0 && b.south[s] && !b.impassable[s] {
+			from, north, south = b.HexAt(i), b.HexAt(n), b.HexAt(s)
+		}
+	}
+	if from == "" {
+		t.Fatal("no hex by the eastern edge where the line runs")
+	}
+	s := bare(t, PhaseStrategic, Russian, 1)
+	put(t, &s, "ru-7sd", from, "N")
+	if n := mustApply(t, s, StrategicMove{Side: Russian, Unit: "ru-7sd", Path: []Hex{north}, Facing: "N"}); n.player(Russian).Spent != 1 {
+		t.Errorf("crossing %s → %s: %d RP spent, want 1", from, north, n.player(Russian).Spent)
+	}
+	if n := mustApply(t, s, StrategicMove{Side: Russian, Unit: "ru-7sd", Path: []Hex{south}, Facing: "N"}); n.player(Russian).Spent != 0 {
+		t.Errorf("%s → %s, no crossing: %d RP spent, want 0", from, south, n.player(Russian).Spent)
+	}
+	s.player(Russian).TotalRP = 0
+	rejectCode(t, s, StrategicMove{Side: Russian, Unit: "ru-7sd", Path: []Hex{north}, Facing: "N"}, "no_rp")
+}
+
+func cc(c, r int) Hex { return coord{c, r}.hex() }
+
+// 13.6: in the replacement phase a weakened Russian unit in Smolensk, or a
+// Polish one in Warsaw, is restored free when an enemy unit is next to the
+// city; without the enemy next door it is not.
+func TestFreeRestorationInTheCapitals(t *testing.T) {
+	b := defaultCat(t).Board
+	for _, c := range []struct {
+		unit, enemy string
+		city        Hex
+	}{{"ru-7sd", "pl-8dp", "2404"}, {"pl-8dp", "ru-7sd", "0609"}} {
+		var next Hex
+		ci := b.Index(c.city)
+		for d := N; d <= NW && next == ""; d++ {
+			if j := b.Neighbour(ci, d); j >= 0 && !b.impassable[j] && b.country[j] == "" {
+				next = b.HexAt(j)
+			}
+		}
+		for _, enemy := range []bool{true, false} {
+			s := bare(t, PhaseCombat, Polish, 0)
+			put(t, &s, c.unit, c.city, "N")
+			s.unit(c.unit).Weak = true
+			if enemy {
+				put(t, &s, c.enemy, next, "N")
+			}
+			s.enterReplacement()
+			if got := s.unit(c.unit).Weak; got == enemy {
+				t.Errorf("%s weak in %s, enemy next door %v: still weak %v", c.unit, c.city, enemy, got)
+			}
+			if s.player(Polish).Spent != 0 || s.player(Russian).Spent != 0 {
+				t.Errorf("13.6 costs no RP")
+			}
+		}
+	}
+}
+
+// 7.3: a chit costs 1 RP, 2 on a stack that began the movement phase
+// unsupplied.
+func TestChitCost(t *testing.T) {
+	for _, unsupplied := range []bool{false, true} {
+		s := bare(t, PhaseChits, Polish, 5)
+		put(t, &s, "pl-8dp", "1606", "NE")
+		s.unit("pl-8dp").Unsupplied = unsupplied
+		n := mustApply(t, s, AssignChit{Side: Polish, Hex: "1606"})
+		want := 1
+		if unsupplied {
+			want = 2
+		}
+		if n.player(Polish).Spent != want {
+			t.Errorf("unsupplied %v: %d RP, want %d", unsupplied, n.player(Polish).Spent, want)
+		}
+	}
+}
+
+// 13.1: a Russian "S" HQ commands only south of the line, an "N" HQ only
+// north: next to a southern stack only an "S" HQ spares the 7.2 roll.
+func TestRussianCommandZones(t *testing.T) {
+	for _, c := range []struct {
+		hq   string
+		roll bool
+	}{{"ru-hq-12a", false}, {"ru-hq-15a", true}} {
+		s := bare(t, PhaseOrders, Russian, 5)
+		s.Chits = []Chit{{Side: Russian, Hex: "2115", Cost: 1}}
+		put(t, &s, "ru-7sd", "2115", "NW")
+		putHQ(t, &s, c.hq, "2115")
+		n := mustApply(t, s, Order{Side: Russian, Hex: "2115", Path: []Hex{"2114"}, Facing: "NW"})
+		moved := n.unit("ru-7sd").Hex == "2114"
+		if moved == c.roll {
+			t.Errorf("%s with the stack south of the line: moved at once %v (pending %+v), want %v", c.hq, moved, n.Pending, !c.roll)
+		}
+	}
+}
+
+// 6.0, 13.3, 13.4: Russian depots never supply Lithuanian units (Kaunas
+// only); Polish depots supply Ukrainian units.
+func TestAlliedSupply(t *testing.T) {
+	s := bare(t, PhaseChits, Russian, 5)
+	s.Lithuania = true
+	s.Depots = []Depot{{Hex: "2113", Side: Russian, Stage: 1}}
+	put(t, &s, "ru-7sd", "2114", "N")
+	put(t, &s, "lt-1dp", "2013", "N")
+	if !s.Supplied("ru-7sd") || s.Supplied("lt-1dp") {
+		t.Errorf("next to the Russian depot in Kiev: Russian supplied %v (want true), Lithuanian %v (want false)", s.Supplied("ru-7sd"), s.Supplied("lt-1dp"))
+	}
+	p := bare(t, PhaseChits, Polish, 5)
+	put(t, &p, "ua-2ds", "2114", "N")
+	if p.Supplied("ua-2ds") {
+		t.Fatal("ua-2ds in 2114 without depots is supplied: the scene tests nothing")
+	}
+	p.Depots = []Depot{{Hex: "2113", Side: Polish, Stage: 1}}
+	if !p.Supplied("ua-2ds") {
+		t.Error("a Polish depot next to it does not supply the Ukrainian unit")
+	}
+}
