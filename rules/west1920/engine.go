@@ -77,6 +77,9 @@ func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 		// or a Ukrainian unit north of the line is eliminated as soon as it
 		// gets there (a move, retreat or card), not only at the supply check.
 		evs = append(evs, next.specialChecks()...)
+		if next.Options.CityControl == "last" {
+			next.updateControl()
+		}
 		evs = append(evs, next.checkVictory()...)
 		next.prussiaRollDue()
 	}

@@ -484,8 +484,17 @@ func (s *State) endStage() []Event {
 	var evs []Event
 	if s.Stage >= Stages {
 		count := map[string]int{}
+		if s.Options.CityControl == "last" {
+			s.updateControl()
+		}
 		for _, c := range s.cat.Data.Map.Cities {
 			if !c.Victory {
+				continue
+			}
+			if s.Options.CityControl == "last" {
+				if side := s.Control[c.Hex]; side != "" {
+					count[side]++
+				}
 				continue
 			}
 			for _, u := range s.Units {
@@ -509,6 +518,30 @@ func (s *State) endStage() []Event {
 	s.Phase = PhaseEvents
 	s.beginStage()
 	return append(evs, ev("stage", "Etap %d", "Stage %d", s.Stage))
+}
+
+// updateControl records, under city_control: last, the side whose combat
+// units alone hold each victory city now (2.2, AMBIGUITIES.md); a city
+// left empty keeps its last holder.
+func (s *State) updateControl() {
+	for _, c := range s.cat.Data.Map.Cities {
+		if !c.Victory {
+			continue
+		}
+		holder := ""
+		for _, u := range s.Units {
+			if u.Status == OnMap && u.Hex == c.Hex {
+				holder = u.Side
+				break
+			}
+		}
+		if holder != "" && s.Control[c.Hex] != holder {
+			if s.Control == nil {
+				s.Control = map[Hex]string{}
+			}
+			s.Control[c.Hex] = holder
+		}
+	}
 }
 
 // checkVictory: 2.2, a supplied unit in Smolensk (Poles) or Warsaw (Russians).

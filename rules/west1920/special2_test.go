@@ -128,3 +128,72 @@ func TestAlliedSupply(t *testing.T) {
 		t.Error("a Polish depot next to it does not supply the Ukrainian unit")
 	}
 }
+
+// 7.1: an HQ with the stack may go along with the order; it may still move
+// in the HQ phase (8.0, "Uwaga"). An HQ elsewhere cannot.
+func TestHQAccompaniesOrder(t *testing.T) {
+	s := ordersState(t, "1606")
+	put(t, &s, "pl-8dp", "1606", "NE")
+	putHQ(t, &s, "pl-hq-1a", "1606")
+	putHQ(t, &s, "pl-hq-4a", "1608")
+	rejectCode(t, s, Order{Side: Polish, Hex: "1606", Path: []Hex{"1605"}, Facing: "NE", HQ: "pl-hq-4a"}, "bad_hq")
+	n := mustApply(t, s, Order{Side: Polish, Hex: "1606", Path: []Hex{"1605"}, Facing: "NE", HQ: "pl-hq-1a"})
+	if n.hq("pl-hq-1a").Hex != "1605" || n.unit("pl-8dp").Hex != "1605" {
+		t.Fatalf("HQ at %s, unit at %s: want both in 1605", n.hq("pl-hq-1a").Hex, n.unit("pl-8dp").Hex)
+	}
+	n.Pending = nil
+	n.startAlternating(PhaseHQ, Polish)
+	if m := mustApply(t, n, MoveHQ{Side: Polish, HQ: "pl-hq-1a", Path: []Hex{"1604"}}); m.hq("pl-hq-1a").Hex != "1604" {
+		t.Fatalf("the HQ did not move in 8.0 after going with the order")
+	}
+}
+
+// 2.2, option city_control: "occupied" (default) counts the victory cities
+// with a side's combat unit in them at the end of stage 14; "last" counts
+// those its units held last (a control marker), kept when they leave.
+func TestCityControlOption(t *testing.T) {
+	cities := []Hex{"0609", "0707", "0912", "1115", "0907", "1106"}
+	ids := []string{"pl-8dp", "pl-10dp", "pl-11dp", "pl-5dp", "pl-1dlb", "pl-2dlb"}
+	for _, c := range []struct {
+		option, want string
+	}{{"occupied", "draw"}, {"last", Polish}} {
+		s := bare(t, PhaseReinforcement, Polish, 3)
+		s.Stage = Stages
+		s.Options.CityControl = c.option
+		for k, h := range cities {
+			put(t, &s, ids[k], "1606", "NE")
+			// The referee's correction is an action: control follows it.
+			s = mustApply(t, s, Adjust{Unit: ids[k], Hex: h})
+		}
+		if c.option == "last" && len(s.Control) != 6 {
+			t.Fatalf("control %v, want the six cities Polish", s.Control)
+		}
+		if c.option == "occupied" && s.Control != nil {
+			t.Fatalf("control %v recorded without the option", s.Control)
+		}
+		// The Poles leave the cities before the end.
+		for _, id := range ids {
+			s.unit(id).Hex = "1606"
+		}
+		e := s.clone()
+		e.endStage()
+		if e.Winner != c.want {
+			t.Errorf("city_control %s: winner %q, want %q", c.option, e.Winner, c.want)
+		}
+	}
+	// A Russian unit taking one of them takes its control.
+	s := bare(t, PhaseReinforcement, Polish, 3)
+	s.Stage, s.Options.CityControl = Stages, "last"
+	put(t, &s, "pl-8dp", "1606", "NE")
+	s = mustApply(t, s, Adjust{Unit: "pl-8dp", Hex: "0707"})
+	s.unit("pl-8dp").Hex = "1606"
+	put(t, &s, "ru-7sd", "1606", "NE")
+	s = mustApply(t, s, Adjust{Unit: "ru-7sd", Hex: "0707"})
+	if s.Control["0707"] != Russian {
+		t.Errorf("control of 0707 %q, want russian", s.Control["0707"])
+	}
+	_, _, err := Apply(State{}, StartGame{Data: defaultCat(t).Data, Options: Options{CityControl: "nearest"}})
+	if r, ok := asRejection(err); !ok || r.Code != "bad_option" {
+		t.Errorf("city_control nearest: %v, want bad_option", err)
+	}
+}
