@@ -1,6 +1,9 @@
 package west1920
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // 13.1: one RP for each Russian combat unit that crosses the command line
 // in strategic movement (none without a crossing); not enough RP: refused.
@@ -195,5 +198,45 @@ func TestCityControlOption(t *testing.T) {
 	_, _, err := Apply(State{}, StartGame{Data: defaultCat(t).Data, Options: Options{CityControl: "nearest"}})
 	if r, ok := asRejection(err); !ok || r.Code != "bad_option" {
 		t.Errorf("city_control nearest: %v, want bad_option", err)
+	}
+}
+
+// 3.1: the seven single-instruction cards are out of the deck for the
+// stage-1 draw and go back after it; stage-1 cards are held (no play);
+// Russians draw and play first in stages 2–7, Poles in 8–14. 4.0: RP not
+// spent are lost at the end of the stage.
+func TestEventsStageOrder(t *testing.T) {
+	s := newGame(t)
+	for _, c := range SingleCards {
+		if slices.Contains(s.Deck, c) {
+			t.Fatalf("card %d in the stage-1 deck", c)
+		}
+	}
+	rejectCode(t, s, DrawCard{Side: Russian, Card: 13}, "not_in_deck")
+	s = mustApply(t, s, DrawCard{Side: Russian, Card: 1})
+	rejectCode(t, s, PlayCard{Side: Russian, Card: 1}, "wrong_phase")
+	s = mustApply(t, s, DrawCard{Side: Polish, Card: 3})
+	for _, c := range SingleCards {
+		if !slices.Contains(s.Deck, c) {
+			t.Fatalf("card %d not back in the deck after the stage-1 draw", c)
+		}
+	}
+	if !slices.Equal(s.Player(Russian).Hand, []int{1}) || !slices.Equal(s.Player(Polish).Hand, []int{3}) {
+		t.Fatalf("hands %v %v: the stage-1 cards are held", s.Player(Russian).Hand, s.Player(Polish).Hand)
+	}
+	for _, c := range []struct {
+		stage int
+		first string
+	}{{2, Russian}, {7, Russian}, {8, Polish}, {14, Polish}} {
+		e := s.clone()
+		e.Stage = c.stage - 1
+		e.player(Polish).TotalRP, e.player(Polish).Spent = 9, 4
+		e.endStage()
+		if e.Stage != c.stage || e.Phase != PhaseEvents || e.Turn != c.first {
+			t.Errorf("stage %d: phase %s, %s first, want %s", e.Stage, e.Phase, e.Turn, c.first)
+		}
+		if p := e.Player(Polish); p.TotalRP != 0 || p.Spent != 0 {
+			t.Errorf("stage %d: Polish RP %d spent %d carried over (4.0)", c.stage, p.TotalRP, p.Spent)
+		}
 	}
 }
