@@ -240,3 +240,37 @@ func TestEventsStageOrder(t *testing.T) {
 		}
 	}
 }
+
+// 5.4: when a player's RP cannot pay the depots' upkeep at the end of the
+// depot phase, the opponent picks the depots to remove, one at a time,
+// until the rest can be paid.
+func TestDepotShortfall(t *testing.T) {
+	s := newGame(t)
+	s.Phase, s.Turn, s.Pending = PhaseDepots, Polish, nil
+	s.player(Polish).TotalRP, s.player(Russian).TotalRP = 4, 20
+	before := 0
+	for _, d := range s.Depots {
+		if d.Side == Polish {
+			before++
+		}
+	}
+	s = passBoth(t, s)
+	for i := 0; s.Pending != nil && s.Pending.Kind == "depot_shortfall"; i++ {
+		if i > before {
+			t.Fatal("the shortfall never ends")
+		}
+		wantPending(t, s, "depot_shortfall", Russian, -1)
+		h := Hex(s.Pending.Options[len(s.Pending.Options)-1])
+		rejectCode(t, s, RemoveDepot{Side: Polish, Hex: h}, "not_your_decision")
+		s = mustApply(t, s, RemoveDepot{Side: Russian, Hex: h})
+	}
+	after := 0
+	for _, d := range s.Depots {
+		if d.Side == Polish {
+			after++
+		}
+	}
+	if after >= before || s.Player(Polish).Spent > 4 || s.Phase == PhaseDepots {
+		t.Fatalf("Polish depots %d → %d, spent %d of 4, phase %s", before, after, s.Player(Polish).Spent, s.Phase)
+	}
+}
