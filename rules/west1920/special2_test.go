@@ -274,3 +274,84 @@ func TestDepotShortfall(t *testing.T) {
 		t.Fatalf("Polish depots %d → %d, spent %d of 4, phase %s", before, after, s.Player(Polish).Spent, s.Phase)
 	}
 }
+
+// 7.4: artillery and infantry may not go straight from one hex next to
+// enemy combat units to another, unless a stationary friend holds one of
+// them (or an unbridged river screens it); cavalry may. Difficult terrain
+// costs infantry and artillery two, cavalry one.
+func TestMovementRestrictions(t *testing.T) {
+	b := defaultCat(t).Board
+	ok := func(i int) bool { return i >= 0 && !b.impassable[i] && b.country[i] == "" }
+	unbridged := func(i, j int) bool { return b.unbridged(i, b.DirTo(i, j)) }
+	// A (start), E (enemy) and B (destination) all next to each other,
+	// no rivers between them.
+	var A, E, B Hex
+	for i := 0; i < b.Size() && A == ""; i++ {
+		if !ok(i) || b.difficult[i] {
+			continue
+		}
+		for d := N; d <= NW && A == ""; d++ {
+			e := b.Neighbour(i, d)
+			f := b.Neighbour(i, (d+1)%6)
+			if !ok(e) || !ok(f) || b.difficult[f] || b.DirTo(e, f) < 0 || unbridged(i, e) || unbridged(i, f) || unbridged(f, e) {
+				continue
+			}
+			A, E, B = b.HexAt(i), b.HexAt(e), b.HexAt(f)
+		}
+	}
+	if A == "" {
+		t.Fatal("no three neighbouring clear hexes")
+	}
+	scene := func(unit string) State {
+		s := ordersState(t, A)
+		put(t, &s, unit, A, "N")
+		putHQ(t, &s, "pl-hq-1a", A)
+		put(t, &s, "ru-7sd", E, "N")
+		return s
+	}
+	o := Order{Side: Polish, Hex: A, Path: []Hex{B}, Facing: "N"}
+	rejectCode(t, scene("pl-8dp"), o, "adjacent_move")
+	mustApply(t, scene("pl-4bk"), o) // cavalry
+	friend := scene("pl-8dp")
+	put(t, &friend, "pl-10dp", B, "N") // stationary
+	mustApply(t, friend, o)
+
+	// Two difficult hexes in a row from a clear one.
+	var S, D1, D2 Hex
+	for i := 0; i < b.Size() && S == ""; i++ {
+		if !ok(i) || b.difficult[i] {
+			continue
+		}
+		for d := N; d <= NW && S == ""; d++ {
+			j := b.Neighbour(i, d)
+			if !ok(j) || !b.difficult[j] {
+				continue
+			}
+			for d2 := N; d2 <= NW; d2++ {
+				k := b.Neighbour(j, d2)
+				if k != i && ok(k) && b.difficult[k] && b.DirTo(i, k) < 0 {
+					S, D1, D2 = b.HexAt(i), b.HexAt(j), b.HexAt(k)
+					break
+				}
+			}
+		}
+	}
+	if S == "" {
+		t.Fatal("no two difficult hexes in a row")
+	}
+	for _, c := range []struct {
+		unit string
+		ok   bool
+	}{{"pl-8dp", false}, {"pl-4bk", true}} {
+		s := ordersState(t, S)
+		put(t, &s, c.unit, S, "N")
+		putHQ(t, &s, "pl-hq-1a", S)
+		o := Order{Side: Polish, Hex: S, Path: []Hex{D1, D2}, Facing: "N"}
+		if c.ok {
+			mustApply(t, s, o)
+		} else {
+			rejectCode(t, s, o, "too_far")
+			mustApply(t, s, Order{Side: Polish, Hex: S, Path: []Hex{D1}, Facing: "N"}) // 2 ≤ 3
+		}
+	}
+}
