@@ -355,3 +355,24 @@ func TestMovementRestrictions(t *testing.T) {
 		}
 	}
 }
+
+// 11.2: a strategic move may not end where the unit would be unsupplied.
+func TestStrategicIntoUnsupplied(t *testing.T) {
+	s := bare(t, PhaseStrategic, Polish, 0)
+	put(t, &s, "pl-8dp", "0609", "NE") // Warsaw, the Polish base
+	var in, out []Hex
+	for _, p := range s.paths(s.cat.Board.Index("0609"), 6) {
+		probe := s.clone()
+		probe.unit("pl-8dp").Hex = p[len(p)-1]
+		if probe.Supplied("pl-8dp") {
+			in = p
+		} else if out == nil {
+			out = p
+		}
+	}
+	if in == nil || out == nil {
+		t.Fatal("no supplied and unsupplied destinations within six hexes of Warsaw")
+	}
+	rejectCode(t, s, StrategicMove{Side: Polish, Unit: "pl-8dp", Path: out, Facing: "NE"}, "unsupplied_dest")
+	mustApply(t, s, StrategicMove{Side: Polish, Unit: "pl-8dp", Path: in, Facing: "NE"})
+}
