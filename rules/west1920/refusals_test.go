@@ -57,6 +57,15 @@ func TestRuleRefusals(t *testing.T) {
 			s.unit("pl-2dlb").Unsupplied = true
 			return s
 		}, Order{Side: Polish, Hex: "1914", Path: []Hex{"1913"}}, "unsupplied_dest"},
+		{"13.3: a Lithuanian unit ordered into a Russian stack", func(t *testing.T) State {
+			s := bare(t, PhaseOrders, Russian, 5)
+			s.Lithuania = true
+			s.Chits = []Chit{{Side: Russian, Hex: "1103", Cost: 1}}
+			put(t, &s, "lt-1dp", "1103", "S")
+			putHQ(t, &s, "lt-hq", "1103")
+			put(t, &s, "ru-2sd", "1104", "S")
+			return s
+		}, Order{Side: Russian, Hex: "1103", Path: []Hex{"1104"}, Facing: "S"}, "lithuanian_stack"},
 		{"8.0: an HQ moves once", func(t *testing.T) State {
 			s := bare(t, PhaseHQ, Polish, 5)
 			putHQ(t, &s, "pl-hq-1a", "1606")
