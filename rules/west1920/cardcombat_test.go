@@ -221,3 +221,55 @@ func TestHQPursues(t *testing.T) {
 		t.Fatalf("HQ at %s, want 2115", n.hq("ru-hq-12a").Hex)
 	}
 }
+
+// Card 16 (Polish column), "każdego z dwóch polskich stosów": in a Polish
+// coordinated attack both the attacking and the supporting stack get +2;
+// the supporting stack's bonus counts only when it supports (9.2, 5–6).
+func TestTwoStackBonusInCoordinatedAttack(t *testing.T) {
+	b := defaultCat(t).Board
+	tgt := b.Index("2115")
+	var from, sup Hex
+	for d := N; d <= NW; d++ {
+		j := b.Neighbour(tgt, d)
+		if j < 0 || b.impassable[j] || b.country[j] != "" || b.unbridged(j, b.DirTo(j, tgt)) {
+			continue
+		}
+		if from == "" {
+			from = b.HexAt(j)
+		} else if b.DirTo(b.Index(from), j) >= 0 {
+			sup = b.HexAt(j) // next to the attacker too: one HQ reaches both
+			break
+		}
+	}
+	if sup == "" {
+		t.Fatal("no two neighbouring hexes next to 2115")
+	}
+	scene := func() State {
+		s := bare(t, PhaseCombat, Polish, 10)
+		put(t, &s, "ru-7sd", "2115", "N")
+		put(t, &s, "pl-12dp", from, b.DirTo(b.Index(from), tgt).String())
+		put(t, &s, "pl-8dp", sup, b.DirTo(b.Index(sup), tgt).String())
+		putHQ(t, &s, "pl-hq-1a", from)
+		return s
+	}
+	a := Attack{Side: Polish, From: from, Target: "2115", Support: sup}
+	plain := mustApply(t, scene(), a)
+	s := scene()
+	inForce(t, &s, 16, Polish)
+	a.Bonuses = []Bonus{{Card: 16, Hex: from}, {Card: 16, Hex: sup}}
+	s = mustApply(t, s, a)
+	if s.Battle.AttCF != plain.Battle.AttCF+2 || s.Battle.SupportCF != plain.Battle.SupportCF+2 {
+		t.Fatalf("attack %d support %d, want %d and %d", s.Battle.AttCF, s.Battle.SupportCF, plain.Battle.AttCF+2, plain.Battle.SupportCF+2)
+	}
+	if n := mustApply(t, s, Roll{Dice: []int{5}}); n.Battle.AttCF != plain.Battle.AttCF+2+plain.Battle.SupportCF+2 {
+		t.Errorf("supported: attack %d, want %d", n.Battle.AttCF, plain.Battle.AttCF+4+plain.Battle.SupportCF)
+	}
+	if n := mustApply(t, s, Roll{Dice: []int{3}}); n.Battle.AttCF != plain.Battle.AttCF+2 {
+		t.Errorf("alone: attack %d, want %d", n.Battle.AttCF, plain.Battle.AttCF+2)
+	}
+	// One stack twice: refused.
+	twice := scene()
+	inForce(t, &twice, 16, Polish)
+	a.Bonuses = []Bonus{{Card: 16, Hex: from}, {Card: 16, Hex: from}}
+	rejectCode(t, twice, a, "bonus_used")
+}
