@@ -135,7 +135,7 @@ func (Roll) Type() string { return "roll" }
 var Actions = rules.NewCodec("west1920game",
 	west1920.StartGame{}, west1920.DrawCard{}, west1920.PlayCard{}, Roll{}, west1920.Pass{}, west1920.BuildDepot{},
 	west1920.RemoveDepot{}, west1920.AssignChit{}, west1920.Order{}, west1920.DiscardChit{}, west1920.MoveHQ{},
-	west1920.Withdraw{}, west1920.Attack{}, west1920.Losses{}, west1920.Retreat{}, west1920.Pursue{}, west1920.Replace{},
+	west1920.Withdraw{}, west1920.Attack{}, west1920.CardBonus{}, west1920.Losses{}, west1920.Retreat{}, west1920.Pursue{}, west1920.Replace{},
 	west1920.StrategicMove{}, west1920.Place{}, west1920.Choose{}, west1920.Adjust{},
 )
 
@@ -721,6 +721,18 @@ func (g *Game) command(s west1920.State, name string, args []string, keypad, who
 		return one(pl)
 	case "choose":
 		return one(west1920.Choose{Side: side, Targets: slices.Clone(args)})
+	case "card_bonus":
+		// card_bonus [CARD@HEX…]: the defender's card bonuses before the
+		// combat roll (9.3); none: no bonus.
+		cb := west1920.CardBonus{Side: side, Bonuses: []west1920.Bonus{}}
+		for _, arg := range args {
+			bo, n := parseBonus(s, arg)
+			if n != nil {
+				return nil, n
+			}
+			cb.Bonuses = append(cb.Bonuses, bo)
+		}
+		return one(cb)
 	case "adjust":
 		if from.Kind != wire.Ref {
 			return nil, rejected("referee_only", rules.Textf("poprawki robi tylko sędzia", "only the referee adjusts counters"))
@@ -789,6 +801,23 @@ func (g *Game) drawVirtual(s west1920.State, side string) ([]companion.Action, [
 	return nil, rejected("deck_empty", rules.Textf("talia jest pusta", "the deck is empty"))
 }
 
+// parseBonus reads a card bonus CARD@HEX (9.3).
+func parseBonus(s west1920.State, arg string) (west1920.Bonus, []companion.Notice) {
+	card, hex, ok := strings.Cut(arg, "@")
+	if !ok {
+		return west1920.Bonus{}, argErr("card_bonus", fmt.Sprintf("%q: premia to KARTA@HEKS", arg), fmt.Sprintf("%q: a bonus is CARD@HEX", arg))
+	}
+	n, bad := parseCard(s, card)
+	if bad != nil {
+		return west1920.Bonus{}, rejected("unknown_card", *bad)
+	}
+	h, bad := parseHex(s, hex)
+	if bad != nil {
+		return west1920.Bonus{}, rejected("bad_hex", *bad)
+	}
+	return west1920.Bonus{Card: n, Hex: h}, nil
+}
+
 // attack: attack FROM TARGET [SUPPORT|-] [CARD@HEX…] (a card bonus: the
 // card played this stage and the stack it helps or hinders, 9.3).
 func attack(s west1920.State, side string, args []string) ([]companion.Action, []companion.Notice) {
@@ -798,16 +827,12 @@ func attack(s west1920.State, side string, args []string) ([]companion.Action, [
 	}
 	a := west1920.Attack{Side: side}
 	for i, arg := range args {
-		if card, hex, ok := strings.Cut(arg, "@"); ok && i >= 2 {
-			n, bad := parseCard(s, card)
-			if bad != nil {
-				return nil, rejected("unknown_card", *bad)
+		if strings.Contains(arg, "@") && i >= 2 {
+			bo, n := parseBonus(s, arg)
+			if n != nil {
+				return nil, n
 			}
-			h, bad := parseHex(s, hex)
-			if bad != nil {
-				return nil, rejected("bad_hex", *bad)
-			}
-			a.Bonuses = append(a.Bonuses, west1920.Bonus{Card: n, Hex: h})
+			a.Bonuses = append(a.Bonuses, bo)
 			continue
 		}
 		if i == 2 && arg == "-" {

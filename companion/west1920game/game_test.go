@@ -181,6 +181,9 @@ func TestBind(t *testing.T) {
 		{name: "an attack without a target", at: "attack", in: page(0, "attack", "1804"), code: "bad_args"},
 		{name: "a card bonus of no card", at: "attack", in: page(0, "attack", "1804", "1704", "-", "x@1804"), code: "unknown_card"},
 		{name: "a card bonus the engine refuses", at: "attack", in: page(0, "attack", "1804", "1704", "-", "5@1804"), code: "no_bonus"},
+		{name: "the defender's card bonus with no combat waiting for it", at: "attack", in: page(0, "card_bonus", "17@1704"), code: "no_decision"},
+		{name: "the defender's card bonus of no card", at: "attack", in: page(0, "card_bonus", "x@1704"), code: "unknown_card"},
+		{name: "the defender's card bonus without a hex", at: "attack", in: page(0, "card_bonus", "17"), code: "bad_args"},
 		{name: "the defender's losses", at: "end", in: page(1, "losses", "pl-1dpleg"), want: []string{"losses"},
 			check: func(t *testing.T, g *Game, _ []companion.Action) {
 				if p := g.State().Pending; p == nil || p.Action != "retreat" {

@@ -253,7 +253,7 @@
       }
       nodes.push(ctx.el("div", { class: "controls" }, sel, ctx.el("button", { "data-testid": "do-roll", onclick: function () { ctx.command("roll", sel.map(function (x) { return x.value; })); } }, ctx.say("wpisz rzut", "enter the roll")),
         btn(ctx.say("rzut wirtualny", "virtual roll"), "roll", [], "do-virtual-roll")));
-    } else if (p.action === "losses" || p.action === "choose") {
+    } else if (p.action === "losses" || p.action === "choose" || p.action === "card_bonus") {
       nodes.push(ctx.el("div", { class: "controls" }, (p.options || []).map(function (o) {
         return ctx.el("button", { "data-testid": "pick-" + o, onclick: function () { picks.push(o); ctx.redraw(); } }, o + (picks.filter(function (x) { return x === o; }).length ? " ×" + picks.filter(function (x) { return x === o; }).length : ""));
       }), btn(ctx.say("wyślij ", "send ") + picks.length + "/" + (p.n || 0), p.action, picks.slice(), "do-" + p.action)));

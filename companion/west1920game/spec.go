@@ -44,6 +44,7 @@ var commands = append(wire.Vocabulary{
 	{Name: "move", Label: rules.Text{PL: "Ruch stosu na heks", EN: "Move a stack to a hex"}, From: wire.Seat | wire.Ref, Args: []string{"hex or unit", "hex", "facing?"}},
 	{Name: "hq", Label: rules.Text{PL: "Ruch dowództwa", EN: "Move an HQ"}, From: wire.Seat | wire.Ref, Args: []string{"hq", "hex"}},
 	{Name: "attack", Label: rules.Text{PL: "Atak", EN: "Attack"}, From: wire.Seat | wire.Ref, Args: []string{"from", "target", "support?", "card@hex…"}},
+	{Name: "card_bonus", Label: rules.Text{PL: "Premie kart obrońcy przed rzutem", EN: "The defender's card bonuses before the roll"}, From: wire.Seat | wire.Ref, Args: []string{"card@hex…"}},
 	{Name: "losses", Label: rules.Text{PL: "Straty", EN: "Losses"}, From: wire.Seat | wire.Ref, Args: []string{"unit…"}},
 	{Name: "retreat", Label: rules.Text{PL: "Odwrót", EN: "Retreat"}, From: wire.Seat | wire.Ref, Args: []string{"hex", "hex", "facing?", "eliminate unit…"}},
 	{Name: "pursue", Label: rules.Text{PL: "Pościg", EN: "Pursuit"}, From: wire.Seat | wire.Ref, Args: []string{"unit… or unit@hex"}},

@@ -114,6 +114,15 @@ type Attack struct {
 	Bonuses []Bonus `json:"bonuses,omitempty"`
 }
 
+// CardBonus answers the card_bonus decision: before the combat roll the
+// defending player names the card bonuses it chooses for this combat (9.3,
+// last point; "Wybór należy do gracza … przed rzutem 1K6"). An empty list
+// uses none.
+type CardBonus struct {
+	Side    string  `json:"side"`
+	Bonuses []Bonus `json:"bonuses"`
+}
+
 // Losses allocates the losses a stack must take (9.4): one unit id per
 // step, a unit twice to eliminate it from full strength.
 type Losses struct {
@@ -202,6 +211,7 @@ func (DiscardChit) Type() string   { return "discard_chit" }
 func (MoveHQ) Type() string        { return "move_hq" }
 func (Withdraw) Type() string      { return "withdraw" }
 func (Attack) Type() string        { return "attack" }
+func (CardBonus) Type() string     { return "card_bonus" }
 func (Losses) Type() string        { return "losses" }
 func (Retreat) Type() string       { return "retreat" }
 func (Pursue) Type() string        { return "pursue" }
@@ -214,7 +224,7 @@ func (Adjust) Type() string        { return "adjust" }
 // Actions is the game's action codec: every action type, once.
 var Actions = rules.NewCodec("west1920",
 	StartGame{}, DrawCard{}, PlayCard{}, Roll{}, Pass{}, BuildDepot{}, RemoveDepot{}, AssignChit{}, Order{},
-	DiscardChit{}, MoveHQ{}, Withdraw{}, Attack{}, Losses{}, Retreat{}, Pursue{}, Replace{}, StrategicMove{},
+	DiscardChit{}, MoveHQ{}, Withdraw{}, Attack{}, CardBonus{}, Losses{}, Retreat{}, Pursue{}, Replace{}, StrategicMove{},
 	Place{}, Choose{}, Adjust{},
 )
 

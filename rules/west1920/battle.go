@@ -2,6 +2,8 @@ package west1920
 
 import (
 	"slices"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // ---- 9.1 withdrawal before combat ----
@@ -227,11 +229,35 @@ func (s *State) askCombatRoll() []Event {
 		s.passTurn()
 		return evs
 	}
+	if d := other(bt.Side); !bt.BonusAsked {
+		// 9.3, last point: the defending player names its card bonuses
+		// (those whose chooser it is) before the roll.
+		bt.BonusAsked = true
+		if opts := s.bonusChoice(d); len(opts) > 0 {
+			s.setPending(Pending{Kind: "card_bonus", Action: "card_bonus", Side: d, Hex: bt.Target, Options: opts,
+				Text: rules.Text{PL: "premie kart do tej walki (albo żadnej) przed rzutem (9.3)", EN: "card bonuses for this combat (or none) before the roll (9.3)"}})
+			return nil
+		}
+	}
 	co, _ := Combat(CombatStack{Combat: bt.AttCF, Units: len(bt.Attackers), Steps: s.steps(bt.Attackers)},
 		CombatStack{Combat: bt.DefCF, Units: len(bt.Defenders), Steps: s.steps(bt.Defenders)})
 	s.tieOdds(&co)
 	s.rollPending("combat_roll", "", 2, "rzut walki: 1K6 atakującego i 1K6 obrońcy (9.3)", "combat roll: the attacker's 1d6 and the defender's 1d6 (9.3)", &Odds{Combat: &co})
 	return nil
+}
+
+// cardBonus answers the defender's card_bonus decision (9.3).
+func (s *State) cardBonus(a CardBonus) ([]Event, error) {
+	bt := s.Battle
+	if err := s.addBonuses(bt, a.Side, a.Bonuses); err != nil {
+		return nil, err
+	}
+	s.Pending = nil
+	var evs []Event
+	for _, bo := range a.Bonuses {
+		evs = append(evs, Event{Type: "card_bonus", Side: a.Side, N: bo.Card, Hex: bo.Hex, Text: textf("Karta %d: premia dla stosu w %s (9.3)", "Card %d: bonus for the stack in %s (9.3)", bo.Card, bo.Hex)})
+	}
+	return append(evs, s.askCombatRoll()...), nil
 }
 
 // tieOdds moves the tie to the defender's wins under the option
@@ -391,7 +417,19 @@ func (s *State) afterLosses() []Event {
 			winners = bt.Defenders
 		}
 		if len(s.alive(winners)) > 0 {
-			s.setPending(Pending{Kind: "pursuit", Action: "pursue", Side: other(bt.Loser), Options: s.alive(winners),
+			// 9.5b: "Jednostki kawalerii, piechoty i dowodzenia mogą
+			// wykonać pościg": the HQs in the winning hex may go too.
+			won := bt.From
+			if bt.Loser == bt.Side {
+				won = bt.Target
+			}
+			opts := s.alive(winners)
+			for _, q := range s.HQs {
+				if q.Status == OnMap && q.Side == other(bt.Loser) && q.Hex == won {
+					opts = append(opts, q.ID)
+				}
+			}
+			s.setPending(Pending{Kind: "pursuit", Action: "pursue", Side: other(bt.Loser), Options: opts,
 				Text: textf("pościg: wejście na opuszczony heks (pusta lista: bez pościgu) (9.5b)", "pursuit: enter the vacated hex (an empty list: none) (9.5b)")})
 			return nil
 		}
@@ -549,18 +587,31 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 		if bt.Loser == bt.Side {
 			vacated = bt.From
 		}
+		var units, hqs []string
 		for _, id := range a.Units {
-			if !slices.Contains(s.Pending.Options, id) || s.unit(id).Type == Artillery {
+			if !slices.Contains(s.Pending.Options, id) || s.unit(id) != nil && s.unit(id).Type == Artillery {
 				return nil, rejectf("cannot_pursue", "%s nie może ścigać (9.5b)", "%s may not pursue (9.5b)", id)
 			}
+			if s.unit(id) == nil {
+				hqs = append(hqs, id)
+			} else {
+				units = append(units, id)
+			}
 		}
-		if len(s.ownStack(other(bt.Loser), vacated))+len(a.Units) > StackLimit || len(s.ownStack(bt.Loser, vacated)) > 0 {
+		if len(units) == 0 {
+			// AMBIGUITIES.md, 9.5b: an HQ pursues only with combat units.
+			return nil, rejectf("cannot_pursue", "dowództwo ściga tylko z jednostkami bojowymi (9.5b)", "an HQ pursues only with combat units (9.5b)")
+		}
+		if len(s.ownStack(other(bt.Loser), vacated))+len(units) > StackLimit || len(s.ownStack(bt.Loser, vacated)) > 0 {
 			return nil, rejectf("cannot_pursue", "pościg na %s niemożliwy", "no pursuit into %s", vacated)
 		}
-		evs = append(evs, s.moveStack(other(bt.Loser), a.Units, vacated, a.Facing)...)
+		evs = append(evs, s.moveStack(other(bt.Loser), units, vacated, a.Facing)...)
+		for _, id := range hqs {
+			s.hq(id).Hex = vacated
+		}
 		if bt.Outcome.Effect == EffectRout {
 			// 9.5c: each unit entering the vacated hex may attack again.
-			for _, id := range a.Units {
+			for _, id := range units {
 				s.unit(id).Again = true
 			}
 		}
@@ -578,7 +629,7 @@ func (s *State) pursue(a Pursue) ([]Event, error) {
 			}
 			evs = append(evs, s.moveStack(other(bt.Loser), []string{st.Unit}, st.Hex, st.Facing)...)
 		}
-		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(a.Units), Text: textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(a.Units), vacated)}}, evs...)
+		evs = append([]Event{{Type: "pursuit", Hex: vacated, N: len(units), Text: textf("Pościg: %d jedn. na %s (9.5b)", "Pursuit: %d unit(s) into %s (9.5b)", len(units), vacated)}}, evs...)
 	}
 	s.Battle, s.Pending = nil, nil
 	// 9.5c: the units that entered the vacated hex may attack again at

@@ -25,6 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/internal/yamlsafe"
+	"github.com/sztab/sztab/rules"
 )
 
 // Sides and nations.
@@ -232,16 +233,33 @@ func DefaultCatalogue() (*Catalogue, error) {
 // dataError is a check that failed at a YAML path; ParseCatalogue turns
 // the path into a line of the file.
 type dataError struct {
-	file string
-	path []any // keys (string) and indices (int)
-	err  error
+	file   string
+	path   []any // keys (string) and indices (int)
+	reason rules.Text
 }
 
-func (e *dataError) Error() string { return e.err.Error() }
-func (e *dataError) Unwrap() error { return e.err }
+func (e *dataError) Error() string { return e.reason.EN }
 
-func bad(file string, path []any, f string, args ...any) error {
-	return &dataError{file: file, path: path, err: fmt.Errorf(f, args...)}
+func bad(file string, path []any, pl, en string, args ...any) error {
+	return &dataError{file: file, path: path, reason: rules.Textf(pl, en, args...)}
+}
+
+// DataError is a data file that does not check: the file, the line (0 when
+// the data did not come from a file: StartGame's), the entry and what is
+// wrong, in Polish and English. Error() reads "west1920: FILE:LINE: ENTRY:
+// reason".
+type DataError struct {
+	File   string
+	Line   int
+	Entry  string
+	Reason rules.Text
+}
+
+func (e *DataError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("west1920: %s:%d: %s: %s", e.File, e.Line, e.Entry, e.Reason.EN)
+	}
+	return fmt.Sprintf("west1920: %s: %s: %s", e.File, e.Entry, e.Reason.EN)
 }
 
 // ParseCatalogue parses the three data files (the formats of data/*.yaml)
@@ -269,7 +287,7 @@ func ParseCatalogue(mapName string, mapData []byte, oobName string, oob []byte, 
 			case CardsFile:
 				name, data = cardsName, cards
 			}
-			return nil, fmt.Errorf("west1920: %s:%d: %s: %w", name, lineOf(data, de.path), pathString(de.path), de.err)
+			return nil, &DataError{File: name, Line: lineOf(data, de.path), Entry: pathString(de.path), Reason: de.reason}
 		}
 		return nil, fmt.Errorf("west1920: %w", err)
 	}
@@ -282,7 +300,7 @@ func NewCatalogue(d Data) (*Catalogue, error) {
 	if err != nil {
 		var de *dataError
 		if errors.As(err, &de) {
-			return nil, fmt.Errorf("west1920: %s: %s: %w", de.file, pathString(de.path), de.err)
+			return nil, &DataError{File: de.file, Entry: pathString(de.path), Reason: de.reason}
 		}
 		return nil, fmt.Errorf("west1920: %w", err)
 	}
@@ -448,10 +466,10 @@ func newCatalogue(d Data) (*Catalogue, error) {
 	m := d.Map
 	const mf = MapFile
 	if m.Columns < 2 || m.Columns > MaxColumns || m.Rows < 2 || m.Rows > MaxRows {
-		return nil, bad(mf, []any{"columns"}, "a map of %d×%d hexes; want 2–%d columns and 2–%d rows", m.Columns, m.Rows, MaxColumns, MaxRows)
+		return nil, bad(mf, []any{"columns"}, "mapa %d×%d heksów; oczekiwano 2–%d kolumn i 2–%d rzędów", "a map of %d×%d hexes; want 2–%d columns and 2–%d rows", m.Columns, m.Rows, MaxColumns, MaxRows)
 	}
 	if len(m.Terrain) != m.Rows {
-		return nil, bad(mf, []any{"terrain"}, "%d terrain rows, want %d (rows)", len(m.Terrain), m.Rows)
+		return nil, bad(mf, []any{"terrain"}, "%d rzędów terenu, oczekiwano %d (rows)", "%d terrain rows, want %d (rows)", len(m.Terrain), m.Rows)
 	}
 	b := &Board{Columns: m.Columns, Rows: m.Rows}
 	n := m.Columns * m.Rows
@@ -466,12 +484,12 @@ func newCatalogue(d Data) (*Catalogue, error) {
 	b.side = make([][6]uint8, n)
 	for r, row := range m.Terrain {
 		if len(row) != m.Columns {
-			return nil, bad(mf, []any{"terrain", r}, "row %02d has %d letters, want %d (columns)", r+1, len(row), m.Columns)
+			return nil, bad(mf, []any{"terrain", r}, "rząd %02d ma %d liter, oczekiwano %d (columns)", "row %02d has %d letters, want %d (columns)", r+1, len(row), m.Columns)
 		}
 		for c := 0; c < m.Columns; c++ {
 			t, ok := terrainLetters[row[c]]
 			if !ok {
-				return nil, bad(mf, []any{"terrain", r}, "hex %s: terrain letter %q, want one of . f s h L M W P", coord{c + 1, r + 1}.hex(), row[c])
+				return nil, bad(mf, []any{"terrain", r}, "heks %s: litera terenu %q, oczekiwano jednej z . f s h L M W P", "hex %s: terrain letter %q, want one of . f s h L M W P", coord{c + 1, r + 1}.hex(), row[c])
 			}
 			i := b.index(coord{c + 1, r + 1})
 			b.terrain[i] = t
@@ -488,7 +506,7 @@ func newCatalogue(d Data) (*Catalogue, error) {
 		b.eastEdge[i] = k.c == m.Columns
 	}
 	if len(m.NSLine) != m.Columns {
-		return nil, bad(mf, []any{"ns_line"}, "%d values, want one per column (%d)", len(m.NSLine), m.Columns)
+		return nil, bad(mf, []any{"ns_line"}, "%d wartości, oczekiwano jednej na kolumnę (%d)", "%d values, want one per column (%d)", len(m.NSLine), m.Columns)
 	}
 	for i := 0; i < n; i++ {
 		k := b.coordOf(i)
@@ -499,27 +517,27 @@ func newCatalogue(d Data) (*Catalogue, error) {
 	hexAt := func(path []any, h Hex) (int, error) {
 		i := b.Index(h)
 		if i < 0 {
-			return -1, bad(mf, path, "hex %q is not on the map (CCRR, columns 01–%02d, rows 01–%02d)", h, m.Columns, m.Rows)
+			return -1, bad(mf, path, "heksu %q nie ma na mapie (CCRR, kolumny 01–%02d, rzędy 01–%02d)", "hex %q is not on the map (CCRR, columns 01–%02d, rows 01–%02d)", h, m.Columns, m.Rows)
 		}
 		return i, nil
 	}
 	for ci, c := range m.Cities {
 		p := []any{"cities", ci}
 		if c.ID == "" || c.Name == "" {
-			return nil, bad(mf, p, "a city needs id and name")
+			return nil, bad(mf, p, "miasto potrzebuje id i nazwy", "a city needs id and name")
 		}
 		if _, dup := cat.Cities[c.ID]; dup {
-			return nil, bad(mf, p, "city %q listed twice", c.ID)
+			return nil, bad(mf, p, "miasto %q podane dwa razy", "city %q listed twice", c.ID)
 		}
 		i, err := hexAt(p, c.Hex)
 		if err != nil {
 			return nil, err
 		}
 		if b.impassable[i] {
-			return nil, bad(mf, p, "city %s on impassable hex %s (%s)", c.Name, c.Hex, b.terrain[i])
+			return nil, bad(mf, p, "miasto %s na niedostępnym heksie %s (%s)", "city %s on impassable hex %s (%s)", c.Name, c.Hex, b.terrain[i])
 		}
 		if b.city[i] >= 0 {
-			return nil, bad(mf, p, "hex %s holds two cities", c.Hex)
+			return nil, bad(mf, p, "na heksie %s są dwa miasta", "hex %s holds two cities", c.Hex)
 		}
 		b.city[i] = ci
 		cat.Cities[c.ID] = c
@@ -527,13 +545,13 @@ func newCatalogue(d Data) (*Catalogue, error) {
 	}
 	for ri, rv := range m.Rivers {
 		if rv.Name == "" {
-			return nil, bad(mf, []any{"rivers", ri}, "a river needs a name")
+			return nil, bad(mf, []any{"rivers", ri}, "rzeka potrzebuje nazwy", "a river needs a name")
 		}
 		for si, s := range rv.Sides {
 			p := []any{"rivers", ri, "sides", si}
 			a, dd, err := b.parseSide(s)
 			if err != nil {
-				return nil, bad(mf, p, "river %s: %v", rv.Name, err)
+				return nil, bad(mf, p, "rzeka %[1]s: %[2]s", "river %[1]s: %[3]s", rv.Name, err.PL, err.EN)
 			}
 			o := b.Neighbour(a, dd)
 			b.side[a][dd] |= sideRiver
@@ -543,10 +561,10 @@ func newCatalogue(d Data) (*Catalogue, error) {
 			p := []any{"rivers", ri, "bridges", si}
 			a, dd, err := b.parseSide(s)
 			if err != nil {
-				return nil, bad(mf, p, "bridge on the %s: %v", rv.Name, err)
+				return nil, bad(mf, p, "most na rzece %[1]s: %[2]s", "bridge on the %[1]s: %[3]s", rv.Name, err.PL, err.EN)
 			}
 			if b.side[a][dd]&sideRiver == 0 {
-				return nil, bad(mf, p, "bridge %s: no river on that side", s)
+				return nil, bad(mf, p, "most %s: na tym boku heksu nie ma rzeki", "bridge %s: no river on that side", s)
 			}
 			o := b.Neighbour(a, dd)
 			b.side[a][dd] |= sideBridge
@@ -555,7 +573,7 @@ func newCatalogue(d Data) (*Catalogue, error) {
 	}
 	for _, name := range sortedKeys(m.Countries) {
 		if !slices.Contains([]string{Czechoslovakia, Latvia, Lithuania, EastPrussia}, name) {
-			return nil, bad(mf, []any{"countries", name}, "country %q, want czechoslovakia, latvia, lithuania or east_prussia", name)
+			return nil, bad(mf, []any{"countries", name}, "kraj %q, oczekiwano czechoslovakia, latvia, lithuania albo east_prussia", "country %q, want czechoslovakia, latvia, lithuania or east_prussia", name)
 		}
 		for hi, h := range m.Countries[name] {
 			i, err := hexAt([]any{"countries", name, hi}, h)
@@ -563,17 +581,17 @@ func newCatalogue(d Data) (*Catalogue, error) {
 				return nil, err
 			}
 			if b.country[i] != "" && b.country[i] != name {
-				return nil, bad(mf, []any{"countries", name, hi}, "hex %s is in %s and %s", h, b.country[i], name)
+				return nil, bad(mf, []any{"countries", name, hi}, "heks %s leży w %s i w %s", "hex %s is in %s and %s", h, b.country[i], name)
 			}
 			b.country[i] = name
 		}
 	}
 	if m.Bases.Russian != "east_edge" {
-		return nil, bad(mf, []any{"bases", "russian"}, "the Russian base is the eastern edge (5.0): write east_edge")
+		return nil, bad(mf, []any{"bases", "russian"}, "rosyjską bazą jest wschodnia krawędź mapy (5.0): wpisz east_edge", "the Russian base is the eastern edge (5.0): write east_edge")
 	}
 	for _, k := range [][2]string{{"polish", m.Bases.Polish}, {"lithuanian", m.Bases.Lithuanian}} {
 		if _, ok := cat.Cities[k[1]]; !ok {
-			return nil, bad(mf, []any{"bases", k[0]}, "base %q is not a city id", k[1])
+			return nil, bad(mf, []any{"bases", k[0]}, "baza %q nie jest id miasta", "base %q is not a city id", k[1])
 		}
 	}
 	for hi, h := range m.EastSouthOfSejm {
@@ -582,7 +600,7 @@ func newCatalogue(d Data) (*Catalogue, error) {
 			return nil, err
 		}
 		if !b.eastEdge[i] {
-			return nil, bad(mf, []any{"east_south_of_sejm", hi}, "hex %s is not on the eastern edge", h)
+			return nil, bad(mf, []any{"east_south_of_sejm", hi}, "heks %s nie leży na wschodniej krawędzi", "hex %s is not on the eastern edge", h)
 		}
 		cat.sejmEdge[h] = true
 	}
@@ -597,18 +615,21 @@ func newCatalogue(d Data) (*Catalogue, error) {
 
 // parseSide reads "CCRR/CCRR" and returns the first hex and the side
 // towards the second.
-func (b *Board) parseSide(s string) (int, Dir, error) {
+func (b *Board) parseSide(s string) (int, Dir, *rules.Text) {
 	x, y, ok := strings.Cut(s, "/")
 	if !ok {
-		return 0, 0, fmt.Errorf("side %q: want CCRR/CCRR", s)
+		t := rules.Textf("bok heksu %q: oczekiwano CCRR/CCRR", "side %q: want CCRR/CCRR", s)
+		return 0, 0, &t
 	}
 	a, c := b.Index(Hex(x)), b.Index(Hex(y))
 	if a < 0 || c < 0 {
-		return 0, 0, fmt.Errorf("side %q: a hex is not on the map", s)
+		t := rules.Textf("bok heksu %q: heksu nie ma na mapie", "side %q: a hex is not on the map", s)
+		return 0, 0, &t
 	}
 	dd := b.DirTo(a, c)
 	if dd < 0 {
-		return 0, 0, fmt.Errorf("side %q does not exist: %s and %s are not neighbours", s, x, y)
+		t := rules.Textf("bok heksu %q nie istnieje: %s i %s nie sąsiadują", "side %q does not exist: %s and %s are not neighbours", s, x, y)
+		return 0, 0, &t
 	}
 	return a, dd, nil
 }
@@ -640,28 +661,28 @@ func (c *Catalogue) checkOOB() error {
 	for ti, t := range o.Types {
 		p := []any{"types", ti}
 		if natSide[t.Nation] != t.Side || !slices.Contains([]string{Cavalry, Infantry, Artillery}, t.Type) {
-			return bad(f, p, "type %s/%s/%s: want a side, its nation and cavalry, infantry or artillery", t.Side, t.Nation, t.Type)
+			return bad(f, p, "typ %s/%s/%s: potrzebna strona, jej narodowość i kawaleria, piechota albo artyleria", "type %s/%s/%s: want a side, its nation and cavalry, infantry or artillery", t.Side, t.Nation, t.Type)
 		}
 		for _, v := range append(t.Full[:], t.Weak[:]...) {
 			if v < 0 || v > 20 {
-				return bad(f, p, "combat factor %d, want 0–20", v)
+				return bad(f, p, "współczynnik walki %d, oczekiwano 0–20", "combat factor %d, want 0–20", v)
 			}
 		}
 	}
 	for ui, u := range o.Units {
 		p := []any{"units", ui}
 		if u.ID == "" || u.Name == "" {
-			return bad(f, p, "a unit needs id and name")
+			return bad(f, p, "jednostka potrzebuje id i nazwy", "a unit needs id and name")
 		}
 		if _, dup := c.Units[u.ID]; dup {
-			return bad(f, p, "unit %q listed twice", u.ID)
+			return bad(f, p, "jednostka %q podana dwa razy", "unit %q listed twice", u.ID)
 		}
 		if natSide[u.Nation] != u.Side {
-			return bad(f, p, "unit %s: nation %q does not fight for side %q", u.ID, u.Nation, u.Side)
+			return bad(f, p, "jednostka %s: narodowość %q nie walczy po stronie %q", "unit %s: nation %q does not fight for side %q", u.ID, u.Nation, u.Side)
 		}
 		t, ok := c.typeOf(u)
 		if !ok && (u.Full == nil || u.Weak == nil) {
-			return bad(f, p, "unit %s: no %s %s %s under types and no full/weak values", u.ID, u.Side, u.Nation, u.Type)
+			return bad(f, p, "jednostka %s: brak typu %s %s %s w types i brak wartości full/weak", "unit %s: no %s %s %s under types and no full/weak values", u.ID, u.Side, u.Nation, u.Type)
 		}
 		if u.Full == nil {
 			v := t.Full
@@ -674,15 +695,15 @@ func (c *Catalogue) checkOOB() error {
 		if u.Hex != "" {
 			i := c.Board.Index(u.Hex)
 			if i < 0 {
-				return bad(f, p, "unit %s: hex %q is not on the map", u.ID, u.Hex)
+				return bad(f, p, "jednostka %s: heksu %q nie ma na mapie", "unit %s: hex %q is not on the map", u.ID, u.Hex)
 			}
 			if c.Board.impassable[i] || c.Board.country[i] != "" {
-				return bad(f, p, "unit %s starts on hex %s, impassable or neutral", u.ID, u.Hex)
+				return bad(f, p, "jednostka %s zaczyna na heksie %s, niedostępnym lub neutralnym", "unit %s starts on hex %s, impassable or neutral", u.ID, u.Hex)
 			}
 		}
 		if u.Type != Artillery && u.Hex != "" {
 			if _, ok := ParseDir(u.Facing); !ok {
-				return bad(f, p, "unit %s: facing %q, want N, NE, SE, S, SW or NW", u.ID, u.Facing)
+				return bad(f, p, "jednostka %s: kierunek %q, oczekiwano N, NE, SE, S, SW lub NW", "unit %s: facing %q, want N, NE, SE, S, SW or NW", u.ID, u.Facing)
 			}
 		}
 		c.Units[u.ID] = u
@@ -701,54 +722,54 @@ func (c *Catalogue) checkOOB() error {
 			continue
 		}
 		if len(st) > StackLimit {
-			return bad(f, []any{"units", ui}, "hex %s holds %d combat units; the stacking limit is %d (1.2)", u.Hex, len(st), StackLimit)
+			return bad(f, []any{"units", ui}, "na heksie %s jest %d jednostek bojowych; limit stosu to %d (1.2)", "hex %s holds %d combat units; the stacking limit is %d (1.2)", u.Hex, len(st), StackLimit)
 		}
 		for _, v := range st {
 			if v.Side != u.Side {
-				return bad(f, []any{"units", ui}, "hex %s holds units of both sides", u.Hex)
+				return bad(f, []any{"units", ui}, "na heksie %s są jednostki obu stron", "hex %s holds units of both sides", u.Hex)
 			}
 			if u.Type != Artillery && v.Type != Artillery && u.Facing != v.Facing {
-				return bad(f, []any{"units", ui}, "hex %s: %s faces %s, %s faces %s; a stack faces one way (1.2)", u.Hex, u.ID, u.Facing, v.ID, v.Facing)
+				return bad(f, []any{"units", ui}, "heks %s: %s zwrócona na %s, %s na %s; stos ma jeden kierunek (1.2)", "hex %s: %s faces %s, %s faces %s; a stack faces one way (1.2)", u.Hex, u.ID, u.Facing, v.ID, v.Facing)
 			}
 		}
 	}
 	for hi, h := range o.HQs {
 		p := []any{"hqs", hi}
 		if h.ID == "" || h.Name == "" {
-			return bad(f, p, "an HQ needs id and name")
+			return bad(f, p, "dowództwo potrzebuje id i nazwy", "an HQ needs id and name")
 		}
 		if _, dup := c.HQs[h.ID]; dup || c.Units[h.ID].ID != "" {
-			return bad(f, p, "id %q used twice", h.ID)
+			return bad(f, p, "id %q użyte dwa razy", "id %q used twice", h.ID)
 		}
 		if natSide[h.Nation] != h.Side {
-			return bad(f, p, "HQ %s: nation %q does not fight for side %q", h.ID, h.Nation, h.Side)
+			return bad(f, p, "dowództwo %s: narodowość %q nie walczy po stronie %q", "HQ %s: nation %q does not fight for side %q", h.ID, h.Nation, h.Side)
 		}
 		if h.Nation == NatRussian && h.Zone != "N" && h.Zone != "S" {
-			return bad(f, p, "Russian HQ %s: zone %q, want N or S (13.1)", h.ID, h.Zone)
+			return bad(f, p, "rosyjskie dowództwo %s: strefa %q, oczekiwano N lub S (13.1)", "Russian HQ %s: zone %q, want N or S (13.1)", h.ID, h.Zone)
 		}
 		if h.Hex != "" && c.Board.Index(h.Hex) < 0 {
-			return bad(f, p, "HQ %s: hex %q is not on the map", h.ID, h.Hex)
+			return bad(f, p, "dowództwo %s: heksu %q nie ma na mapie", "HQ %s: hex %q is not on the map", h.ID, h.Hex)
 		}
 		c.HQs[h.ID] = h
 	}
 	for _, side := range sortedKeys(o.Depots) {
 		if !sideOK(side) {
-			return bad(f, []any{"depots", side}, "side %q, want polish or russian", side)
+			return bad(f, []any{"depots", side}, "strona %q, oczekiwano polish albo russian", "side %q, want polish or russian", side)
 		}
 		for di, h := range o.Depots[side] {
 			if _, ok := c.cityAt[h]; !ok {
-				return bad(f, []any{"depots", side, di}, "depot hex %s is not a city (5.2)", h)
+				return bad(f, []any{"depots", side, di}, "magazyn na heksie %s, który nie jest miastem (5.2)", "depot hex %s is not a city (5.2)", h)
 			}
 		}
 	}
 	for _, side := range []string{Polish, Russian} {
 		rp := o.BaseRP[side]
 		if len(rp) != Stages {
-			return bad(f, []any{"base_rp", side}, "%d values, want one per stage (%d)", len(rp), Stages)
+			return bad(f, []any{"base_rp", side}, "%d wartości, oczekiwano jednej na etap (%d)", "%d values, want one per stage (%d)", len(rp), Stages)
 		}
 		for _, v := range rp {
 			if v < 0 || v > 50 {
-				return bad(f, []any{"base_rp", side}, "base RP %d, want 0–50", v)
+				return bad(f, []any{"base_rp", side}, "bazowe PZ %d, oczekiwano 0–50", "base RP %d, want 0–50", v)
 			}
 		}
 	}
@@ -756,21 +777,21 @@ func (c *Catalogue) checkOOB() error {
 	for ri, r := range o.Reinforcements {
 		p := []any{"reinforcements", ri}
 		if r.Stage < 1 || r.Stage > Stages || !sideOK(r.Side) {
-			return bad(f, p, "stage %d side %q: want 1–%d and polish or russian", r.Stage, r.Side, Stages)
+			return bad(f, p, "etap %d strona %q: oczekiwano 1–%d oraz polish albo russian", "stage %d side %q: want 1–%d and polish or russian", r.Stage, r.Side, Stages)
 		}
 		if i := c.Board.Index(r.Hex); i < 0 || c.Board.impassable[i] {
-			return bad(f, p, "arrival hex %q is not a passable hex of the map", r.Hex)
+			return bad(f, p, "heks przybycia %q nie jest dostępnym heksem mapy", "arrival hex %q is not a passable hex of the map", r.Hex)
 		}
 		for _, id := range r.Units {
 			u, isU := c.Units[id]
 			h, isH := c.HQs[id]
 			switch {
 			case !isU && !isH:
-				return bad(f, p, "unit %q is not in the order of battle", id)
+				return bad(f, p, "jednostki %q nie ma w ordre de bataille", "unit %q is not in the order of battle", id)
 			case isU && (u.Side != r.Side || u.Hex != ""), isH && (h.Side != r.Side || h.Hex != ""):
-				return bad(f, p, "unit %q is not a %s unit off the map at the start", id, r.Side)
+				return bad(f, p, "jednostka %q nie jest jednostką strony %s poza mapą na początku gry", "unit %q is not a %s unit off the map at the start", id, r.Side)
 			case placed[id]:
-				return bad(f, p, "unit %q arrives twice", id)
+				return bad(f, p, "jednostka %q przybywa dwa razy", "unit %q arrives twice", id)
 			}
 			placed[id] = true
 		}
@@ -787,13 +808,13 @@ func (c *Catalogue) checkCards() error {
 	for ci, card := range c.Data.Cards.Cards {
 		p := []any{"cards", ci}
 		if card.ID < 1 || card.ID > 99 || card.Title == "" {
-			return bad(f, p, "card %d: want an id 1–99 and a title", card.ID)
+			return bad(f, p, "karta %d: potrzebny numer 1–99 i tytuł", "card %d: want an id 1–99 and a title", card.ID)
 		}
 		if _, dup := c.Cards[card.ID]; dup {
-			return bad(f, p, "card %d listed twice", card.ID)
+			return bad(f, p, "karta %d podana dwa razy", "card %d listed twice", card.ID)
 		}
 		if card.Single() != (len(card.Polish) == 0 && len(card.Russian) == 0) {
-			return bad(f, p, "card %d: either both (a single-instruction card) or polish and russian", card.ID)
+			return bad(f, p, "karta %d: albo both (karta pojedynczej instrukcji), albo polish i russian", "card %d: either both (a single-instruction card) or polish and russian", card.ID)
 		}
 		for _, col := range []struct {
 			name string
@@ -802,24 +823,24 @@ func (c *Catalogue) checkCards() error {
 			for ei, e := range col.effs {
 				ep := append(slices.Clone(p), col.name, ei)
 				if !slices.Contains(effectKinds, e.Do) {
-					return bad(f, ep, "card %d: effect %q, want one of %s", card.ID, e.Do, strings.Join(effectKinds, ", "))
+					return bad(f, ep, "karta %d: efekt %q, oczekiwano jednego z: %s", "card %d: effect %q, want one of %s", card.ID, e.Do, strings.Join(effectKinds, ", "))
 				}
 				if e.Side != "" && !sideOK(e.Side) || e.Chooser != "" && !sideOK(e.Chooser) {
-					return bad(f, ep, "card %d: side/chooser must be polish or russian", card.ID)
+					return bad(f, ep, "karta %d: side/chooser to polish albo russian", "card %d: side/chooser must be polish or russian", card.ID)
 				}
 				if e.N < -20 || e.N > 20 {
-					return bad(f, ep, "card %d: n %d, want −20…20", card.ID, e.N)
+					return bad(f, ep, "karta %d: n %d, oczekiwano −20…20", "card %d: n %d, want −20…20", card.ID, e.N)
 				}
 			}
 		}
 		c.Cards[card.ID] = card
 	}
 	if len(c.Cards) != 40 {
-		return bad(f, []any{"cards"}, "%d cards, want the 40 of the deck (3.1)", len(c.Cards))
+		return bad(f, []any{"cards"}, "%d kart, oczekiwano 40 kart talii (3.1)", "%d cards, want the 40 of the deck (3.1)", len(c.Cards))
 	}
 	for _, id := range SingleCards {
 		if !c.Cards[id].Single() {
-			return bad(f, []any{"cards"}, "card %d must be a single-instruction card (3.1)", id)
+			return bad(f, []any{"cards"}, "karta %d musi być kartą pojedynczej instrukcji (3.1)", "card %d must be a single-instruction card (3.1)", id)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package west1920
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -76,6 +77,9 @@ func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 		// or a Ukrainian unit north of the line is eliminated as soon as it
 		// gets there (a move, retreat or card), not only at the supply check.
 		evs = append(evs, next.specialChecks()...)
+		if next.Options.CityControl == "last" {
+			next.updateControl()
+		}
 		evs = append(evs, next.checkVictory()...)
 		next.prussiaRollDue()
 	}
@@ -151,7 +155,7 @@ func (s *State) apply(a Action) ([]Event, error) {
 		return s.replace(a)
 	case StrategicMove:
 		return s.strategicMove(a)
-	case Roll, Losses, Retreat, Pursue, Place, Choose:
+	case Roll, CardBonus, Losses, Retreat, Pursue, Place, Choose:
 		return nil, rejectf("no_decision", "nikt nie czeka na %s", "nothing waits for %s", a.Type())
 	}
 	return nil, rejectf("unknown_action", "nieznana akcja %T", "unknown action %T", a)
@@ -181,6 +185,8 @@ func actionSide(a Action) string {
 		return a.Side
 	case Attack:
 		return a.Side
+	case CardBonus:
+		return a.Side
 	case Losses:
 		return a.Side
 	case Retreat:
@@ -202,7 +208,12 @@ func actionSide(a Action) string {
 func (s *State) start(a StartGame) ([]Event, error) {
 	cat, err := NewCatalogue(a.Data)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%w)", rejectf("bad_setup", "błędne dane gry: %v", "bad game data: %v", err), err)
+		pl := err.Error()
+		var de *DataError
+		if errors.As(err, &de) {
+			pl = fmt.Sprintf("%s: %s: %s", de.File, de.Entry, de.Reason.PL)
+		}
+		return nil, fmt.Errorf("%w (%w)", rejectf("bad_setup", "błędne dane gry: %[1]s", "bad game data: %[2]v", pl, err), err)
 	}
 	o := a.Options
 	o.defaults()
@@ -313,6 +324,8 @@ func (s *State) answer(a Action) ([]Event, error) {
 		return s.coordinationRoll(a.(Roll))
 	case "combat_roll":
 		return s.combatRoll(a.(Roll))
+	case "card_bonus":
+		return s.cardBonus(a.(CardBonus))
 	case "losses":
 		return s.losses(a.(Losses))
 	case "retreat":

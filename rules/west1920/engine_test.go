@@ -1,6 +1,8 @@
 package west1920
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +38,20 @@ func TestRiverOnMissingSide(t *testing.T) {
 	line := strings.Count(bad[:strings.Index(bad, `"1009/1209"`)], "\n") + 1
 	if !strings.Contains(err.Error(), "map.yaml:"+itoa(line)+":") {
 		t.Errorf("got %v, want line %d", err, line)
+	}
+	// Typed, with the reason in Polish and English.
+	var de *DataError
+	if !errors.As(err, &de) || de.File != MapFile || de.Line != line || !strings.Contains(de.Reason.PL, "nie istnieje") || !strings.Contains(de.Reason.EN, "does not exist") {
+		t.Fatalf("got %#v, want a *DataError for %s:%d in Polish and English", err, MapFile, line)
+	}
+	// Data carried by StartGame: refused (bad_setup) with the Polish reason too.
+	d := defaultCat(t).Data
+	d.Map.Rivers = slices.Clone(d.Map.Rivers)
+	d.Map.Rivers[0].Sides = append([]string{"1009/1209"}, d.Map.Rivers[0].Sides...)
+	_, _, err = Apply(State{}, StartGame{Data: d})
+	r, ok := asRejection(err)
+	if !ok || r.Code != "bad_setup" || !strings.Contains(r.Reason.PL, "nie istnieje") || !strings.Contains(r.Reason.EN, "does not exist") {
+		t.Errorf("StartGame with the bad river: %v (%+v)", err, r)
 	}
 }
 

@@ -1,9 +1,11 @@
 package west1920
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/sztab/sztab/internal/yamlsafe"
@@ -52,6 +54,11 @@ func FuzzParseCatalogue(f *testing.F) {
 		cat, err := ParseCatalogue(MapFile, in[MapFile], OOBFile, in[OOBFile], CardsFile, in[CardsFile])
 		if err == nil && cat == nil {
 			t.Fatal("no catalogue and no error")
+		}
+		// A check that fails names the file and says why in both languages.
+		var de *DataError
+		if errors.As(err, &de) && (!slices.Contains(names, de.File) || de.Line <= 0 || de.Reason.PL == "" || de.Reason.EN == "") {
+			t.Fatalf("data error %#v: want the file and a reason in Polish and English", de)
 		}
 		if err == nil {
 			// A catalogue that loads starts a game.

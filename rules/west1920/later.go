@@ -1,7 +1,9 @@
 package west1920
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
 )
 
 // prepareBattle checks 9.2 and computes both modified combat factors (9.3).
@@ -28,7 +30,9 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 			return nil, rejectf("attacked_once", "%s już atakowała w tym etapie (9.2)", "%s has already attacked this stage (9.2)", u.Name)
 		}
 		ids = append(ids, u.ID)
-		art = art || u.Type == Artillery
+		// Card 10: zeroed artillery gives "no benefit when attacking
+		// cities/fortifications" (9.3 fourth point).
+		art = art || (u.Type == Artillery && s.effect("artillery_zero", u.Side) == nil)
 	}
 	if !inf && !cav {
 		return nil, rejectf("no_attacker", "atakujący stos potrzebuje kawalerii lub piechoty (9.2)", "the attacking stack needs cavalry or infantry (9.2)")
@@ -114,26 +118,91 @@ func (s *State) prepareBattle(a Attack) (*Battle, error) {
 			return nil, rejectf("bad_support", "stos wspierający potrzebuje kawalerii lub piechoty (9.2)", "the supporting stack needs cavalry or infantry (9.2)")
 		}
 		bt.SupportCF = s.baseCF(sup, true)
+		for _, u := range sup {
+			bt.Supporters = append(bt.Supporters, u.ID)
+		}
 	}
-	for _, bo := range a.Bonuses {
-		e := s.findBonus(bo.Card)
-		if e == nil {
-			return nil, rejectf("no_bonus", "karta %d nie daje premii w tym etapie", "card %d gives no bonus this stage", bo.Card)
-		}
-		if e.Used >= max(1, e.Effect.Stacks) {
-			return nil, rejectf("bonus_used", "premia karty %d już wykorzystana", "card %d's bonus is used up", bo.Card)
-		}
-		switch {
-		case bo.Hex == a.From && e.Effect.Side == a.Side && e.Effect.Role != "defend":
-			bt.AttCF += e.Effect.N
-		case bo.Hex == a.Target && e.Effect.Side == other(a.Side) && e.Effect.Role != "attack":
-			bt.DefCF += e.Effect.N
-		default:
-			return nil, rejectf("bad_bonus", "karta %d nie dotyczy stosu %s", "card %d does not apply to the stack in %s", bo.Card, bo.Hex)
-		}
-		e.Used++
+	if err := s.addBonuses(bt, a.Side, a.Bonuses); err != nil {
+		return nil, err
 	}
 	return bt, nil
+}
+
+// addBonuses applies the combat_bonus cards chooser names for this combat
+// (9.3, last point; cards 5, 16, 17, 19, 25–27, 30, 38). Each card's
+// chooser is printed on it ("Wybór należy do gracza …"): the attacker names
+// its cards with the attack, the defender in the card_bonus decision before
+// the combat roll. A card helps or hinders during one combat ("podczas
+// jednej walki"): up to its number of stacks in that combat (the attacking
+// and supporting stacks, or the defending one), then it is spent. A card
+// that needs cavalry (5) helps only a stack with cavalry taking part.
+func (s *State) addBonuses(bt *Battle, chooser string, bonuses []Bonus) error {
+	per := map[int][]Hex{}
+	for _, bo := range bonuses {
+		e := s.findBonus(bo.Card)
+		if e == nil {
+			return rejectf("no_bonus", "karta %d nie daje premii w tym etapie", "card %d gives no bonus this stage", bo.Card)
+		}
+		if e.Used > 0 {
+			return rejectf("bonus_used", "premia karty %d już wykorzystana", "card %d's bonus is used up", bo.Card)
+		}
+		if who := cmp.Or(e.Effect.Chooser, e.Player); who != chooser {
+			return rejectf("bonus_chooser", "o premii karty %d decyduje %s", "%[3]s decides card %[1]d's bonus", bo.Card, sideName(who).PL, sideName(who).EN)
+		}
+		if slices.Contains(per[bo.Card], bo.Hex) || len(per[bo.Card]) >= max(1, e.Effect.Stacks) {
+			return rejectf("bonus_used", "karta %d: najwyżej %d stos(y), każdy raz", "card %d: at most %d stack(s), each once", bo.Card, max(1, e.Effect.Stacks))
+		}
+		var ids []string
+		var cf *int
+		switch {
+		case bo.Hex == bt.From && e.Effect.Side == bt.Side && e.Effect.Role != "defend":
+			ids, cf = bt.Attackers, &bt.AttCF
+		case bo.Hex == bt.Support && bt.Support != "" && (bt.Supported || chooser == bt.Side) && e.Effect.Side == bt.Side && e.Effect.Role != "defend":
+			// The supporting stack's CF counts only with a 5–6 (9.2).
+			ids, cf = bt.Supporters, &bt.SupportCF
+			if bt.Supported {
+				cf = &bt.AttCF
+			}
+		case bo.Hex == bt.Target && e.Effect.Side == other(bt.Side) && e.Effect.Role != "attack":
+			ids, cf = bt.Defenders, &bt.DefCF
+		default:
+			return rejectf("bad_bonus", "karta %d nie dotyczy stosu %s", "card %d does not apply to the stack in %s", bo.Card, bo.Hex)
+		}
+		if e.Effect.Needs != "" && !slices.ContainsFunc(ids, func(id string) bool { return s.unit(id).Type == e.Effect.Needs }) {
+			return rejectf("bad_bonus", "karta %d: stos w %s musi mieć jednostkę typu %s", "card %d: the stack in %s needs a unit of type %s", bo.Card, bo.Hex, e.Effect.Needs)
+		}
+		*cf += e.Effect.N
+		per[bo.Card] = append(per[bo.Card], bo.Hex)
+	}
+	for card := range per {
+		e := s.findBonus(card)
+		e.Used = max(1, e.Effect.Stacks)
+	}
+	bt.Bonuses = append(bt.Bonuses, bonuses...)
+	return nil
+}
+
+// bonusChoice lists the cards (and hexes, CARD@HEX) side may still name
+// for the combat in progress (the card_bonus decision before the roll).
+func (s *State) bonusChoice(side string) []string {
+	bt := s.Battle
+	var opts []string
+	for _, e := range s.Effects {
+		if e.Effect.Do != "combat_bonus" || e.Used > 0 || cmp.Or(e.Effect.Chooser, e.Player) != side {
+			continue
+		}
+		for _, h := range []Hex{bt.From, bt.Target, bt.Support} {
+			if h == "" || (h == bt.Support && !bt.Supported) {
+				continue
+			}
+			probe, c := *bt, s.clone()
+			probe.Bonuses = nil
+			if c.addBonuses(&probe, side, []Bonus{{Card: e.Card, Hex: h}}) == nil {
+				opts = append(opts, strconv.Itoa(e.Card)+"@"+string(h))
+			}
+		}
+	}
+	return opts
 }
 
 func (s *State) findBonus(card int) *CardEffect {
@@ -415,8 +484,17 @@ func (s *State) endStage() []Event {
 	var evs []Event
 	if s.Stage >= Stages {
 		count := map[string]int{}
+		if s.Options.CityControl == "last" {
+			s.updateControl()
+		}
 		for _, c := range s.cat.Data.Map.Cities {
 			if !c.Victory {
+				continue
+			}
+			if s.Options.CityControl == "last" {
+				if side := s.Control[c.Hex]; side != "" {
+					count[side]++
+				}
 				continue
 			}
 			for _, u := range s.Units {
@@ -440,6 +518,30 @@ func (s *State) endStage() []Event {
 	s.Phase = PhaseEvents
 	s.beginStage()
 	return append(evs, ev("stage", "Etap %d", "Stage %d", s.Stage))
+}
+
+// updateControl records, under city_control: last, the side whose combat
+// units alone hold each victory city now (2.2, AMBIGUITIES.md); a city
+// left empty keeps its last holder.
+func (s *State) updateControl() {
+	for _, c := range s.cat.Data.Map.Cities {
+		if !c.Victory {
+			continue
+		}
+		holder := ""
+		for _, u := range s.Units {
+			if u.Status == OnMap && u.Hex == c.Hex {
+				holder = u.Side
+				break
+			}
+		}
+		if holder != "" && s.Control[c.Hex] != holder {
+			if s.Control == nil {
+				s.Control = map[Hex]string{}
+			}
+			s.Control[c.Hex] = holder
+		}
+	}
 }
 
 // checkVictory: 2.2, a supplied unit in Smolensk (Poles) or Warsaw (Russians).

@@ -1,6 +1,10 @@
 package west1920
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // LegalActions lists actions Apply accepts in s: every candidate is checked
 // by Apply, so the list never holds a refused action. It is complete for
@@ -223,6 +227,14 @@ func (s *State) pendingCandidates(p *Pending) []Action {
 		}
 		for k := 0; k+p.N <= len(p.Options); k++ {
 			c = append(c, Choose{Side: p.Side, Targets: slices.Clone(p.Options[k : k+p.N])})
+		}
+	case "card_bonus":
+		// 9.3: none, or one of the cards (each CARD@HEX option).
+		c = append(c, CardBonus{Side: p.Side, Bonuses: []Bonus{}})
+		for _, o := range p.Options {
+			card, hex, _ := strings.Cut(o, "@")
+			n, _ := strconv.Atoi(card)
+			c = append(c, CardBonus{Side: p.Side, Bonuses: []Bonus{{Card: n, Hex: Hex(hex)}}})
 		}
 	case "attack":
 		// 9.5c's attack at once: a pass, or an attack from a stack of the

@@ -2,6 +2,7 @@ package west1920
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/sztab/sztab/rules"
@@ -184,6 +185,10 @@ type Battle struct {
 	Loser     string  `json:"loser,omitempty"`
 	Retreated bool    `json:"retreated,omitempty"`
 	Bonuses   []Bonus `json:"bonuses,omitempty"`
+	// Supporters are the supporting stack's units (9.2; card bonuses).
+	Supporters []string `json:"supporters,omitempty"`
+	// BonusAsked: the defender's card_bonus decision was offered (9.3).
+	BonusAsked bool `json:"bonus_asked,omitempty"`
 }
 
 // Move is an order waiting for its activation roll or attrition rolls.
@@ -213,13 +218,16 @@ type State struct {
 	// Arrivals wait to be placed in the reinforcement phase (12.0, 9.6, 13.5).
 	Arrivals []Arrival `json:"arrivals,omitempty"`
 	// Turn is whose move it is in an alternating phase.
-	Turn      string      `json:"turn,omitempty"`
-	Pending   *Pending    `json:"pending,omitempty"`
-	Battle    *Battle     `json:"battle,omitempty"`
-	Move      *Move       `json:"move,omitempty"`
-	Lithuania bool        `json:"lithuania_at_war,omitempty"`
-	Winner    string      `json:"winner,omitempty"` // polish, russian or "draw"
-	Result    *rules.Text `json:"result,omitempty"`
+	Turn      string   `json:"turn,omitempty"`
+	Pending   *Pending `json:"pending,omitempty"`
+	Battle    *Battle  `json:"battle,omitempty"`
+	Move      *Move    `json:"move,omitempty"`
+	Lithuania bool     `json:"lithuania_at_war,omitempty"`
+	// Control: victory city hex → the side whose combat units held it last
+	// (2.2; only under the option city_control: last).
+	Control map[Hex]string `json:"control,omitempty"`
+	Winner  string         `json:"winner,omitempty"` // polish, russian or "draw"
+	Result  *rules.Text    `json:"result,omitempty"`
 
 	cat *Catalogue
 
@@ -241,6 +249,11 @@ type Options struct {
 	// "both" (default: both apply in the normal order) or "second" (the
 	// later one overrides the earlier).
 	BothSingles string `json:"both_singles,omitempty"`
+	// CityControl: who "zajmuje" a victory city at the end of stage 14
+	// (2.2): "occupied" (default: the side with a combat unit in it then)
+	// or "last" (the side whose combat units were in it last, as a control
+	// marker would show; a city nobody entered counts for nobody).
+	CityControl string `json:"city_control,omitempty"`
 }
 
 func (o *Options) defaults() {
@@ -253,6 +266,9 @@ func (o *Options) defaults() {
 	if o.BothSingles == "" {
 		o.BothSingles = "both"
 	}
+	if o.CityControl == "" {
+		o.CityControl = "occupied"
+	}
 }
 
 func (o Options) check() error {
@@ -263,6 +279,8 @@ func (o Options) check() error {
 		return rules.Reject("bad_option", "losses_chosen_by %q: owner albo winner", "losses_chosen_by %q: owner or winner", o.LossesChosenBy)
 	case o.BothSingles != "both" && o.BothSingles != "second":
 		return rules.Reject("bad_option", "both_singles %q: both albo second", "both_singles %q: both or second", o.BothSingles)
+	case o.CityControl != "occupied" && o.CityControl != "last":
+		return rules.Reject("bad_option", "city_control %q: occupied albo last", "city_control %q: occupied or last", o.CityControl)
 	}
 	return nil
 }
@@ -285,6 +303,7 @@ func (s State) clone() State {
 	c.Effects = slices.Clone(s.Effects)
 	c.CardTasks = slices.Clone(s.CardTasks)
 	c.Arrivals = slices.Clone(s.Arrivals)
+	c.Control = maps.Clone(s.Control)
 	if s.Pending != nil {
 		p := *s.Pending
 		p.Options = slices.Clone(p.Options)
@@ -295,6 +314,7 @@ func (s State) clone() State {
 		b.Attackers = slices.Clone(b.Attackers)
 		b.Defenders = slices.Clone(b.Defenders)
 		b.Bonuses = slices.Clone(b.Bonuses)
+		b.Supporters = slices.Clone(b.Supporters)
 		if b.Outcome != nil {
 			o := *b.Outcome
 			b.Outcome = &o
