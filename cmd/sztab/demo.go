@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -67,16 +68,7 @@ a new directory. Ctrl-C stops it.`,
 				Narrate:  func(s string) { fmt.Println("▶ " + s) },
 				OnEvent:  printEvent(os.Stdout, cfg.Language),
 				Ready: func(broker, screen string) {
-					_, port, _ := net.SplitHostPort(broker)
-					fmt.Printf("\nEmbedded MQTT broker on %s. Watch the table with:\n\n", broker)
-					fmt.Printf("  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n", port)
-					fmt.Printf("  sztab watch --broker tcp://%s --table %s\n\n", broker, cfg.Table)
-					fmt.Printf("Rule as the referee over MQTT (next phase):\n\n")
-					fmt.Printf("  mosquitto_pub -h 127.0.0.1 -p %s -u sedzia -P sedzia -q 1 -t %s -m '{\"name\":\"next\"}'\n\n", port, wire.TopicsFor(cfg.Venue, cfg.Table).RefereeCommand)
-					fmt.Printf("Table screen:   http://%s/\n", screen)
-					fmt.Printf("Referee view:   http://%s/referee   (sedzia / sedzia)\n", screen)
-					fmt.Printf("Players' views: http://%s/player/1  (ania / ania), /player/2 (bartek / bartek)\n\n", screen)
-					fmt.Println("Ctrl-C stops the demo.")
+					printDemoAccess(os.Stdout, cfg, broker, screen)
 				},
 			})
 		},
@@ -139,4 +131,27 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the version",
 		Run:   func(*cobra.Command, []string) { fmt.Println("sztab", companion.Version) },
 	}
+}
+
+// printDemoAccess tells how to watch the demo table, rule over MQTT and
+// open its screens, with the logins of the game's own demo config.
+func printDemoAccess(w io.Writer, cfg *companion.Config, broker, screen string) {
+	_, port, _ := net.SplitHostPort(broker)
+	ref := cfg.Display.Referee
+	fmt.Fprintf(w, "\nEmbedded MQTT broker on %s. Watch the table with:\n\n", broker)
+	fmt.Fprintf(w, "  mosquitto_sub -h 127.0.0.1 -p %s -t 'sztab/#' -v\n", port)
+	fmt.Fprintf(w, "  sztab watch --broker tcp://%s --table %s\n\n", broker, cfg.Table)
+	fmt.Fprintf(w, "Rule as the referee over MQTT (next phase):\n\n")
+	fmt.Fprintf(w, "  mosquitto_pub -h 127.0.0.1 -p %s -u %s -P %s -q 1 -t %s -m '{\"name\":\"next\"}'\n\n", port, ref.User, ref.Password, wire.TopicsFor(cfg.Venue, cfg.Table).RefereeCommand)
+	fmt.Fprintf(w, "Table screen:   http://%s/\n", screen)
+	fmt.Fprintf(w, "Referee view:   http://%s/referee   (%s / %s)\n", screen, ref.User, ref.Password)
+	var seats []string
+	for _, p := range cfg.Display.Players {
+		seats = append(seats, fmt.Sprintf("/player/%d (%s / %s)", p.Seat, p.User, p.Password))
+	}
+	if len(seats) > 0 {
+		fmt.Fprintf(w, "Players' views: http://%s%s\n", screen, strings.Join(seats, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Ctrl-C stops the demo.")
 }
