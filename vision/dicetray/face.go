@@ -2,6 +2,7 @@ package dicetray
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -238,11 +239,15 @@ func (fr *faceReader) window(i int, rad float64) {
 			}
 		}
 		row := 3 * py * fr.f.Width
+		src := fr.f.BGR[row+3*fr.x0 : row+3*(fr.x0+fr.w)]
+		lum := fr.lum[y*fr.w : (y+1)*fr.w]
+		for x := range lum {
+			p := src[3*x : 3*x+3 : 3*x+3]
+			lum[x] = lumB[p[0]] + lumG[p[1]] + lumR[p[2]]
+		}
 		for x := 0; x < fr.w; x++ {
 			px := fr.x0 + x
 			k := y*fr.w + x
-			p := row + 3*px
-			fr.lum[k] = 0.114*float32(fr.f.BGR[p]) + 0.587*float32(fr.f.BGR[p+1]) + 0.299*float32(fr.f.BGR[p+2])
 			fl := cell[min(px/2, s.hw-1)-hx0]
 			nearest := true
 			if len(sibs) > 1 && fl&(cOwn|cFace) != 0 {
@@ -263,6 +268,15 @@ func (fr *faceReader) window(i int, rad float64) {
 		}
 	}
 }
+
+// A pixel's brightness is lumB[b] + lumG[g] + lumR[r]: each product as
+// float32 works it out.
+var lumB, lumG, lumR = func() (b, g, r [256]float32) {
+	for v := range 256 {
+		b[v], g[v], r[v] = 0.114*float32(v), 0.587*float32(v), 0.299*float32(v)
+	}
+	return b, g, r
+}()
 
 // box is the window's rows [ya, yb) and columns [xa, xb) that hold every
 // pixel within r of c.
@@ -328,10 +342,15 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 		return int(fr.lum[k]) >= thr
 	}
 	var out []blob
+	var first []int // each blob's first pixel in a raster scan of the window
 	var st []int
 	next := int32(0)
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	// a blob kept is round and centred within pipReach·s of c, so it has
+	// pixels in the box around that circle: the scan starts there, and
+	// the blobs go out in the order a scan of the whole window meets them
+	ya, yb, xa, xb := fr.box(c, pipReach*s)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
 			if fr.lab[k] != 0 || !isPip(k) {
 				continue
@@ -340,11 +359,12 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 			fr.lab[k] = next
 			st = append(st[:0], k)
 			var sx, sy, sxx, syy, sxy float64
-			cnt := 0
+			cnt, min0 := 0, k
 			open := false // the blob reaches the face's outline: a side, not a pip
 			for len(st) > 0 {
 				p := st[len(st)-1]
 				st = st[:len(st)-1]
+				min0 = min(min0, p)
 				px, py := p%fr.w, p/fr.w
 				fx, fy := float64(px), float64(py)
 				sx, sy, sxx, syy, sxy = sx+fx, sy+fy, sxx+fx*fx, syy+fy*fy, sxy+fx*fy
@@ -383,7 +403,12 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 			}
 			tr, dt := vxx+vyy, math.Sqrt(math.Max(0, (vxx-vyy)*(vxx-vyy)/4+vxy*vxy))
 			l1, l2 := tr/2+dt, tr/2-dt
-			out = append(out, blob{c: ctr, area: cnt, round: math.Sqrt(math.Max(0, l2) / l1)})
+			b := blob{c: ctr, area: cnt, round: math.Sqrt(math.Max(0, l2) / l1)}
+			at := len(out)
+			for at > 0 && first[at-1] > min0 {
+				at--
+			}
+			out, first = slices.Insert(out, at, b), slices.Insert(first, at, min0)
 		}
 	}
 	return out
@@ -630,20 +655,30 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	sibs := fr.seg.byComp[fr.cands[i].comp]
 	near := 0.72 * s
 	var nExtra, nMissing, nForeign int
+	// a pixel of neither the candidate nor a fragment counts only when
+	// it lies in the square less tolIn, which lies within ext of the
+	// centre along x and along y (a pixel's margin for rounding)
+	ext := (s/2-tolIn)*(math.Abs(ct)+math.Abs(st)) + 1
 	for y := 0; y < fr.h; y++ {
+		rowIn := math.Abs(float64(fr.y0+y)-centre.Y) < ext
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
+			fl := fr.px[k]
+			if fl&(pxOwn|pxFrag) == 0 && (!rowIn || math.Abs(float64(fr.x0+x)-centre.X) >= ext) {
+				continue
+			}
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
 			d := q.Sub(centre)
 			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
-			if fr.px[k]&pxOwn != 0 || fr.px[k]&pxFrag != 0 {
+			if fl&(pxOwn|pxFrag) != 0 {
 				// the top square lies inside the hull: only a pixel
 				// beyond it can be beyond the hull
-				if fr.px[k]&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
+				if fl&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
 					nExtra++
 				}
-				inner := x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 && fr.px[k-2]&pxFg != 0 && fr.px[k+2]&pxFg != 0 && fr.px[k-2*fr.w]&pxFg != 0 && fr.px[k+2*fr.w]&pxFg != 0
-				if inner && (u > s/2+tolForeign || v > s/2+tolForeign) && !nearSibling(fr.cands, sibs, i, q, near) {
+				if (u > s/2+tolForeign || v > s/2+tolForeign) && x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 &&
+					fr.px[k-2]&pxFg != 0 && fr.px[k+2]&pxFg != 0 && fr.px[k-2*fr.w]&pxFg != 0 && fr.px[k+2*fr.w]&pxFg != 0 &&
+					!nearSibling(fr.cands, sibs, i, q, near) {
 					p := 3 * ((fr.y0+y)*fr.f.Width + fr.x0 + x)
 					b, g, r := float64(fr.f.BGR[p]), float64(fr.f.BGR[p+1]), float64(fr.f.BGR[p+2])
 					lum := float64(fr.lum[k])

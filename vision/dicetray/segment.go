@@ -303,24 +303,29 @@ func (s *segmenter) maskRow(j int) {
 			bb[ch] = k[1] + k[4]*yn
 			cc[ch] = k[3]
 		}
-		r0 := s.f.BGR[3*(2*j)*s.w:]
-		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		w3 := 3 * s.w
+		r0 := s.f.BGR[3*(2*j)*s.w : 3*(2*j)*s.w+w3]
+		r1 := s.f.BGR[3*(2*j+1)*s.w : 3*(2*j+1)*s.w+w3]
 		fg := s.fg[j*s.hw : (j+1)*s.hw]
 		dx := 4 / float64(s.w)
 		xn, _ := s.norm(0.5, 0)
-		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
+		third := &thirdPlus4
+		for i := range fg {
 			b0 := a[0] + xn*(bb[0]+cc[0]*xn)
 			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
 			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
+			xn += dx
 			k := 6 * i
 			q0, q1 := r0[k:k+6:k+6], r1[k:k+6:k+6]
 			pb := int(q0[0]) + int(q0[3]) + int(q1[0]) + int(q1[3])
 			pg := int(q0[1]) + int(q0[4]) + int(q1[1]) + int(q1[4])
 			pr := int(q0[2]) + int(q0[5]) + int(q1[2]) + int(q1[5])
 			// standsOut, written out (it is the loop's work); a quarter
-			// is exact in floating point, as the division by 4 is
+			// is exact in floating point, as the division by 4 is, and so
+			// is the sum P of three quarters (P/3 + 4 comes from a table)
+			sum := pb + pg + pr
 			p0, p1, p2 := float64(pb)*0.25, float64(pg)*0.25, float64(pr)*0.25
-			P, B := p0+p1+p2, b0+b1+b2
+			P, B := float64(sum)*0.25, b0+b1+b2
 			var out bool
 			switch {
 			case B < 1:
@@ -328,13 +333,25 @@ func (s *segmenter) maskRow(j int) {
 			case P < darkRatio*B || P > brightRatio*B:
 				out = true
 			default:
-				lim := hueRatio * B * (P/3 + 4)
-				out = math.Abs(p0*B-P*b0) > lim || math.Abs(p1*B-P*b1) > lim || math.Abs(p2*B-P*b2) > lim
+				lim := hueRatio * B * third[sum&4095]
+				// |d| > lim, without math.Abs's trip through the integer
+				// registers
+				d0, d1, d2 := p0*B-P*b0, p1*B-P*b1, p2*B-P*b2
+				out = d0 > lim || d0 < -lim || d1 > lim || d1 < -lim || d2 > lim || d2 < -lim
 			}
 			fg[i] = out
 		}
 	}
 }
+
+// thirdPlus4[S] is P/3 + 4 for the sum P = S/4 of a half-size pixel's
+// three channels (S ≤ 3060), as standsOut works it out.
+var thirdPlus4 = func() (t [4096]float64) {
+	for s := range t {
+		t[s] = float64(s)*0.25/3 + 4
+	}
+	return t
+}()
 
 // components labels the 8-connected blobs of the mask, fills their holes
 // and measures each pixel's distance to the blob's outline. The labelling
