@@ -62,6 +62,10 @@ type faceReader struct {
 	cell         []uint8
 	lum          []float32
 	lab          []int32
+	// pips' buffers
+	blobs []blob
+	first []int
+	st    []int
 }
 
 // A window pixel's flags: it stands out from the tray (pxFg); it is the
@@ -341,9 +345,8 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 		}
 		return int(fr.lum[k]) >= thr
 	}
-	var out []blob
-	var first []int // each blob's first pixel in a raster scan of the window
-	var st []int
+	out, first, st := fr.blobs[:0], fr.first[:0], fr.st[:0] // first: each blob's first pixel in a raster scan of the window
+	defer func() { fr.blobs, fr.first, fr.st = out, first, st }()
 	next := int32(0)
 	// a blob kept is round and centred within pipReach·s of c, so it has
 	// pixels in the box around that circle: the scan starts there, and
@@ -655,6 +658,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	sibs := fr.seg.byComp[fr.cands[i].comp]
 	near := 0.72 * s
 	var nExtra, nMissing, nForeign int
+	comp := &fr.seg.comps[fr.cands[i].comp]
 	// a pixel of neither the candidate nor a fragment counts only when
 	// it lies in the square less tolIn, which lies within ext of the
 	// centre along x and along y (a pixel's margin for rounding)
@@ -693,7 +697,7 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			if u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
+			if u < s/2-tolIn && v < s/2-tolIn && !filledIn(comp, fr.x0+x, fr.y0+y) {
 				nMissing++
 			}
 		}
@@ -713,7 +717,11 @@ func nearSibling(cands []candidate, sibs []int, i int, q geom.Vec2, r float64) b
 // filled: is full-size pixel (x, y) inside candidate i's blob, its holes
 // (pips, their rims) filled?
 func (fr *faceReader) filled(i, x, y int) bool {
-	c := &fr.seg.comps[fr.cands[i].comp]
+	return filledIn(&fr.seg.comps[fr.cands[i].comp], x, y)
+}
+
+// filledIn: is full-size pixel (x, y) inside blob c, its holes filled?
+func filledIn(c *comp, x, y int) bool {
 	lx, ly := x/2-c.x0+1, y/2-c.y0+1
 	if lx < 0 || ly < 0 || lx >= c.lw || ly >= c.lh {
 		return false

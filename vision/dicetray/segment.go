@@ -65,6 +65,9 @@ type segmenter struct {
 	res     []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
+	// candidates' buffers
+	seen   []bool
+	xs, ys []float64
 }
 
 // load takes the frame; the half-size image (each pixel the mean of a
@@ -708,13 +711,15 @@ func (s *segmenter) candidates(side float64) []candidate {
 			}
 			continue
 		}
-		seen := make([]bool, len(c.dt))
+		seen := slices.Grow(s.seen[:0], len(c.dt))[:len(c.dt)]
+		clear(seen)
+		s.seen = seen
 		for start := range c.dt {
 			if c.dt[start] < thr || seen[start] {
 				continue
 			}
 			// one core blob
-			var xs, ys []float64
+			xs, ys := s.xs[:0], s.ys[:0]
 			st := append(s.stack[:0], int32(start))
 			seen[start] = true
 			for len(st) > 0 {
@@ -732,7 +737,7 @@ func (s *segmenter) candidates(side float64) []candidate {
 					}
 				}
 			}
-			s.stack = st
+			s.stack, s.xs, s.ys = st, xs, ys
 			var mx, my float64
 			for i := range xs {
 				mx += xs[i]
