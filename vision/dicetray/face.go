@@ -197,51 +197,52 @@ func (fr *faceReader) window(i int, rad float64) {
 	g := int(0.3 * fr.side)
 	// the flags depend on the half-size cell: worked out once a cell
 	hx0, hx1 := fr.x0/2, min((fr.x0+fr.w-1)/2, s.hw-1)
-	nc := hx1 - hx0 + 1
-	if cap(fr.cell) < nc {
-		fr.cell = make([]uint8, nc)
+	hy0, hy1 := min(fr.y0/2, s.hh-1), min((fr.y0+fr.h-1)/2, s.hh-1)
+	nc, nr := hx1-hx0+1, hy1-hy0+1
+	if cap(fr.cell) < nc*nr {
+		fr.cell = make([]uint8, nc*nr)
 	}
-	cell := fr.cell[:nc]
+	cells := fr.cell[:nc*nr]
 	const cFg, cOwn, cFace, cFrag = pxFg, pxOwn, pxFace, pxFrag
-	lastHy := -1
-	for y := 0; y < fr.h; y++ {
-		py := fr.y0 + y
-		hy := min(py/2, s.hh-1)
-		if hy != lastHy {
-			lastHy = hy
-			for hx := hx0; hx <= hx1; hx++ {
-				var fl uint8
-				q := hy*s.hw + hx
-				if s.fg[q] {
-					fl |= cFg
-					own := s.labels[q] == id
-					if !own {
-					near:
-						for dy := -1; dy <= 1; dy++ {
-							for dx := -1; dx <= 1; dx++ {
-								xx, yy := hx+dx, hy+dy
-								if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
-									own = true
-									break near
-								}
+	for hy := hy0; hy <= hy1; hy++ {
+		cell := cells[(hy-hy0)*nc : (hy-hy0+1)*nc]
+		for hx := hx0; hx <= hx1; hx++ {
+			var fl uint8
+			q := hy*s.hw + hx
+			if s.fg[q] {
+				fl |= cFg
+				own := s.labels[q] == id
+				if !own {
+				near:
+					for dy := -1; dy <= 1; dy++ {
+						for dx := -1; dx <= 1; dx++ {
+							xx, yy := hx+dx, hy+dy
+							if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
+								own = true
+								break near
 							}
 						}
 					}
-					if own {
-						fl |= cOwn
-					} else if l := s.labels[q]; l > 0 {
-						cc := &s.comps[l-1]
-						if 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g {
-							fl |= cFrag
-						}
+				}
+				if own {
+					fl |= cOwn
+				} else if l := s.labels[q]; l > 0 {
+					cc := &s.comps[l-1]
+					if 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g {
+						fl |= cFrag
 					}
 				}
-				if fr.filled(i, 2*hx, 2*hy) {
-					fl |= cFace
-				}
-				cell[hx-hx0] = fl
 			}
+			if fr.filled(i, 2*hx, 2*hy) {
+				fl |= cFace
+			}
+			cell[hx-hx0] = fl
 		}
+	}
+	for y := 0; y < fr.h; y++ {
+		py := fr.y0 + y
+		hy := min(py/2, s.hh-1)
+		cell := cells[(hy-hy0)*nc : (hy-hy0+1)*nc]
 		row := 3 * py * fr.f.Width
 		src := fr.f.BGR[row+3*fr.x0 : row+3*(fr.x0+fr.w)]
 		lum := fr.lum[y*fr.w : (y+1)*fr.w]
@@ -372,15 +373,38 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 				fx, fy := float64(px), float64(py)
 				sx, sy, sxx, syy, sxy = sx+fx, sy+fy, sxx+fx*fx, syy+fy*fy, sxy+fx*fy
 				cnt++
-				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-					xx, yy := px+d[0], py+d[1]
-					if xx < 0 || yy < 0 || xx >= fr.w || yy >= fr.h {
-						open = true
-						continue
+				// the four neighbours: right, left, below, above
+				for d := 0; d < 4; d++ {
+					q := p
+					switch d {
+					case 0:
+						if px+1 >= fr.w {
+							open = true
+							continue
+						}
+						q++
+					case 1:
+						if px == 0 {
+							open = true
+							continue
+						}
+						q--
+					case 2:
+						if py+1 >= fr.h {
+							open = true
+							continue
+						}
+						q += fr.w
+					default:
+						if py == 0 {
+							open = true
+							continue
+						}
+						q -= fr.w
 					}
-					q := yy*fr.w + xx
 					if fr.px[q]&pxFace == 0 {
 						open = true
+						continue // not a pip either
 					}
 					if fr.lab[q] == 0 && isPip(q) {
 						fr.lab[q] = next
@@ -663,12 +687,16 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	// it lies in the square less tolIn, which lies within ext of the
 	// centre along x and along y (a pixel's margin for rounding)
 	ext := (s/2-tolIn)*(math.Abs(ct)+math.Abs(st)) + 1
+	ina, inb := int(math.Floor(centre.X-ext))-fr.x0, int(math.Ceil(centre.X+ext))-fr.x0
 	for y := 0; y < fr.h; y++ {
-		rowIn := math.Abs(float64(fr.y0+y)-centre.Y) < ext
+		xa, xb := ina, inb
+		if dy := float64(fr.y0+y) - centre.Y; dy >= ext || dy <= -ext {
+			xa, xb = fr.w, -1
+		}
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
 			fl := fr.px[k]
-			if fl&(pxOwn|pxFrag) == 0 && (!rowIn || math.Abs(float64(fr.x0+x)-centre.X) >= ext) {
+			if fl&(pxOwn|pxFrag) == 0 && (x < xa || x > xb) {
 				continue
 			}
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}

@@ -517,12 +517,12 @@ func (s *segmenter) labelBand(bd *band) {
 		}
 		id := int32(len(bd.comps) + 1)
 		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1, first: start}
-		st = append(st[:0], int32(start))
+		// the stack holds (x, y) pairs: no division a pixel
+		st = append(st[:0], int32(start%s.hw), int32(start/s.hw))
 		s.labels[start] = id
 		for len(st) > 0 {
-			p := int(st[len(st)-1])
-			st = st[:len(st)-1]
-			x, y := p%s.hw, p/s.hw
+			x, y := int(st[len(st)-2]), int(st[len(st)-1])
+			st = st[:len(st)-2]
 			c.area++
 			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
 			for dy := -1; dy <= 1; dy++ {
@@ -538,7 +538,7 @@ func (s *segmenter) labelBand(bd *band) {
 					q := yy*s.hw + xx
 					if s.fg[q] && s.labels[q] == 0 {
 						s.labels[q] = id
-						st = append(st, int32(q))
+						st = append(st, int32(xx), int32(yy))
 					}
 				}
 			}
@@ -581,33 +581,39 @@ func (s *segmenter) local(c *comp, id int32, st []int32, out []bool) ([]int32, [
 			}
 		}
 	}
-	// holes: what the outside cannot reach
+	// holes: what the outside cannot reach (the stack holds (x, y)
+	// pairs: no division a pixel)
 	out = slices.Grow(out[:0], n)[:n]
 	clear(out)
 	st = st[:0]
+	push := func(x, y int) {
+		if q := y*c.lw + x; !c.fill[q] && !out[q] {
+			out[q] = true
+			st = append(st, int32(x), int32(y))
+		}
+	}
 	for x := 0; x < c.lw; x++ {
-		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
+		out[x], out[(c.lh-1)*c.lw+x] = true, true
+		st = append(st, int32(x), 0, int32(x), int32(c.lh-1))
 	}
 	for y := 0; y < c.lh; y++ {
-		st = append(st, int32(y*c.lw), int32(y*c.lw+c.lw-1))
-	}
-	for _, p := range st {
-		out[p] = true
+		out[y*c.lw], out[y*c.lw+c.lw-1] = true, true
+		st = append(st, 0, int32(y), int32(c.lw-1), int32(y))
 	}
 	for len(st) > 0 {
-		p := int(st[len(st)-1])
-		st = st[:len(st)-1]
-		x, y := p%c.lw, p/c.lw
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			xx, yy := x+d[0], y+d[1]
-			if xx < 0 || yy < 0 || xx >= c.lw || yy >= c.lh {
-				continue
-			}
-			q := yy*c.lw + xx
-			if !c.fill[q] && !out[q] {
-				out[q] = true
-				st = append(st, int32(q))
-			}
+		x, y := int(st[len(st)-2]), int(st[len(st)-1])
+		st = st[:len(st)-2]
+		if x+1 < c.lw {
+			push(x+1, y)
+		}
+		if x > 0 {
+			push(x-1, y)
+		}
+		if y+1 < c.lh {
+			push(x, y+1)
+		}
+		if y > 0 {
+			push(x, y-1)
 		}
 	}
 	for i := range c.fill {
