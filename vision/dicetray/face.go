@@ -58,10 +58,13 @@ type faceReader struct {
 	est  geom.Vec2
 	// window buffers: px holds each pixel's flags (pxFg, …)
 	x0, y0, w, h int
-	px           []uint8
-	cell         []uint8
-	lum          []float32
-	lab          []int32
+	// the window before it was cropped to the candidate's pixels (the
+	// outline's missing pixels are sought in it)
+	ox0, oy0, ow, oh int
+	px               []uint8
+	cell             []uint8
+	lum              []float32
+	lab              []int32
 	// pips' buffers
 	blobs []blob
 	first []int
@@ -239,6 +242,37 @@ func (fr *faceReader) window(i int, rad float64) {
 			cell[hx-hx0] = fl
 		}
 	}
+	// Crop: what the reading looks at is the pixels of the candidate, of
+	// its face and of fragments, their neighbours two pixels away and
+	// the pips' reach; beyond cropMargin of those cells the window holds
+	// nothing it reads, and the borders it tests (a pip reaching the
+	// window's edge) are never met
+	fr.ox0, fr.oy0, fr.ow, fr.oh = fr.x0, fr.y0, fr.w, fr.h
+	cx0, cy0, cx1, cy1 := nc, nr, -1, -1
+	for r := 0; r < nr; r++ {
+		for c, fl := range cells[r*nc : (r+1)*nc] {
+			if fl&(cOwn|cFace|cFrag) != 0 {
+				cx0, cx1 = min(cx0, c), max(cx1, c)
+				cy0, cy1 = min(cy0, r), max(cy1, r)
+			}
+		}
+	}
+	if cx1 >= 0 {
+		const cropMargin = 4
+		// a cell's pixels: 2h and 2h+1 (the last column's and row's, to
+		// the frame's edge)
+		px0, py0 := 2*(hx0+cx0)-cropMargin, 2*(hy0+cy0)-cropMargin
+		px1, py1 := 2*(hx0+cx1)+1+cropMargin, 2*(hy0+cy1)+1+cropMargin
+		if hx0+cx1 == s.hw-1 {
+			px1 = fr.f.Width - 1
+		}
+		if hy0+cy1 == s.hh-1 {
+			py1 = fr.f.Height - 1
+		}
+		px0, py0 = max(px0, fr.x0), max(py0, fr.y0)
+		px1, py1 = min(px1, fr.x0+fr.w-1), min(py1, fr.y0+fr.h-1)
+		fr.x0, fr.y0, fr.w, fr.h = px0, py0, px1-px0+1, py1-py0+1
+	}
 	for y := 0; y < fr.h; y++ {
 		py := fr.y0 + y
 		hy := min(py/2, s.hh-1)
@@ -370,7 +404,9 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 				st = st[:len(st)-1]
 				min0 = min(min0, p)
 				px, py := p%fr.w, p/fr.w
-				fx, fy := float64(px), float64(py)
+				// the moments in the uncropped window's coordinates, as
+				// the reading has always worked them out (to the bit)
+				fx, fy := float64(px+fr.x0-fr.ox0), float64(py+fr.y0-fr.oy0)
 				sx, sy, sxx, syy, sxy = sx+fx, sy+fy, sxx+fx*fx, syy+fy*fy, sxy+fx*fy
 				cnt++
 				// the four neighbours: right, left, below, above
@@ -424,7 +460,7 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 			if det <= 0 || float64(cnt)/(4*math.Pi*math.Sqrt(det)) < 0.7 {
 				continue
 			}
-			ctr := geom.Vec2{X: float64(fr.x0) + mx, Y: float64(fr.y0) + my}
+			ctr := geom.Vec2{X: float64(fr.ox0) + mx, Y: float64(fr.oy0) + my}
 			if ctr.Dist(c) > pipReach*s {
 				continue
 			}
@@ -683,26 +719,22 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	near := 0.72 * s
 	var nExtra, nMissing, nForeign int
 	comp := &fr.seg.comps[fr.cands[i].comp]
-	// a pixel of neither the candidate nor a fragment counts only when
-	// it lies in the square less tolIn, which lies within ext of the
-	// centre along x and along y (a pixel's margin for rounding)
+	// a missing pixel lies in the square less tolIn, which lies within
+	// ext of the centre along x and along y (a pixel's margin for
+	// rounding)
 	ext := (s/2-tolIn)*(math.Abs(ct)+math.Abs(st)) + 1
-	ina, inb := int(math.Floor(centre.X-ext))-fr.x0, int(math.Ceil(centre.X+ext))-fr.x0
+	// beyond and foreign: the candidate's and the fragments' pixels
 	for y := 0; y < fr.h; y++ {
-		xa, xb := ina, inb
-		if dy := float64(fr.y0+y) - centre.Y; dy >= ext || dy <= -ext {
-			xa, xb = fr.w, -1
-		}
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
 			fl := fr.px[k]
-			if fl&(pxOwn|pxFrag) == 0 && (x < xa || x > xb) {
+			if fl&(pxOwn|pxFrag) == 0 {
 				continue
 			}
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
 			d := q.Sub(centre)
 			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
-			if fl&(pxOwn|pxFrag) != 0 {
+			{
 				// the top square lies inside the hull: only a pixel
 				// beyond it can be beyond the hull
 				if fl&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
@@ -725,7 +757,18 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			if u < s/2-tolIn && v < s/2-tolIn && !filledIn(comp, fr.x0+x, fr.y0+y) {
+		}
+	}
+	// missing: over the window before its crop (it reads the blob only)
+	oa, ob := int(math.Floor(centre.X-ext)), int(math.Ceil(centre.X+ext))
+	for py := fr.oy0; py < fr.oy0+fr.oh; py++ {
+		if dy := float64(py) - centre.Y; dy >= ext || dy <= -ext {
+			continue
+		}
+		for px := max(oa, fr.ox0); px <= min(ob, fr.ox0+fr.ow-1); px++ {
+			d := geom.Vec2{X: float64(px), Y: float64(py)}.Sub(centre)
+			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
+			if u < s/2-tolIn && v < s/2-tolIn && !filledIn(comp, px, py) {
 				nMissing++
 			}
 		}
