@@ -59,10 +59,13 @@ type segmenter struct {
 	fillBuf []bool
 	dtBuf   []int32
 	cut     []float64
-	// fitBackground's buffers
-	samples []bgSample
-	use     []bool
-	res     []float64
+	// fitBackground's buffers; the samples' places and ata0 are those
+	// of a frame of fitW×fitH
+	samples    []bgSample
+	fitW, fitH int
+	ata0       [6][6]float64
+	use        []bool
+	res        []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
 	// candidates' buffers
@@ -107,13 +110,25 @@ func (s *segmenter) bgAt(x, y float64) [3]float64 {
 // best (dice, coins and shadows are the rest).
 func (s *segmenter) fitBackground() {
 	const step = 8
-	s.samples = s.samples[:0]
+	// the samples' places and the first fit's normal matrix (all the
+	// samples) depend on the frame's size only: kept between frames
+	if s.fitW != s.w || s.fitH != s.h {
+		s.fitW, s.fitH = s.w, s.h
+		s.samples = s.samples[:0]
+		for j := step / 2; j < s.hh; j += step {
+			for i := step / 2; i < s.hw; i += step {
+				xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
+				s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn}})
+			}
+		}
+		s.ata0 = normal(s.samples, nil)
+	}
+	k := 0
 	for j := step / 2; j < s.hh; j += step {
 		for i := step / 2; i < s.hw; i += step {
-			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
 			b, g, r := s.halfAt(i, j)
-			s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
-				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
+			s.samples[k].p = [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}
+			k++
 		}
 	}
 	samples := s.samples
@@ -124,7 +139,10 @@ func (s *segmenter) fitBackground() {
 	res := slices.Grow(s.res[:0], len(samples))[:len(samples)]
 	s.use, s.res = use, res
 	for iter := 0; iter < 3; iter++ {
-		var ata [6][6]float64
+		ata := s.ata0
+		if iter > 0 {
+			ata = normal(samples, use)
+		}
 		var atb [3][6]float64
 		for i := range samples {
 			if !use[i] {
@@ -132,17 +150,9 @@ func (s *segmenter) fitBackground() {
 			}
 			sm := &samples[i]
 			for r := 0; r < 6; r++ {
-				for c := r; c < 6; c++ {
-					ata[r][c] += sm.b[r] * sm.b[c]
-				}
 				for ch := 0; ch < 3; ch++ {
 					atb[ch][r] += sm.b[r] * sm.p[ch]
 				}
-			}
-		}
-		for r := 0; r < 6; r++ {
-			for c := 0; c < r; c++ {
-				ata[r][c] = ata[c][r]
 			}
 		}
 		for ch := 0; ch < 3; ch++ {
@@ -166,6 +176,29 @@ func (s *segmenter) fitBackground() {
 			use[i] = res[i] <= lim
 		}
 	}
+}
+
+// normal is the least-squares fit's normal matrix, the sum of b·bᵀ over
+// the samples in use (all when use is nil).
+func normal(samples []bgSample, use []bool) [6][6]float64 {
+	var ata [6][6]float64
+	for i := range samples {
+		if use != nil && !use[i] {
+			continue
+		}
+		sm := &samples[i]
+		for r := 0; r < 6; r++ {
+			for c := r; c < 6; c++ {
+				ata[r][c] += sm.b[r] * sm.b[c]
+			}
+		}
+	}
+	for r := 0; r < 6; r++ {
+		for c := 0; c < r; c++ {
+			ata[r][c] = ata[c][r]
+		}
+	}
+	return ata
 }
 
 // bgSample is one sample of the tray's light: the quadratic's terms at
