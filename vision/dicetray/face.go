@@ -191,7 +191,7 @@ func (fr *faceReader) window(i int, rad float64) {
 	fr.w, fr.h = x1-fr.x0+1, y1-fr.y0+1
 	n := fr.w * fr.h
 	if cap(fr.px) < n {
-		fr.px = make([]uint8, n)
+		fr.px = make([]uint8, n, n*3/2) // room for the larger windows to come
 	}
 	fr.px = fr.px[:n] // every pixel is written below
 	fr.lum = growF(fr.lum, n)
@@ -203,7 +203,7 @@ func (fr *faceReader) window(i int, rad float64) {
 	hy0, hy1 := min(fr.y0/2, s.hh-1), min((fr.y0+fr.h-1)/2, s.hh-1)
 	nc, nr := hx1-hx0+1, hy1-hy0+1
 	if cap(fr.cell) < nc*nr {
-		fr.cell = make([]uint8, nc*nr)
+		fr.cell = make([]uint8, nc*nr, nc*nr*3/2)
 	}
 	cells := fr.cell[:nc*nr]
 	const cFg, cOwn, cFace, cFrag = pxFg, pxOwn, pxFace, pxFrag
@@ -329,7 +329,7 @@ func (fr *faceReader) box(c geom.Vec2, r float64) (ya, yb, xa, xb int) {
 
 func growF(b []float32, n int) []float32 {
 	if cap(b) < n {
-		return make([]float32, n)
+		return make([]float32, n, n*3/2)
 	}
 	return b[:n]
 }
@@ -367,7 +367,7 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 	s := fr.side
 	n := fr.w * fr.h
 	if cap(fr.lab) < n {
-		fr.lab = make([]int32, n)
+		fr.lab = make([]int32, n, n*3/2)
 	}
 	fr.lab = fr.lab[:n]
 	clear(fr.lab)

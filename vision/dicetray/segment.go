@@ -51,11 +51,7 @@ type segmenter struct {
 	comps  []comp
 	stack  []int32
 	bands  []band
-	// components' buffers: the labels renumbered, and the map from the
-	// bands' numbers (band b's k-th blob is off[b]+k) to the blobs'
-	final   []int32
-	toFinal []int32
-	off     []int
+	// components' buffers
 	fillBuf []bool
 	dtBuf   []int32
 	cut     []float64
@@ -397,7 +393,6 @@ func (s *segmenter) components() {
 	n := s.hw * s.hh
 	s.fg = slices.Grow(s.fg[:0], n)[:n]
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
-	s.final = slices.Grow(s.final[:0], n)[:n]
 	nb := min(runtime.GOMAXPROCS(0), 4)
 	if s.hh < 64 {
 		nb = 1
@@ -482,7 +477,6 @@ func (s *segmenter) components() {
 	for g := range final {
 		final[g] = final[find(int32(g))]
 	}
-	s.toFinal, s.off = final, off
 	// the blobs' local buffers, carved from two kept between frames
 	total := 0
 	for i := range s.comps {
@@ -503,19 +497,19 @@ func (s *segmenter) components() {
 			at += n
 		}
 	}
-	// each band's labels renumbered (into s.final, as local reads the
-	// bands' own numbers meanwhile), and each blob's holes and distances,
-	// the blobs shared out
-	var next atomic.Int32
+	// each band's labels renumbered in place, then each blob's holes and
+	// distances, the blobs shared out
 	parallelN(nb, func(b int) {
 		bd := &bands[b]
-		for q := bd.j0 * s.hw; q < bd.j1*s.hw; q++ {
-			if l := s.labels[q]; l != 0 {
-				s.final[q] = final[off[b]+int(l)-1]
-			} else {
-				s.final[q] = 0
+		labels := s.labels[bd.j0*s.hw : bd.j1*s.hw]
+		for q, l := range labels {
+			if l != 0 {
+				labels[q] = final[off[b]+int(l)-1]
 			}
 		}
+	})
+	var next atomic.Int32
+	parallelN(nb, func(b int) {
 		st, out := bands[b].stack, bands[b].out
 		for {
 			i := int(next.Add(1)) - 1
@@ -528,7 +522,6 @@ func (s *segmenter) components() {
 		}
 		bands[b].stack, bands[b].out = st, out
 	})
-	s.labels, s.final = s.final, s.labels
 }
 
 // band is a band of rows [j0, j1) of the half-size mask, labelled on its
@@ -603,13 +596,9 @@ func parallelN(n int, f func(int)) {
 func (s *segmenter) local(c *comp, id int32, st []int32, out []bool) ([]int32, []bool) {
 	n := c.lw * c.lh
 	for y := c.y0; y <= c.y1; y++ {
-		b := 0
-		for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
-			b++
-		}
-		row, o := s.labels[y*s.hw:(y+1)*s.hw], s.off[b]-1
+		row := s.labels[y*s.hw : (y+1)*s.hw]
 		for x := c.x0; x <= c.x1; x++ {
-			if l := row[x]; l != 0 && s.toFinal[o+int(l)] == id {
+			if row[x] == id {
 				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
 			}
 		}
