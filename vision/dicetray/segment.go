@@ -551,20 +551,16 @@ func (s *segmenter) labelBand(bd *band) {
 			st = st[:len(st)-2]
 			c.area++
 			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
-			for dy := -1; dy <= 1; dy++ {
-				yy := y + dy
-				if yy < bd.j0 || yy >= bd.j1 {
-					continue
-				}
-				for dx := -1; dx <= 1; dx++ {
-					xx := x + dx
-					if xx < 0 || xx >= s.hw {
-						continue
-					}
-					q := yy*s.hw + xx
-					if s.fg[q] && s.labels[q] == 0 {
-						s.labels[q] = id
-						st = append(st, int32(xx), int32(yy))
+			// the 8 neighbours within the band (the pixel itself is
+			// labelled already)
+			xa, xb := max(x-1, 0), min(x+1, s.hw-1)
+			for yy := max(y-1, bd.j0); yy <= min(y+1, bd.j1-1); yy++ {
+				row := yy * s.hw
+				fg, lab := s.fg[row+xa:row+xb+1], s.labels[row+xa:row+xb+1]
+				for k := range fg {
+					if fg[k] && lab[k] == 0 {
+						lab[k] = id
+						st = append(st, int32(xa+k), int32(yy))
 					}
 				}
 			}
