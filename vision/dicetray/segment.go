@@ -387,22 +387,26 @@ var thirdPlus4 = func() (t [4096]float64) {
 
 // components labels the 8-connected blobs of the mask, fills their holes
 // and measures each pixel's distance to the blob's outline. The labelling
-// runs in bands of rows, one a CPU, joined where the bands meet; the
+// runs in bands of rows (more than CPUs), joined where the bands meet; the
 // blobs are numbered in the order a single raster scan meets them.
 func (s *segmenter) components() {
 	n := s.hw * s.hh
 	s.fg = slices.Grow(s.fg[:0], n)[:n]
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
-	nb := min(runtime.GOMAXPROCS(0), 4)
-	if s.hh < 64 {
-		nb = 1
+	// more bands than CPUs, taken in turn: a CPU that another process
+	// holds up does not hold up the frame (the bands are joined as one
+	// raster scan would number the blobs, whatever their number)
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	nb := min(4*workers, s.hh/32)
+	if workers == 1 || s.hh < 64 {
+		nb, workers = 1, 1
 	}
 	for len(s.bands) < nb {
 		s.bands = append(s.bands, band{})
 	}
 	bands := s.bands[:nb]
 	// each band: its rows of the mask, then its blobs
-	parallelN(nb, func(b int) {
+	forEach(nb, workers, func(b int) {
 		bd := &bands[b]
 		bd.j0, bd.j1 = s.hh*b/nb, s.hh*(b+1)/nb
 		for j := bd.j0; j < bd.j1; j++ {
@@ -499,7 +503,7 @@ func (s *segmenter) components() {
 	}
 	// each band's labels renumbered in place, then each blob's holes and
 	// distances, the blobs shared out
-	parallelN(nb, func(b int) {
+	forEach(nb, workers, func(b int) {
 		bd := &bands[b]
 		labels := s.labels[bd.j0*s.hw : bd.j1*s.hw]
 		for q, l := range labels {
@@ -509,7 +513,7 @@ func (s *segmenter) components() {
 		}
 	})
 	var next atomic.Int32
-	parallelN(nb, func(b int) {
+	parallelN(workers, func(b int) {
 		st, out := bands[b].stack, bands[b].out
 		for {
 			i := int(next.Add(1)) - 1
@@ -568,6 +572,21 @@ func (s *segmenter) labelBand(bd *band) {
 		bd.comps = append(bd.comps, c)
 	}
 	bd.stack = st
+}
+
+// forEach runs f(0) … f(n-1) on w goroutines, each taking the next
+// index in turn, and waits for them.
+func forEach(n, w int, f func(int)) {
+	var next atomic.Int32
+	parallelN(w, func(int) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			f(i)
+		}
+	})
 }
 
 // parallelN runs f(0) … f(n-1) at once and waits for them.
