@@ -197,7 +197,7 @@ func (r *Reader) Read(f Frame) (Reading, error) {
 			go func(fw *faceReader) {
 				defer wg.Done()
 				*fw = faceReader{f: f, seg: s, side: side, parallax: r.opt.Parallax, principal: pp, cands: cands,
-					px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab}
+					px: fw.px, cell: fw.cell, lum: fw.lum, lab: fw.lab, blobs: fw.blobs, first: fw.first, st: fw.st}
 				for {
 					k := int(next.Add(1)) - 1
 					if k >= len(idx) {

@@ -2,6 +2,7 @@ package dicetray
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -57,10 +58,17 @@ type faceReader struct {
 	est  geom.Vec2
 	// window buffers: px holds each pixel's flags (pxFg, …)
 	x0, y0, w, h int
-	px           []uint8
-	cell         []uint8
-	lum          []float32
-	lab          []int32
+	// the window before it was cropped to the candidate's pixels (the
+	// outline's missing pixels are sought in it)
+	ox0, oy0, ow, oh int
+	px               []uint8
+	cell             []uint8
+	lum              []float32
+	lab              []int32
+	// pips' buffers
+	blobs []blob
+	first []int
+	st    []int
 }
 
 // A window pixel's flags: it stands out from the tray (pxFg); it is the
@@ -183,7 +191,7 @@ func (fr *faceReader) window(i int, rad float64) {
 	fr.w, fr.h = x1-fr.x0+1, y1-fr.y0+1
 	n := fr.w * fr.h
 	if cap(fr.px) < n {
-		fr.px = make([]uint8, n)
+		fr.px = make([]uint8, n, n*3/2) // room for the larger windows to come
 	}
 	fr.px = fr.px[:n] // every pixel is written below
 	fr.lum = growF(fr.lum, n)
@@ -192,57 +200,93 @@ func (fr *faceReader) window(i int, rad float64) {
 	g := int(0.3 * fr.side)
 	// the flags depend on the half-size cell: worked out once a cell
 	hx0, hx1 := fr.x0/2, min((fr.x0+fr.w-1)/2, s.hw-1)
-	nc := hx1 - hx0 + 1
-	if cap(fr.cell) < nc {
-		fr.cell = make([]uint8, nc)
+	hy0, hy1 := min(fr.y0/2, s.hh-1), min((fr.y0+fr.h-1)/2, s.hh-1)
+	nc, nr := hx1-hx0+1, hy1-hy0+1
+	if cap(fr.cell) < nc*nr {
+		fr.cell = make([]uint8, nc*nr, nc*nr*3/2)
 	}
-	cell := fr.cell[:nc]
+	cells := fr.cell[:nc*nr]
 	const cFg, cOwn, cFace, cFrag = pxFg, pxOwn, pxFace, pxFrag
-	lastHy := -1
-	for y := 0; y < fr.h; y++ {
-		py := fr.y0 + y
-		hy := min(py/2, s.hh-1)
-		if hy != lastHy {
-			lastHy = hy
-			for hx := hx0; hx <= hx1; hx++ {
-				var fl uint8
-				q := hy*s.hw + hx
-				if s.fg[q] {
-					fl |= cFg
-					own := s.labels[q] == id
-					if !own {
-					near:
-						for dy := -1; dy <= 1; dy++ {
-							for dx := -1; dx <= 1; dx++ {
-								xx, yy := hx+dx, hy+dy
-								if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
-									own = true
-									break near
-								}
+	for hy := hy0; hy <= hy1; hy++ {
+		cell := cells[(hy-hy0)*nc : (hy-hy0+1)*nc]
+		for hx := hx0; hx <= hx1; hx++ {
+			var fl uint8
+			q := hy*s.hw + hx
+			if s.fg[q] {
+				fl |= cFg
+				own := s.labels[q] == id
+				if !own {
+				near:
+					for dy := -1; dy <= 1; dy++ {
+						for dx := -1; dx <= 1; dx++ {
+							xx, yy := hx+dx, hy+dy
+							if xx >= 0 && yy >= 0 && xx < s.hw && yy < s.hh && s.labels[yy*s.hw+xx] == id {
+								own = true
+								break near
 							}
 						}
 					}
-					if own {
-						fl |= cOwn
-					} else if l := s.labels[q]; l > 0 {
-						cc := &s.comps[l-1]
-						if 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g {
-							fl |= cFrag
-						}
+				}
+				if own {
+					fl |= cOwn
+				} else if l := s.labels[q]; l > 0 {
+					cc := &s.comps[l-1]
+					if 2*cc.x0 >= fr.x0-g && 2*cc.y0 >= fr.y0-g && 2*cc.x1+1 <= fr.x0+fr.w-1+g && 2*cc.y1+1 <= fr.y0+fr.h-1+g {
+						fl |= cFrag
 					}
 				}
-				if fr.filled(i, 2*hx, 2*hy) {
-					fl |= cFace
-				}
-				cell[hx-hx0] = fl
+			}
+			if fr.filled(i, 2*hx, 2*hy) {
+				fl |= cFace
+			}
+			cell[hx-hx0] = fl
+		}
+	}
+	// Crop: what the reading looks at is the pixels of the candidate, of
+	// its face and of fragments, their neighbours two pixels away and
+	// the pips' reach; beyond cropMargin of those cells the window holds
+	// nothing it reads, and the borders it tests (a pip reaching the
+	// window's edge) are never met
+	fr.ox0, fr.oy0, fr.ow, fr.oh = fr.x0, fr.y0, fr.w, fr.h
+	cx0, cy0, cx1, cy1 := nc, nr, -1, -1
+	for r := 0; r < nr; r++ {
+		for c, fl := range cells[r*nc : (r+1)*nc] {
+			if fl&(cOwn|cFace|cFrag) != 0 {
+				cx0, cx1 = min(cx0, c), max(cx1, c)
+				cy0, cy1 = min(cy0, r), max(cy1, r)
 			}
 		}
+	}
+	if cx1 >= 0 {
+		const cropMargin = 4
+		// a cell's pixels: 2h and 2h+1 (the last column's and row's, to
+		// the frame's edge)
+		px0, py0 := 2*(hx0+cx0)-cropMargin, 2*(hy0+cy0)-cropMargin
+		px1, py1 := 2*(hx0+cx1)+1+cropMargin, 2*(hy0+cy1)+1+cropMargin
+		if hx0+cx1 == s.hw-1 {
+			px1 = fr.f.Width - 1
+		}
+		if hy0+cy1 == s.hh-1 {
+			py1 = fr.f.Height - 1
+		}
+		px0, py0 = max(px0, fr.x0), max(py0, fr.y0)
+		px1, py1 = min(px1, fr.x0+fr.w-1), min(py1, fr.y0+fr.h-1)
+		fr.x0, fr.y0, fr.w, fr.h = px0, py0, px1-px0+1, py1-py0+1
+	}
+	for y := 0; y < fr.h; y++ {
+		py := fr.y0 + y
+		hy := min(py/2, s.hh-1)
+		cell := cells[(hy-hy0)*nc : (hy-hy0+1)*nc]
 		row := 3 * py * fr.f.Width
+		src := fr.f.BGR[row+3*fr.x0 : row+3*(fr.x0+fr.w)]
+		lum := fr.lum[y*fr.w : (y+1)*fr.w]
+		for x := range lum {
+			p := src[3*x : 3*x+3 : 3*x+3]
+			lum[x] = lumB[p[0]] + lumG[p[1]] + lumR[p[2]]
+		}
 		for x := 0; x < fr.w; x++ {
 			px := fr.x0 + x
 			k := y*fr.w + x
-			p := row + 3*px
-			fr.lum[k] = 0.114*float32(fr.f.BGR[p]) + 0.587*float32(fr.f.BGR[p+1]) + 0.299*float32(fr.f.BGR[p+2])
 			fl := cell[min(px/2, s.hw-1)-hx0]
 			nearest := true
 			if len(sibs) > 1 && fl&(cOwn|cFace) != 0 {
@@ -264,6 +308,15 @@ func (fr *faceReader) window(i int, rad float64) {
 	}
 }
 
+// A pixel's brightness is lumB[b] + lumG[g] + lumR[r]: each product as
+// float32 works it out.
+var lumB, lumG, lumR = func() (b, g, r [256]float32) {
+	for v := range 256 {
+		b[v], g[v], r[v] = 0.114*float32(v), 0.587*float32(v), 0.299*float32(v)
+	}
+	return b, g, r
+}()
+
 // box is the window's rows [ya, yb) and columns [xa, xb) that hold every
 // pixel within r of c.
 func (fr *faceReader) box(c geom.Vec2, r float64) (ya, yb, xa, xb int) {
@@ -276,7 +329,7 @@ func (fr *faceReader) box(c geom.Vec2, r float64) (ya, yb, xa, xb int) {
 
 func growF(b []float32, n int) []float32 {
 	if cap(b) < n {
-		return make([]float32, n)
+		return make([]float32, n, n*3/2)
 	}
 	return b[:n]
 }
@@ -314,7 +367,7 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 	s := fr.side
 	n := fr.w * fr.h
 	if cap(fr.lab) < n {
-		fr.lab = make([]int32, n)
+		fr.lab = make([]int32, n, n*3/2)
 	}
 	fr.lab = fr.lab[:n]
 	clear(fr.lab)
@@ -327,11 +380,15 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 		}
 		return int(fr.lum[k]) >= thr
 	}
-	var out []blob
-	var st []int
+	out, first, st := fr.blobs[:0], fr.first[:0], fr.st[:0] // first: each blob's first pixel in a raster scan of the window
+	defer func() { fr.blobs, fr.first, fr.st = out, first, st }()
 	next := int32(0)
-	for y := 0; y < fr.h; y++ {
-		for x := 0; x < fr.w; x++ {
+	// a blob kept is round and centred within pipReach·s of c, so it has
+	// pixels in the box around that circle: the scan starts there, and
+	// the blobs go out in the order a scan of the whole window meets them
+	ya, yb, xa, xb := fr.box(c, pipReach*s)
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			k := y*fr.w + x
 			if fr.lab[k] != 0 || !isPip(k) {
 				continue
@@ -340,24 +397,50 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 			fr.lab[k] = next
 			st = append(st[:0], k)
 			var sx, sy, sxx, syy, sxy float64
-			cnt := 0
+			cnt, min0 := 0, k
 			open := false // the blob reaches the face's outline: a side, not a pip
 			for len(st) > 0 {
 				p := st[len(st)-1]
 				st = st[:len(st)-1]
+				min0 = min(min0, p)
 				px, py := p%fr.w, p/fr.w
-				fx, fy := float64(px), float64(py)
+				// the moments in the uncropped window's coordinates, as
+				// the reading has always worked them out (to the bit)
+				fx, fy := float64(px+fr.x0-fr.ox0), float64(py+fr.y0-fr.oy0)
 				sx, sy, sxx, syy, sxy = sx+fx, sy+fy, sxx+fx*fx, syy+fy*fy, sxy+fx*fy
 				cnt++
-				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-					xx, yy := px+d[0], py+d[1]
-					if xx < 0 || yy < 0 || xx >= fr.w || yy >= fr.h {
-						open = true
-						continue
+				// the four neighbours: right, left, below, above
+				for d := 0; d < 4; d++ {
+					q := p
+					switch d {
+					case 0:
+						if px+1 >= fr.w {
+							open = true
+							continue
+						}
+						q++
+					case 1:
+						if px == 0 {
+							open = true
+							continue
+						}
+						q--
+					case 2:
+						if py+1 >= fr.h {
+							open = true
+							continue
+						}
+						q += fr.w
+					default:
+						if py == 0 {
+							open = true
+							continue
+						}
+						q -= fr.w
 					}
-					q := yy*fr.w + xx
 					if fr.px[q]&pxFace == 0 {
 						open = true
+						continue // not a pip either
 					}
 					if fr.lab[q] == 0 && isPip(q) {
 						fr.lab[q] = next
@@ -377,13 +460,18 @@ func (fr *faceReader) pips(c geom.Vec2, thr int, dark bool) []blob {
 			if det <= 0 || float64(cnt)/(4*math.Pi*math.Sqrt(det)) < 0.7 {
 				continue
 			}
-			ctr := geom.Vec2{X: float64(fr.x0) + mx, Y: float64(fr.y0) + my}
+			ctr := geom.Vec2{X: float64(fr.ox0) + mx, Y: float64(fr.oy0) + my}
 			if ctr.Dist(c) > pipReach*s {
 				continue
 			}
 			tr, dt := vxx+vyy, math.Sqrt(math.Max(0, (vxx-vyy)*(vxx-vyy)/4+vxy*vxy))
 			l1, l2 := tr/2+dt, tr/2-dt
-			out = append(out, blob{c: ctr, area: cnt, round: math.Sqrt(math.Max(0, l2) / l1)})
+			b := blob{c: ctr, area: cnt, round: math.Sqrt(math.Max(0, l2) / l1)}
+			at := len(out)
+			for at > 0 && first[at-1] > min0 {
+				at--
+			}
+			out, first = slices.Insert(out, at, b), slices.Insert(first, at, min0)
 		}
 	}
 	return out
@@ -630,20 +718,31 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 	sibs := fr.seg.byComp[fr.cands[i].comp]
 	near := 0.72 * s
 	var nExtra, nMissing, nForeign int
+	comp := &fr.seg.comps[fr.cands[i].comp]
+	// a missing pixel lies in the square less tolIn, which lies within
+	// ext of the centre along x and along y (a pixel's margin for
+	// rounding)
+	ext := (s/2-tolIn)*(math.Abs(ct)+math.Abs(st)) + 1
+	// beyond and foreign: the candidate's and the fragments' pixels
 	for y := 0; y < fr.h; y++ {
 		for x := 0; x < fr.w; x++ {
 			k := y*fr.w + x
+			fl := fr.px[k]
+			if fl&(pxOwn|pxFrag) == 0 {
+				continue
+			}
 			q := geom.Vec2{X: float64(fr.x0 + x), Y: float64(fr.y0 + y)}
 			d := q.Sub(centre)
 			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
-			if fr.px[k]&pxOwn != 0 || fr.px[k]&pxFrag != 0 {
+			{
 				// the top square lies inside the hull: only a pixel
 				// beyond it can be beyond the hull
-				if fr.px[k]&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
+				if fl&pxOwn != 0 && (u > s/2 || v > s/2) && hull.dist(q.X, q.Y) > tolOut {
 					nExtra++
 				}
-				inner := x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 && fr.px[k-2]&pxFg != 0 && fr.px[k+2]&pxFg != 0 && fr.px[k-2*fr.w]&pxFg != 0 && fr.px[k+2*fr.w]&pxFg != 0
-				if inner && (u > s/2+tolForeign || v > s/2+tolForeign) && !nearSibling(fr.cands, sibs, i, q, near) {
+				if (u > s/2+tolForeign || v > s/2+tolForeign) && x >= 2 && y >= 2 && x < fr.w-2 && y < fr.h-2 &&
+					fr.px[k-2]&pxFg != 0 && fr.px[k+2]&pxFg != 0 && fr.px[k-2*fr.w]&pxFg != 0 && fr.px[k+2*fr.w]&pxFg != 0 &&
+					!nearSibling(fr.cands, sibs, i, q, near) {
 					p := 3 * ((fr.y0+y)*fr.f.Width + fr.x0 + x)
 					b, g, r := float64(fr.f.BGR[p]), float64(fr.f.BGR[p+1]), float64(fr.f.BGR[p+2])
 					lum := float64(fr.lum[k])
@@ -658,7 +757,18 @@ func (fr *faceReader) outline(i int, centre geom.Vec2, theta float64, body [3]fl
 					}
 				}
 			}
-			if u < s/2-tolIn && v < s/2-tolIn && !fr.filled(i, fr.x0+x, fr.y0+y) {
+		}
+	}
+	// missing: over the window before its crop (it reads the blob only)
+	oa, ob := int(math.Floor(centre.X-ext)), int(math.Ceil(centre.X+ext))
+	for py := fr.oy0; py < fr.oy0+fr.oh; py++ {
+		if dy := float64(py) - centre.Y; dy >= ext || dy <= -ext {
+			continue
+		}
+		for px := max(oa, fr.ox0); px <= min(ob, fr.ox0+fr.ow-1); px++ {
+			d := geom.Vec2{X: float64(px), Y: float64(py)}.Sub(centre)
+			u, v := math.Abs(ct*d.X+st*d.Y), math.Abs(-st*d.X+ct*d.Y)
+			if u < s/2-tolIn && v < s/2-tolIn && !filledIn(comp, px, py) {
 				nMissing++
 			}
 		}
@@ -678,7 +788,11 @@ func nearSibling(cands []candidate, sibs []int, i int, q geom.Vec2, r float64) b
 // filled: is full-size pixel (x, y) inside candidate i's blob, its holes
 // (pips, their rims) filled?
 func (fr *faceReader) filled(i, x, y int) bool {
-	c := &fr.seg.comps[fr.cands[i].comp]
+	return filledIn(&fr.seg.comps[fr.cands[i].comp], x, y)
+}
+
+// filledIn: is full-size pixel (x, y) inside blob c, its holes filled?
+func filledIn(c *comp, x, y int) bool {
 	lx, ly := x/2-c.x0+1, y/2-c.y0+1
 	if lx < 0 || ly < 0 || lx >= c.lw || ly >= c.lh {
 		return false

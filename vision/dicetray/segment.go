@@ -51,20 +51,22 @@ type segmenter struct {
 	comps  []comp
 	stack  []int32
 	bands  []band
-	// components' buffers: the labels renumbered, and the map from the
-	// bands' numbers (band b's k-th blob is off[b]+k) to the blobs'
-	final   []int32
-	toFinal []int32
-	off     []int
+	// components' buffers
 	fillBuf []bool
 	dtBuf   []int32
 	cut     []float64
-	// fitBackground's buffers
-	samples []bgSample
-	use     []bool
-	res     []float64
+	// fitBackground's buffers; the samples' places and ata0 are those
+	// of a frame of fitW×fitH
+	samples    []bgSample
+	fitW, fitH int
+	ata0       [6][6]float64
+	use        []bool
+	res        []float64
 	// cands of each component, filled by candidates
 	byComp [][]int
+	// candidates' buffers
+	seen   []bool
+	xs, ys []float64
 }
 
 // load takes the frame; the half-size image (each pixel the mean of a
@@ -104,13 +106,25 @@ func (s *segmenter) bgAt(x, y float64) [3]float64 {
 // best (dice, coins and shadows are the rest).
 func (s *segmenter) fitBackground() {
 	const step = 8
-	s.samples = s.samples[:0]
+	// the samples' places and the first fit's normal matrix (all the
+	// samples) depend on the frame's size only: kept between frames
+	if s.fitW != s.w || s.fitH != s.h {
+		s.fitW, s.fitH = s.w, s.h
+		s.samples = s.samples[:0]
+		for j := step / 2; j < s.hh; j += step {
+			for i := step / 2; i < s.hw; i += step {
+				xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
+				s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn}})
+			}
+		}
+		s.ata0 = normal(s.samples, nil)
+	}
+	k := 0
 	for j := step / 2; j < s.hh; j += step {
 		for i := step / 2; i < s.hw; i += step {
-			xn, yn := s.norm(2*float64(i)+0.5, 2*float64(j)+0.5)
 			b, g, r := s.halfAt(i, j)
-			s.samples = append(s.samples, bgSample{b: [6]float64{1, xn, yn, xn * xn, xn * yn, yn * yn},
-				p: [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}})
+			s.samples[k].p = [3]float64{float64(b) / 4, float64(g) / 4, float64(r) / 4}
+			k++
 		}
 	}
 	samples := s.samples
@@ -121,7 +135,10 @@ func (s *segmenter) fitBackground() {
 	res := slices.Grow(s.res[:0], len(samples))[:len(samples)]
 	s.use, s.res = use, res
 	for iter := 0; iter < 3; iter++ {
-		var ata [6][6]float64
+		ata := s.ata0
+		if iter > 0 {
+			ata = normal(samples, use)
+		}
 		var atb [3][6]float64
 		for i := range samples {
 			if !use[i] {
@@ -129,17 +146,9 @@ func (s *segmenter) fitBackground() {
 			}
 			sm := &samples[i]
 			for r := 0; r < 6; r++ {
-				for c := r; c < 6; c++ {
-					ata[r][c] += sm.b[r] * sm.b[c]
-				}
 				for ch := 0; ch < 3; ch++ {
 					atb[ch][r] += sm.b[r] * sm.p[ch]
 				}
-			}
-		}
-		for r := 0; r < 6; r++ {
-			for c := 0; c < r; c++ {
-				ata[r][c] = ata[c][r]
 			}
 		}
 		for ch := 0; ch < 3; ch++ {
@@ -163,6 +172,29 @@ func (s *segmenter) fitBackground() {
 			use[i] = res[i] <= lim
 		}
 	}
+}
+
+// normal is the least-squares fit's normal matrix, the sum of b·bᵀ over
+// the samples in use (all when use is nil).
+func normal(samples []bgSample, use []bool) [6][6]float64 {
+	var ata [6][6]float64
+	for i := range samples {
+		if use != nil && !use[i] {
+			continue
+		}
+		sm := &samples[i]
+		for r := 0; r < 6; r++ {
+			for c := r; c < 6; c++ {
+				ata[r][c] += sm.b[r] * sm.b[c]
+			}
+		}
+	}
+	for r := 0; r < 6; r++ {
+		for c := 0; c < r; c++ {
+			ata[r][c] = ata[c][r]
+		}
+	}
+	return ata
 }
 
 // bgSample is one sample of the tray's light: the quadratic's terms at
@@ -303,24 +335,29 @@ func (s *segmenter) maskRow(j int) {
 			bb[ch] = k[1] + k[4]*yn
 			cc[ch] = k[3]
 		}
-		r0 := s.f.BGR[3*(2*j)*s.w:]
-		r1 := s.f.BGR[3*(2*j+1)*s.w:]
+		w3 := 3 * s.w
+		r0 := s.f.BGR[3*(2*j)*s.w : 3*(2*j)*s.w+w3]
+		r1 := s.f.BGR[3*(2*j+1)*s.w : 3*(2*j+1)*s.w+w3]
 		fg := s.fg[j*s.hw : (j+1)*s.hw]
 		dx := 4 / float64(s.w)
 		xn, _ := s.norm(0.5, 0)
-		for i := 0; i < s.hw; i, xn = i+1, xn+dx {
+		third := &thirdPlus4
+		for i := range fg {
 			b0 := a[0] + xn*(bb[0]+cc[0]*xn)
 			b1 := a[1] + xn*(bb[1]+cc[1]*xn)
 			b2 := a[2] + xn*(bb[2]+cc[2]*xn)
+			xn += dx
 			k := 6 * i
 			q0, q1 := r0[k:k+6:k+6], r1[k:k+6:k+6]
 			pb := int(q0[0]) + int(q0[3]) + int(q1[0]) + int(q1[3])
 			pg := int(q0[1]) + int(q0[4]) + int(q1[1]) + int(q1[4])
 			pr := int(q0[2]) + int(q0[5]) + int(q1[2]) + int(q1[5])
 			// standsOut, written out (it is the loop's work); a quarter
-			// is exact in floating point, as the division by 4 is
+			// is exact in floating point, as the division by 4 is, and so
+			// is the sum P of three quarters (P/3 + 4 comes from a table)
+			sum := pb + pg + pr
 			p0, p1, p2 := float64(pb)*0.25, float64(pg)*0.25, float64(pr)*0.25
-			P, B := p0+p1+p2, b0+b1+b2
+			P, B := float64(sum)*0.25, b0+b1+b2
 			var out bool
 			switch {
 			case B < 1:
@@ -328,33 +365,48 @@ func (s *segmenter) maskRow(j int) {
 			case P < darkRatio*B || P > brightRatio*B:
 				out = true
 			default:
-				lim := hueRatio * B * (P/3 + 4)
-				out = math.Abs(p0*B-P*b0) > lim || math.Abs(p1*B-P*b1) > lim || math.Abs(p2*B-P*b2) > lim
+				lim := hueRatio * B * third[sum&4095]
+				// |d| > lim, without math.Abs's trip through the integer
+				// registers
+				d0, d1, d2 := p0*B-P*b0, p1*B-P*b1, p2*B-P*b2
+				out = d0 > lim || d0 < -lim || d1 > lim || d1 < -lim || d2 > lim || d2 < -lim
 			}
 			fg[i] = out
 		}
 	}
 }
 
+// thirdPlus4[S] is P/3 + 4 for the sum P = S/4 of a half-size pixel's
+// three channels (S ≤ 3060), as standsOut works it out.
+var thirdPlus4 = func() (t [4096]float64) {
+	for s := range t {
+		t[s] = float64(s)*0.25/3 + 4
+	}
+	return t
+}()
+
 // components labels the 8-connected blobs of the mask, fills their holes
 // and measures each pixel's distance to the blob's outline. The labelling
-// runs in bands of rows, one a CPU, joined where the bands meet; the
+// runs in bands of rows (more than CPUs), joined where the bands meet; the
 // blobs are numbered in the order a single raster scan meets them.
 func (s *segmenter) components() {
 	n := s.hw * s.hh
 	s.fg = slices.Grow(s.fg[:0], n)[:n]
 	s.labels = slices.Grow(s.labels[:0], n)[:n]
-	s.final = slices.Grow(s.final[:0], n)[:n]
-	nb := min(runtime.GOMAXPROCS(0), 4)
-	if s.hh < 64 {
-		nb = 1
+	// more bands than CPUs, taken in turn: a CPU that another process
+	// holds up does not hold up the frame (the bands are joined as one
+	// raster scan would number the blobs, whatever their number)
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	nb := min(4*workers, s.hh/32)
+	if workers == 1 || s.hh < 64 {
+		nb, workers = 1, 1
 	}
 	for len(s.bands) < nb {
 		s.bands = append(s.bands, band{})
 	}
 	bands := s.bands[:nb]
 	// each band: its rows of the mask, then its blobs
-	parallelN(nb, func(b int) {
+	forEach(nb, workers, func(b int) {
 		bd := &bands[b]
 		bd.j0, bd.j1 = s.hh*b/nb, s.hh*(b+1)/nb
 		for j := bd.j0; j < bd.j1; j++ {
@@ -429,7 +481,6 @@ func (s *segmenter) components() {
 	for g := range final {
 		final[g] = final[find(int32(g))]
 	}
-	s.toFinal, s.off = final, off
 	// the blobs' local buffers, carved from two kept between frames
 	total := 0
 	for i := range s.comps {
@@ -450,19 +501,19 @@ func (s *segmenter) components() {
 			at += n
 		}
 	}
-	// each band's labels renumbered (into s.final, as local reads the
-	// bands' own numbers meanwhile), and each blob's holes and distances,
-	// the blobs shared out
-	var next atomic.Int32
-	parallelN(nb, func(b int) {
+	// each band's labels renumbered in place, then each blob's holes and
+	// distances, the blobs shared out
+	forEach(nb, workers, func(b int) {
 		bd := &bands[b]
-		for q := bd.j0 * s.hw; q < bd.j1*s.hw; q++ {
-			if l := s.labels[q]; l != 0 {
-				s.final[q] = final[off[b]+int(l)-1]
-			} else {
-				s.final[q] = 0
+		labels := s.labels[bd.j0*s.hw : bd.j1*s.hw]
+		for q, l := range labels {
+			if l != 0 {
+				labels[q] = final[off[b]+int(l)-1]
 			}
 		}
+	})
+	var next atomic.Int32
+	parallelN(workers, func(b int) {
 		st, out := bands[b].stack, bands[b].out
 		for {
 			i := int(next.Add(1)) - 1
@@ -475,7 +526,6 @@ func (s *segmenter) components() {
 		}
 		bands[b].stack, bands[b].out = st, out
 	})
-	s.labels, s.final = s.final, s.labels
 }
 
 // band is a band of rows [j0, j1) of the half-size mask, labelled on its
@@ -497,28 +547,24 @@ func (s *segmenter) labelBand(bd *band) {
 		}
 		id := int32(len(bd.comps) + 1)
 		c := comp{x0: s.hw, y0: s.hh, x1: -1, y1: -1, first: start}
-		st = append(st[:0], int32(start))
+		// the stack holds (x, y) pairs: no division a pixel
+		st = append(st[:0], int32(start%s.hw), int32(start/s.hw))
 		s.labels[start] = id
 		for len(st) > 0 {
-			p := int(st[len(st)-1])
-			st = st[:len(st)-1]
-			x, y := p%s.hw, p/s.hw
+			x, y := int(st[len(st)-2]), int(st[len(st)-1])
+			st = st[:len(st)-2]
 			c.area++
 			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
-			for dy := -1; dy <= 1; dy++ {
-				yy := y + dy
-				if yy < bd.j0 || yy >= bd.j1 {
-					continue
-				}
-				for dx := -1; dx <= 1; dx++ {
-					xx := x + dx
-					if xx < 0 || xx >= s.hw {
-						continue
-					}
-					q := yy*s.hw + xx
-					if s.fg[q] && s.labels[q] == 0 {
-						s.labels[q] = id
-						st = append(st, int32(q))
+			// the 8 neighbours within the band (the pixel itself is
+			// labelled already)
+			xa, xb := max(x-1, 0), min(x+1, s.hw-1)
+			for yy := max(y-1, bd.j0); yy <= min(y+1, bd.j1-1); yy++ {
+				row := yy * s.hw
+				fg, lab := s.fg[row+xa:row+xb+1], s.labels[row+xa:row+xb+1]
+				for k := range fg {
+					if fg[k] && lab[k] == 0 {
+						lab[k] = id
+						st = append(st, int32(xa+k), int32(yy))
 					}
 				}
 			}
@@ -526,6 +572,21 @@ func (s *segmenter) labelBand(bd *band) {
 		bd.comps = append(bd.comps, c)
 	}
 	bd.stack = st
+}
+
+// forEach runs f(0) … f(n-1) on w goroutines, each taking the next
+// index in turn, and waits for them.
+func forEach(n, w int, f func(int)) {
+	var next atomic.Int32
+	parallelN(w, func(int) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			f(i)
+		}
+	})
 }
 
 // parallelN runs f(0) … f(n-1) at once and waits for them.
@@ -550,44 +611,46 @@ func parallelN(n int, f func(int)) {
 func (s *segmenter) local(c *comp, id int32, st []int32, out []bool) ([]int32, []bool) {
 	n := c.lw * c.lh
 	for y := c.y0; y <= c.y1; y++ {
-		b := 0
-		for b+1 < len(s.off)-1 && y >= s.bands[b+1].j0 {
-			b++
-		}
-		row, o := s.labels[y*s.hw:(y+1)*s.hw], s.off[b]-1
+		row := s.labels[y*s.hw : (y+1)*s.hw]
 		for x := c.x0; x <= c.x1; x++ {
-			if l := row[x]; l != 0 && s.toFinal[o+int(l)] == id {
+			if row[x] == id {
 				c.fill[(y-c.y0+1)*c.lw+x-c.x0+1] = true
 			}
 		}
 	}
-	// holes: what the outside cannot reach
+	// holes: what the outside cannot reach (the stack holds (x, y)
+	// pairs: no division a pixel)
 	out = slices.Grow(out[:0], n)[:n]
 	clear(out)
 	st = st[:0]
+	push := func(x, y int) {
+		if q := y*c.lw + x; !c.fill[q] && !out[q] {
+			out[q] = true
+			st = append(st, int32(x), int32(y))
+		}
+	}
 	for x := 0; x < c.lw; x++ {
-		st = append(st, int32(x), int32((c.lh-1)*c.lw+x))
+		out[x], out[(c.lh-1)*c.lw+x] = true, true
+		st = append(st, int32(x), 0, int32(x), int32(c.lh-1))
 	}
 	for y := 0; y < c.lh; y++ {
-		st = append(st, int32(y*c.lw), int32(y*c.lw+c.lw-1))
-	}
-	for _, p := range st {
-		out[p] = true
+		out[y*c.lw], out[y*c.lw+c.lw-1] = true, true
+		st = append(st, 0, int32(y), int32(c.lw-1), int32(y))
 	}
 	for len(st) > 0 {
-		p := int(st[len(st)-1])
-		st = st[:len(st)-1]
-		x, y := p%c.lw, p/c.lw
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			xx, yy := x+d[0], y+d[1]
-			if xx < 0 || yy < 0 || xx >= c.lw || yy >= c.lh {
-				continue
-			}
-			q := yy*c.lw + xx
-			if !c.fill[q] && !out[q] {
-				out[q] = true
-				st = append(st, int32(q))
-			}
+		x, y := int(st[len(st)-2]), int(st[len(st)-1])
+		st = st[:len(st)-2]
+		if x+1 < c.lw {
+			push(x+1, y)
+		}
+		if x > 0 {
+			push(x-1, y)
+		}
+		if y+1 < c.lh {
+			push(x, y+1)
+		}
+		if y > 0 {
+			push(x, y-1)
 		}
 	}
 	for i := range c.fill {
@@ -691,13 +754,15 @@ func (s *segmenter) candidates(side float64) []candidate {
 			}
 			continue
 		}
-		seen := make([]bool, len(c.dt))
+		seen := slices.Grow(s.seen[:0], len(c.dt))[:len(c.dt)]
+		clear(seen)
+		s.seen = seen
 		for start := range c.dt {
 			if c.dt[start] < thr || seen[start] {
 				continue
 			}
 			// one core blob
-			var xs, ys []float64
+			xs, ys := s.xs[:0], s.ys[:0]
 			st := append(s.stack[:0], int32(start))
 			seen[start] = true
 			for len(st) > 0 {
@@ -715,7 +780,7 @@ func (s *segmenter) candidates(side float64) []candidate {
 					}
 				}
 			}
-			s.stack = st
+			s.stack, s.xs, s.ys = st, xs, ys
 			var mx, my float64
 			for i := range xs {
 				mx += xs[i]
