@@ -64,7 +64,9 @@ type mqttSide struct {
 	topics  wire.Topics
 	mu      sync.Mutex
 	answers map[string]wire.CommandResult
-	n       int
+	// log is every event heard: its type and English text.
+	log []string
+	n   int
 }
 
 func connectAs(t testing.TB, addr string, topics wire.Topics, user, pass string, subs ...string) *mqttSide {
@@ -81,10 +83,15 @@ func connectAs(t testing.TB, addr string, topics wire.Topics, user, pass string,
 			var em struct {
 				Event wire.CommandResult `json:"event"`
 			}
-			if json.Unmarshal(msg.Payload(), &em) == nil && em.Event.Type == wire.ResultType && em.Event.ID != "" {
-				m.mu.Lock()
+			if json.Unmarshal(msg.Payload(), &em) != nil {
+				return
+			}
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if em.Event.Type == wire.ResultType && em.Event.ID != "" {
 				m.answers[em.Event.ID] = em.Event
-				m.mu.Unlock()
+			} else {
+				m.log = append(m.log, em.Event.Type+": "+em.Event.Text.EN)
 			}
 		})
 		if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
@@ -260,6 +267,26 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	}
 	must("answer", ref(wire.Command{Name: companion.CmdAnswer, Text: "it is, play on"}))
 
+	// The public log says what each ruling changed: one event each.
+	var heard string
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		public.mu.Lock()
+		heard = "\n" + strings.Join(public.log, "\n")
+		public.mu.Unlock()
+		if strings.Contains(heard, "\nanswer: ") || time.Now().After(end) {
+			break
+		}
+	}
+	for _, want := range []string{"correction: ", "undo: ", "allowed: ", "call: ", "answer: "} {
+		if !strings.Contains(heard, "\n"+want) {
+			t.Errorf("the public log has no %q event:\n%s", strings.TrimSuffix(want, ": "), heard)
+		}
+	}
+	for _, want := range []string{"die read wrong", "taken back at the players' request", "the table agreed", "is that legal?", "it is, play on"} {
+		if !strings.Contains(heard, want) {
+			t.Errorf("the public log does not say %q:\n%s", want, heard)
+		}
+	}
 	record := summaryLines(t, tc.spec, cfg, jpath)
 	kinds := journalKinds(t, jpath)
 	// The views are read once the daemon's loop has stopped (it is the

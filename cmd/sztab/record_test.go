@@ -271,6 +271,18 @@ func TestExportSignedAndVerify(t *testing.T) {
 		},
 		want: "summary.html: names the final hash 1111",
 	}, {
+		name: "the Markdown summary's result altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.MarkdownFile), "the game is over: scoring", "the game is over: Bartek wins")
+		},
+		want: "summary.md: does not state the result of",
+	}, {
+		name: "the HTML summary's result altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.HTMLFile), "koniec gry: liczymy punkty", "koniec gry: wygrywa Bartek")
+		},
+		want: "summary.html: does not state the result of",
+	}, {
 		name: "the result altered",
 		damage: func(t *testing.T, d string) {
 			replace(t, filepath.Join(d, record.StatementFile), "scoring", "a draw")

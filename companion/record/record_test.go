@@ -325,7 +325,7 @@ func TestVerifyPath(t *testing.T) {
 	privPEM, pubPEM, _ := GenerateKey()
 	priv, _ := ParsePrivateKey(privPEM)
 	pub, _ := ParsePublicKey(pubPEM)
-	st := Statement{Identity: testID, FinalSeq: rec.LastSeq, FinalHash: rec.Last.String()}
+	st := Statement{Identity: testID, FinalSeq: rec.LastSeq, FinalHash: rec.Last.String(), Finished: s.Finished, Result: s.Result}
 	for name, b := range map[string][]byte{RecordFile: data, MarkdownFile: md, HTMLFile: html, StatementFile: st.Marshal(), SignatureFile: Sign(st, priv)} {
 		os.WriteFile(filepath.Join(dir, name), b, 0o644)
 	}
@@ -335,6 +335,14 @@ func TestVerifyPath(t *testing.T) {
 	}
 	if r, err := VerifyPath(filepath.Join(dir, RecordFile), nil); err != nil || r.LastSeq != 4 {
 		t.Errorf("the file alone: %+v, %v", r, err)
+	}
+	// A statement of another result than the summaries'.
+	st3 := st
+	st3.Result.EN = "a draw"
+	os.WriteFile(filepath.Join(dir, StatementFile), st3.Marshal(), 0o644)
+	os.Remove(filepath.Join(dir, SignatureFile))
+	if _, err := VerifyPath(dir, nil); err == nil || !strings.Contains(err.Error(), "summary.md: does not state the result of") {
+		t.Errorf("a statement of another result: got %v", err)
 	}
 	// A statement of another point of the record.
 	st2 := st

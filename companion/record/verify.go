@@ -1,12 +1,16 @@
 package record
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	htmltemplate "html/template"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	texttemplate "text/template"
 )
 
 // The files of an exported record, in its directory.
@@ -107,7 +111,7 @@ func VerifyPath(path string, pub ed25519.PublicKey) (Report, error) {
 		if pub != nil {
 			return r, fmt.Errorf("record: %s: the statement is not signed", gp)
 		}
-		return r, nil
+		return r, summariesState(dir, sp, s)
 	case err != nil:
 		return r, fmt.Errorf("record: %w", err)
 	}
@@ -116,11 +120,50 @@ func VerifyPath(path string, pub ed25519.PublicKey) (Report, error) {
 			return r, fmt.Errorf("%s: %w", gp, err)
 		}
 		r.Unchecked = true
-		return r, nil
+		return r, summariesState(dir, sp, s)
 	}
 	if _, err := VerifyStatement(statement, sig, pub); err != nil {
 		return r, fmt.Errorf("%s: %w", gp, err)
 	}
 	r.Signed = true
-	return r, nil
+	return r, summariesState(dir, sp, s)
+}
+
+// summariesState checks that both summaries state the result of the
+// statement at sp: they name the final hash (checked before), and their
+// result line must be the statement's too, so a summary whose result was
+// edited after the export (the pages an organiser reads) is caught.
+func summariesState(dir, sp string, s Statement) error {
+	for _, name := range []string{MarkdownFile, HTMLFile} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("record: summary: %w", err)
+		}
+		if want := resultLine(s, name == HTMLFile); !bytes.Contains(b, []byte("\n"+want+"\n")) {
+			return fmt.Errorf("%s: does not state the result of %s (want the line %q): the summary or the statement was changed after the export", p, sp, want)
+		}
+	}
+	return nil
+}
+
+var (
+	resultMarkdown = texttemplate.Must(texttemplate.New("md").Parse(`The game is **{{.State}}**: {{.EN}}{{if .PL}} / {{.PL}}{{end}}`))
+	resultHTML     = htmltemplate.Must(htmltemplate.New("html").Parse(`<p>The game is <strong>{{.State}}</strong>: {{.EN}}{{if .PL}} / {{.PL}}{{end}}</p>`))
+)
+
+// resultLine is the summary's result line for the statement s, as the
+// summary's templates (summary.go, "Result") write it.
+func resultLine(s Statement, html bool) string {
+	v := struct{ State, EN, PL string }{"not finished", s.Result.EN, s.Result.PL}
+	if s.Finished {
+		v.State = "finished"
+	}
+	var b strings.Builder
+	if html {
+		resultHTML.Execute(&b, v)
+	} else {
+		resultMarkdown.Execute(&b, v)
+	}
+	return b.String()
 }
