@@ -129,17 +129,17 @@ func vecs(p [][2]float64) []geom.Vec2 {
 
 // terrainScore compares a snapshot's terrain and markers with the truth.
 type terrainScore struct {
-	errs                     []float64 // boundary errors, mm, both ways
+	errs []float64 // boundary errors, mm, both ways
 	// withinSigma counts the detected outlines' boundary samples within
 	// 2·SigmaMM of the true outline, of sigmaSamples
 	withinSigma, sigmaSamples int
-	pieces, found, wrongKind int
-	split, invented          int
-	discs, discsFound        int
-	discOff                  int // found farther than σ (per axis) from the truth
-	discDiam                 []float64
-	discCentre               []float64
-	notes                    []string
+	pieces, found, wrongKind  int
+	split, invented           int
+	discs, discsFound         int
+	discOff                   int // found farther than σ (per axis) from the truth
+	discDiam                  []float64
+	discCentre                []float64
+	notes                     []string
 }
 
 func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
