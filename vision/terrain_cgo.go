@@ -261,15 +261,16 @@ func (r *terrainReader) read(frame gocv.Mat, models []ModelPosition) terrainRead
 		for k, poly := range polys {
 			// the half-size outline's σ: half a halved pixel
 			sigma := 0.5 * terrainShrink * r.cal.ScaleAt(polygonCentroid(poly))
+			var unseen []UnseenDisc
 			if full {
-				if fine, s, ok := r.refineOutline(fr, roughs[k], bases); ok {
-					poly, sigma = fine, s
+				if fine, us, s, ok := r.refineOutline(fr, roughs[k], bases); ok {
+					poly, unseen, sigma = fine, us, s
 					if signedArea(poly) < 0 {
 						slices.Reverse(poly)
 					}
 				}
 			}
-			out.terrain = append(out.terrain, Terrain{Kind: class, Outline: poly,
+			out.terrain = append(out.terrain, Terrain{Kind: class, Outline: poly, Unseen: unseen,
 				SigmaMM: round3(math.Hypot(calMM, sigma))})
 		}
 	}

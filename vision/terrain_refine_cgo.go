@@ -58,6 +58,7 @@ type edgeLine struct {
 	rms   float64 // the crossings' scatter about the line (mm)
 	n     int
 	rough bool
+	under bool // rough, under a base
 }
 
 // frameBGR gives bilinear access to a continuous 8-bit BGR frame.
@@ -147,16 +148,17 @@ func (f frameBGR) crossing(p, n geom.Vec2) (geom.Vec2, bool) {
 }
 
 // refineOutline refines a rough outline (vertices in full-frame pixels, in
-// image order) on the frame; it returns the outline in table mm and the
-// outline's σ across it (mm, the fit's alone), or ok false when too
-// little of it could be refined (the caller keeps the rough one).
+// image order) on the frame; it returns the outline in table mm, the
+// edges drawn across a base (not seen), and the outline's σ across it
+// (mm, the seen edges'), or ok false when too little of it could be
+// refined (the caller keeps the rough one).
 //
 // The rough polygon follows the halved pixels' staircase, so a straight
 // edge is several short rough edges a few degrees apart: the crossings
 // are pooled over runs of rough edges between turns sharper than
 // breakTurn, and each run is fitted by fitChain (which splits it where it
 // bends: a gentle corner, a curve).
-func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDisc) ([][2]float64, float64, bool) {
+func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDisc) ([][2]float64, []UnseenDisc, float64, bool) {
 	// drop repeated vertices
 	vs = slices.CompactFunc(slices.Clone(vs), func(a, b geom.Vec2) bool { return a == b })
 	for len(vs) > 1 && vs[0] == vs[len(vs)-1] {
@@ -164,7 +166,7 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 	}
 	n := len(vs)
 	if n < 3 {
-		return nil, 0, false
+		return nil, nil, 0, false
 	}
 	// outward normals: image orientation of the rough polygon
 	sa := 0.0
@@ -269,25 +271,82 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 		if len(fit) > 0 {
 			j, ok := roughAt(b0)
 			if !ok {
-				return nil, 0, false
+				return nil, nil, 0, false
 			}
 			fit[0].joint = j
 			fitted += len(pts)
 			lines = append(lines, fit...)
 			continue
 		}
-		// the run's rough edges, moved out half a halved pixel
+		// the run's rough edges, moved out half a halved pixel; under
+		// a base, they are fillUnderBases's chord
+		under := true
+		for i := b0; i <= end; i++ {
+			under = under && hidden(vs[i%n])
+		}
 		for i := b0; i < end; i++ {
 			ta, oka := roughAt(i)
 			tb, okb := roughAt(i + 1)
 			if !oka || !okb || ta == tb {
 				continue
 			}
-			lines = append(lines, edgeLine{p: ta, d: tb.Sub(ta).Scale(1 / tb.Dist(ta)), joint: ta, rough: true})
+			lines = append(lines, edgeLine{p: ta, d: tb.Sub(ta).Scale(1 / tb.Dist(ta)), joint: ta, rough: true, under: under})
 		}
 	}
-	if len(lines) < 3 || fitted == 0 {
-		return nil, 0, false
+	if fitted == 0 {
+		return nil, nil, 0, false
+	}
+	// A corner the rough outline cut off: under a base, the chord
+	// fillUnderBases drew across it; elsewhere a short bevel the halved
+	// pixels left at a sharp corner, too short for a fit of its own.
+	// When the fitted lines on either side meet under the base, or near
+	// the bevel (within bevelMM of its ends), the corner is where they
+	// meet.
+	const bevelMM = 8
+	underImage := func(p geom.Vec2) bool {
+		return hidden(r.cal.ToImage(p.X, p.Y, r.heightMM))
+	}
+	for i := 0; i < len(lines) && len(lines) > 3; i++ {
+		if lines[i].rough || !lines[(i+1)%len(lines)].rough {
+			continue
+		}
+		k := (i + 1) % len(lines)
+		allUnder, near := true, true
+		var c geom.Vec2
+		ok := false
+		for lines[k].rough && k != i {
+			allUnder = allUnder && lines[k].under
+			k = (k + 1) % len(lines)
+		}
+		if k == i {
+			continue
+		}
+		if c, ok = intersectLines(lines[i], lines[k]); !ok {
+			continue
+		}
+		for j := (i + 1) % len(lines); ; j = (j + 1) % len(lines) {
+			near = near && c.Dist(lines[j].joint) <= bevelMM
+			if j == k {
+				break
+			}
+		}
+		if !(allUnder && underImage(c)) && !near {
+			continue
+		}
+		lines[k].joint = c
+		// drop the rough lines between i and k
+		var keep []edgeLine
+		for j := range lines {
+			if (i < k && j > i && j < k) || (i > k && (j > i || j < k)) {
+				continue
+			}
+			keep = append(keep, lines[j])
+		}
+		lines = keep
+		i = -1 // indices moved: start again
+	}
+	if len(lines) < 3 {
+		return nil, nil, 0, false
 	}
 	// corners: where neighbouring lines meet, near their joint; lines
 	// nearly parallel (a gentle bend) meet far away or badly, and the
@@ -303,6 +362,28 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 		}
 		out = append(out, [2]float64{round3(c.X), round3(c.Y)})
 	}
+	// where the outline was not seen: the bases (with the margin no
+	// profile was taken in) its edges run under, as discs on the table.
+	// An edge seen straight on both sides of a base, for at least the
+	// disc's diameter each side, is taken to run straight under it
+	// (painted cover is cut straight; a corner or a bend is seen as one):
+	// that disc is not listed. A corner under a base, an edge drawn
+	// across it (fillUnderBases's chord), or one seen too little either
+	// side of it, is.
+	var unseen []UnseenDisc
+	for _, b := range bases {
+		c := fromSmall(geom.Vec2{X: b.x, Y: b.y})
+		rpx := terrainShrink*b.r + profileHalf + 1
+		ct, err := r.cal.ToTable(c, r.heightMM)
+		if err != nil {
+			continue
+		}
+		rmm := rpx * r.cal.ScaleAt(ct)
+		if straightUnder(lines, out, ct, rmm) {
+			continue
+		}
+		unseen = append(unseen, UnseenDisc{X: round3(ct.X), Y: round3(ct.Y), R: round3(rmm)})
+	}
 	// the outline's σ across it: the crossings' scatter about their
 	// lines (the largest line's RMS; each line's own position is known
 	// far better, rms·2/√n, but a point of the outline is off by the
@@ -311,13 +392,53 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 	// left rough has half a halved pixel
 	sig := splitMM / math.Sqrt(3)
 	for _, l := range lines {
+		if l.under {
+			continue // an unseen disc
+		}
 		if l.rough {
 			sig = math.Max(sig, 0.5*terrainShrink*r.cal.ScaleAt(l.p))
 			continue
 		}
+		if l.n < minCrossings {
+			continue
+		}
 		sig = math.Max(sig, l.rms)
 	}
-	return out, sig, true
+	return out, unseen, sig, true
+}
+
+// straightUnder reports whether the outline is known under the disc (c,
+// rad): no edge passes under it, or those that do are fitted lines, with
+// no corner under the disc, seen for at least the disc's diameter on both
+// sides of it.
+func straightUnder(lines []edgeLine, out [][2]float64, c geom.Vec2, rad float64) bool {
+	ct := tp{c.X, c.Y}
+	for i := range out {
+		if tpOf(out[i]).dist(ct) <= rad {
+			return false // a corner under the base
+		}
+	}
+	for i, l := range lines {
+		a, e := tpOf(out[i]), tpOf(out[(i+1)%len(out)])
+		if pointSegDist(ct, a, e) > rad {
+			continue
+		}
+		if l.rough || len(l.pts) == 0 {
+			return false
+		}
+		tc := c.Sub(l.p)
+		at := tc.X*l.d.X + tc.Y*l.d.Y
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range l.pts {
+			q := p.Sub(l.p)
+			t := q.X*l.d.X + q.Y*l.d.Y
+			lo, hi = math.Min(lo, t), math.Max(hi, t)
+		}
+		if (at-rad)-lo < 2*rad || hi-(at+rad) < 2*rad {
+			return false
+		}
+	}
+	return true
 }
 
 // fitChain fits crossings ordered along an edge with straight lines,
