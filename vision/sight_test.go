@@ -487,12 +487,53 @@ func BenchmarkUnitCover(b *testing.B) {
 	}
 }
 
+// TestSightUnseen: where a base hid a corner of a piece (Terrain.Unseen),
+// whether the centre under it stands in the piece is too close to call,
+// and so is a shadow whose end lies there; away from it, decisions stand.
+func TestSightUnseen(t *testing.T) {
+	f := model("f", "a", 0, 0)
+	// the target's centre 5 mm inside a light piece's corner
+	piece := rect("r", CoverLight, 295, 5, 400, 200)
+	tg := model("t", "b", 300, 10)
+	seen := LineOfFire(f, tg, []Terrain{piece})
+	if seen.Cover != CoverLight || seen.Close {
+		t.Fatalf("seen: %+v, want light and decided", seen)
+	}
+	hid := piece
+	hid.Unseen = []UnseenDisc{{X: 300, Y: 10, R: 20}}
+	got := LineOfFire(f, tg, []Terrain{hid})
+	if !got.Close || got.Low != "" || got.High != CoverLight {
+		t.Errorf("unseen: %+v, want too close to call between none and light", got)
+	}
+	// a wall across the line whose end, where the band's edge passes,
+	// was under a base: the shadow's end is not known
+	wall := rect("w", CoverHeavy, 150, -20, 160, 20)
+	tg2 := model("t", "b", 300, 0)
+	if s := LineOfFire(f, tg2, []Terrain{wall}); s.Cover != CoverHeavy || s.Close {
+		t.Fatalf("seen wall: %+v, want heavy and decided", s)
+	}
+	wall.Unseen = []UnseenDisc{{X: 155, Y: 20, R: 8}}
+	if s := LineOfFire(f, tg2, []Terrain{wall}); !s.Close {
+		t.Errorf("unseen wall end: %+v, want too close to call", s)
+	}
+	// an unseen disc far from the shot changes nothing
+	wall.Unseen = []UnseenDisc{{X: 900, Y: 900, R: 20}}
+	if s := LineOfFire(f, tg2, []Terrain{wall}); s.Cover != CoverHeavy || s.Close {
+		t.Errorf("far unseen disc: %+v, want heavy and decided", s)
+	}
+	bad := Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}, {0, 1}}, Unseen: []UnseenDisc{{X: 1, Y: 1, R: -2}}}}}
+	if err := bad.CheckTable(); err == nil || !strings.Contains(err.Error(), "unseen disc") {
+		t.Errorf("a negative unseen disc: %v, want an error naming it", err)
+	}
+}
+
 // FuzzSight: any snapshot that passes CheckTable (as a simulated script's
 // does) gives decisions without NaN, with Low ≤ Cover ≤ High, and the
 // template and move readers do not fail on it.
 func FuzzSight(f *testing.F) {
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}], "terrain": [{"id": "w", "kind": "heavy", "outline": [[250, -50], [260, -50], [260, 50], [250, 50]], "sigma_mm": 1}], "markers": [{"kind": "template", "x_mm": 300, "y_mm": 0, "diameter_mm": 76}]}`))
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a"}, {"id": "t", "unit": "b"}], "terrain": [{"kind": "light", "outline": [[0, 0], [0, 0], [0, 0]]}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.2}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 32, "sigma_mm": 0.2}], "terrain": [{"id": "r", "kind": "light", "outline": [[280, -40], [330, -40], [330, 40], [280, 40]], "sigma_mm": 0.3, "unseen": [{"x_mm": 300, "y_mm": 0, "r_mm": 22}]}]}`))
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 1e6}, {"id": "t", "unit": "b", "x_mm": -1e6, "base_mm": 1e9}], "terrain": [{"kind": "light", "outline": [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s Snapshot
