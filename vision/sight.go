@@ -113,6 +113,7 @@ func coverLevel(kind string) int {
 type CoverMap struct {
 	polys []prepared
 	sigma float64 // the largest outline uncertainty
+	least float64 // the smallest
 	shot  float64 // the largest of the outlines near the shot being decided
 	// scratch
 	all, heavy, buf, merged []interval
@@ -148,8 +149,13 @@ func NewCoverMap(terrain []Terrain) *CoverMap {
 			p.radius = max(p.radius, q.dist(p.centre))
 		}
 		c.polys = append(c.polys, p)
+		if len(c.polys) == 1 || t.SigmaMM < c.least {
+			c.least = t.SigmaMM
+		}
 		c.sigma = max(c.sigma, t.SigmaMM)
 	}
+	// the least certain first: sigmaNear stops at the first near the shot
+	slices.SortStableFunc(c.polys, func(x, y prepared) int { return cmp.Compare(y.sigma, x.sigma) })
 	return c
 }
 
@@ -313,17 +319,19 @@ const unknownW = 1e-9
 // bases (the reach lines uses, with the largest σ of all; the others are
 // too far from the band for any error within the bound to matter).
 func (c *CoverMap) sigmaNear(firer, target ModelPosition) float64 {
+	if c.least == c.sigma {
+		return c.sigma // all alike
+	}
 	a, b := modelVec(firer), modelVec(target)
 	reach := max(radiusOf(firer.BaseMM), radiusOf(target.BaseMM)) +
 		4*math.Sqrt(sq(max(firer.SigmaMM, target.SigmaMM))+sq(c.sigma)) + 1
-	s := 0.0
-	for i := range c.polys {
+	for i := range c.polys { // by σ, largest first
 		p := &c.polys[i]
-		if p.sigma > s && pointSegDist(p.centre, a, b) <= p.radius+reach {
-			s = p.sigma
+		if pointSegDist(p.centre, a, b) <= p.radius+reach {
+			return p.sigma
 		}
 	}
-	return s
+	return c.least
 }
 
 // clampMM keeps margins finite for JSON: nothing near is "a metre away".

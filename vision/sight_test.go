@@ -449,8 +449,20 @@ func flagReason(cm *CoverMap, f, g ModelPosition, s Sight) string {
 // BenchmarkSightSnapshot: 40 firing models against 40 targets over 20
 // outlines, every pair, per snapshot (the goal: under 1 ms).
 func BenchmarkSightSnapshot(b *testing.B) {
+	b.Run("same σ", func(b *testing.B) { benchSight(b, false) })
+	// outlines of different σ, as the camera reports them: each shot's
+	// bound takes the σ of the outlines near it
+	b.Run("camera σ", func(b *testing.B) { benchSight(b, true) })
+}
+
+func benchSight(b *testing.B, mixed bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	terrain := randomTable(r, 20, 1800, 1200)
+	if mixed {
+		for i := range terrain {
+			terrain[i].SigmaMM = 0.26 + 0.1*float64(i%4)
+		}
+	}
 	var firing, targets []ModelPosition
 	for i := range 40 {
 		firing = append(firing, model(fmt.Sprint("f", i), "a", 50+r.Float64()*1100, 20+r.Float64()*200))
