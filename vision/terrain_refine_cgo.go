@@ -38,6 +38,9 @@ const (
 	// splitMM: an edge whose crossings depart from its line by more than
 	// this (after outliers) is split in two where they depart most.
 	splitMM = 0.45
+	// crossingStep: a profile every this many full pixels along the
+	// outline.
+	crossingStep = 1.0
 	// minCrossings fitted to one line.
 	minCrossings = 4
 )
@@ -178,10 +181,27 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 	if sa < 0 {
 		sign = -1
 	}
+	// the bases near this piece, in full pixels, with the margin no
+	// profile is taken in
+	type disc struct {
+		c geom.Vec2
+		r float64
+	}
+	lo, hi := vs[0], vs[0]
+	for _, v := range vs {
+		lo = geom.Vec2{X: math.Min(lo.X, v.X), Y: math.Min(lo.Y, v.Y)}
+		hi = geom.Vec2{X: math.Max(hi.X, v.X), Y: math.Max(hi.Y, v.Y)}
+	}
+	var near []disc
+	for _, b := range bases {
+		d := disc{fromSmall(geom.Vec2{X: b.x, Y: b.y}), terrainShrink*b.r + profileHalf + 1}
+		if d.c.X+d.r >= lo.X-profileHalf && d.c.X-d.r <= hi.X+profileHalf && d.c.Y+d.r >= lo.Y-profileHalf && d.c.Y-d.r <= hi.Y+profileHalf {
+			near = append(near, d)
+		}
+	}
 	hidden := func(p geom.Vec2) bool {
-		for _, b := range bases {
-			c := fromSmall(geom.Vec2{X: b.x, Y: b.y})
-			if p.Dist(c) < terrainShrink*b.r+profileHalf+1 {
+		for _, d := range near {
+			if p.Dist(d.c) < d.r {
 				return true
 			}
 		}
@@ -253,7 +273,19 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 			if k == end-1 || turnAt(i+1) > sharp {
 				s1 = l - min(profileHalf+1, 0.25*l)
 			}
-			for s := s0; s < s1; s++ {
+			// pixels to the table: linear about the edge's middle (the
+			// mapping bends far less than a thousandth of a millimetre
+			// over an edge's few dozen pixels), three mappings an edge
+			// instead of one a crossing
+			mid := a.Add(dir.Scale(l / 2))
+			t0, err0 := r.cal.ToTable(mid, r.heightMM)
+			tx, err1 := r.cal.ToTable(mid.Add(geom.Vec2{X: 1}), r.heightMM)
+			ty, err2 := r.cal.ToTable(mid.Add(geom.Vec2{Y: 1}), r.heightMM)
+			if err0 != nil || err1 != nil || err2 != nil {
+				continue
+			}
+			jx, jy := tx.Sub(t0), ty.Sub(t0)
+			for s := s0; s < s1; s += crossingStep {
 				p := a.Add(dir.Scale(s))
 				if hidden(p) {
 					continue
@@ -262,9 +294,8 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 				if !ok {
 					continue
 				}
-				if t, err := r.cal.ToTable(q, r.heightMM); err == nil {
-					pts = append(pts, t)
-				}
+				dq := q.Sub(mid)
+				pts = append(pts, t0.Add(jx.Scale(dq.X)).Add(jy.Scale(dq.Y)))
 			}
 		}
 		fit := mergeLines(fitChain(pts))
