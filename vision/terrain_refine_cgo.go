@@ -559,9 +559,8 @@ func fitEdgeLine(pts []geom.Vec2) (edgeLine, int, int) {
 			}
 		}
 	}
-	var ss, lo, hi float64
+	var ss float64
 	n, worst, wd := 0, -1, splitMM
-	lo, hi = math.Inf(1), math.Inf(-1)
 	for i, p := range pts {
 		d := lineDist(l, p)
 		if !use[i] {
@@ -572,9 +571,6 @@ func fitEdgeLine(pts []geom.Vec2) (edgeLine, int, int) {
 		}
 		ss += d * d
 		n++
-		s := p.Sub(l.p)
-		t := s.X*l.d.X + s.Y*l.d.Y
-		lo, hi = math.Min(lo, t), math.Max(hi, t)
 	}
 	rms := math.Sqrt(ss / float64(max(1, n-2)))
 	// a line fitted to n points spread evenly along it: at its ends the
@@ -582,7 +578,6 @@ func fitEdgeLine(pts []geom.Vec2) (edgeLine, int, int) {
 	l.sigma = 2 * rms / math.Sqrt(float64(n))
 	l.rms = rms
 	l.n = n
-	_ = hi - lo
 	return l, n, worst
 }
 
