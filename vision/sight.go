@@ -41,7 +41,11 @@
 //
 // The bound, derived. What moves: each base centre (σ_b per axis, the
 // models' SigmaMM) and each outline point (σ_o per axis, the terrain's
-// SigmaMM). One point's σ is σ_p = √(σ_b² + σ_o²) with σ_b the larger of
+// SigmaMM: the largest of the outlines near the shot, see sigmaNear).
+// Where the camera did not see an outline (Terrain.Unseen: a base stood
+// over a corner or a bend of the piece) nothing bounds it: a base centre
+// there, or a shadow's end there, has no margin and the call is too
+// close. One point's σ is σ_p = √(σ_b² + σ_o²) with σ_b the larger of
 // the two bases': a decision that turns on one outline point against the
 // band's edge line (a wall's end grazing the band, a base centre near an
 // outline) moves with the point's error (σ_o) and the band's, which at a
