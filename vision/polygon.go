@@ -158,6 +158,11 @@ func (s Snapshot) CheckTable() error {
 				return fmt.Errorf("vision: terrain %d (%q): vertex %v is not a point on a table", i, t.ID, p)
 			}
 		}
+		for _, u := range t.Unseen {
+			if !finite(u.X, u.Y, u.R) || math.Abs(u.X) > 1e6 || math.Abs(u.Y) > 1e6 || u.R < 0 || u.R > 1e4 {
+				return fmt.Errorf("vision: terrain %d (%q): unseen disc %+v is not a disc on a table", i, t.ID, u)
+			}
+		}
 	}
 	for i, m := range s.Markers {
 		switch {

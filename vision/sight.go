@@ -41,7 +41,11 @@
 //
 // The bound, derived. What moves: each base centre (σ_b per axis, the
 // models' SigmaMM) and each outline point (σ_o per axis, the terrain's
-// SigmaMM). One point's σ is σ_p = √(σ_b² + σ_o²) with σ_b the larger of
+// SigmaMM: the largest of the outlines near the shot, see sigmaNear).
+// Where the camera did not see an outline (Terrain.Unseen: a base stood
+// over a corner or a bend of the piece) nothing bounds it: a base centre
+// there, or a shadow's end there, has no margin and the call is too
+// close. One point's σ is σ_p = √(σ_b² + σ_o²) with σ_b the larger of
 // the two bases': a decision that turns on one outline point against the
 // band's edge line (a wall's end grazing the band, a base centre near an
 // outline) moves with the point's error (σ_o) and the band's, which at a
@@ -113,6 +117,8 @@ func coverLevel(kind string) int {
 type CoverMap struct {
 	polys []prepared
 	sigma float64 // the largest outline uncertainty
+	least float64 // the smallest
+	shot  float64 // the largest of the outlines near the shot being decided
 	// scratch
 	all, heavy, buf, merged []interval
 	cut0, cut1              []cut
@@ -120,6 +126,8 @@ type CoverMap struct {
 
 type prepared struct {
 	pts    []tp
+	unseen []UnseenDisc // where the outline was not seen
+	sigma  float64
 	heavy  bool
 	centre tp
 	radius float64 // of a circle around the outline
@@ -133,7 +141,8 @@ func NewCoverMap(terrain []Terrain) *CoverMap {
 		if len(t.Outline) < 3 || coverLevel(t.Kind) == levelNone {
 			continue
 		}
-		p := prepared{pts: outline(t), heavy: t.Kind == CoverHeavy}
+		p := prepared{pts: outline(t), heavy: t.Kind == CoverHeavy, sigma: t.SigmaMM}
+		p.unseen = t.Unseen
 		lo, hi := p.pts[0], p.pts[0]
 		for _, q := range p.pts {
 			lo = tp{min(lo.x, q.x), min(lo.y, q.y)}
@@ -144,8 +153,13 @@ func NewCoverMap(terrain []Terrain) *CoverMap {
 			p.radius = max(p.radius, q.dist(p.centre))
 		}
 		c.polys = append(c.polys, p)
+		if len(c.polys) == 1 || t.SigmaMM < c.least {
+			c.least = t.SigmaMM
+		}
 		c.sigma = max(c.sigma, t.SigmaMM)
 	}
+	// the least certain first: sigmaNear stops at the first near the shot
+	slices.SortStableFunc(c.polys, func(x, y prepared) int { return cmp.Compare(y.sigma, x.sigma) })
 	return c
 }
 
@@ -181,6 +195,30 @@ func (c *CoverMap) Sight(firer, target ModelPosition) Sight {
 	return c.sight(firer, target, c.firerIn(firer), anyIn, heavyIn)
 }
 
+// inOrOut is how deep the model's base centre stands in the outline
+// (negative: how far outside), or 0, a call too close to make, when the
+// centre is in a disc where the camera did not see the outline
+// (Terrain.Unseen: a base, usually this model's, stood over the piece's
+// edge): the piece may run anywhere there, the centre in it or not.
+func (pp *prepared) inOrOut(m ModelPosition) float64 {
+	p := modelVec(m)
+	if pp.unseenAt(p, 2*math.Hypot(m.SigmaMM, pp.sigma)) {
+		return 0
+	}
+	return signedDist(pp.pts, p)
+}
+
+// unseenAt reports whether p is within grow of a disc where the outline
+// was not seen.
+func (pp *prepared) unseenAt(p tp, grow float64) bool {
+	for _, u := range pp.unseen {
+		if p.dist(tp{u.X, u.Y}) <= u.R+grow {
+			return true
+		}
+	}
+	return false
+}
+
 // firerIn is, for each outline, how deep the firer's base centre stands in
 // it (negative: how far outside). Terrain the firer stands in does not
 // cover its targets.
@@ -193,7 +231,7 @@ func (c *CoverMap) firerIn(m ModelPosition) []float64 {
 			out[i] = -d // at least this far outside: enough to decide
 			continue
 		}
-		out[i] = signedDist(pp.pts, p)
+		out[i] = pp.inOrOut(m)
 	}
 	return out
 }
@@ -210,7 +248,7 @@ func (c *CoverMap) standsIn(m ModelPosition) (anyMM, heavyMM float64) {
 		if d := p.dist(pp.centre) - pp.radius; -d <= anyMM && (!pp.heavy || -d <= heavyMM) {
 			continue
 		}
-		sd := signedDist(pp.pts, p)
+		sd := pp.inOrOut(m)
 		anyMM = max(anyMM, sd)
 		if pp.heavy {
 			heavyMM = max(heavyMM, sd)
@@ -231,8 +269,9 @@ type interval struct{ lo, hi, wlo, whi float64 }
 type cut struct{ y, f float64 }
 
 func (c *CoverMap) sight(firer, target ModelPosition, firerIn []float64, anyIn, heavyIn float64) Sight {
+	c.shot = c.sigmaNear(firer, target)
 	s := Sight{Firer: firer.ID, Target: target.ID,
-		BoundMM: 2 * math.Sqrt(sq(max(firer.SigmaMM, target.SigmaMM))+sq(c.sigma))}
+		BoundMM: 2 * math.Sqrt(sq(max(firer.SigmaMM, target.SigmaMM))+sq(c.shot))}
 	b := s.BoundMM
 	// The outlines the firer stands in are left out; one whose edge is
 	// within the bound of the firer's centre may be in or out, and the
@@ -275,6 +314,30 @@ func (c *CoverMap) sight(firer, target ModelPosition, firerIn []float64, anyIn, 
 
 func sq(x float64) float64 { return x * x }
 
+// unknownW is the scale of a shadow's end on an edge not seen: a margin
+// that turns on it is (nearly) zero, within any bound.
+const unknownW = 1e-9
+
+// sigmaNear is the largest uncertainty of the outlines that can change
+// the shot's decisions: those within reach of the stretch between the two
+// bases (the reach lines uses, with the largest σ of all; the others are
+// too far from the band for any error within the bound to matter).
+func (c *CoverMap) sigmaNear(firer, target ModelPosition) float64 {
+	if c.least == c.sigma {
+		return c.sigma // all alike
+	}
+	a, b := modelVec(firer), modelVec(target)
+	reach := max(radiusOf(firer.BaseMM), radiusOf(target.BaseMM)) +
+		4*math.Sqrt(sq(max(firer.SigmaMM, target.SigmaMM))+sq(c.sigma)) + 1
+	for i := range c.polys { // by σ, largest first
+		p := &c.polys[i]
+		if pointSegDist(p.centre, a, b) <= p.radius+reach {
+			return p.sigma
+		}
+	}
+	return c.least
+}
+
 // clampMM keeps margins finite for JSON: nothing near is "a metre away".
 func clampMM(x float64) float64 { return max(-1000, min(1000, x)) }
 
@@ -313,7 +376,7 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 	// across: an edge nearly parallel to the stretch's end moves its
 	// crossing far for a small error, and its margin shrinks by f, the
 	// ratio of one point's σ to the crossing's.
-	sb0, so := max(firer.SigmaMM, target.SigmaMM), c.sigma
+	sb0, so := max(firer.SigmaMM, target.SigmaMM), c.shot
 	sp, ss := math.Hypot(sb0, so), math.Sqrt2*sb0
 	cutF := func(ds, dy float64) float64 {
 		den := math.Sqrt((so*so*(ds*ds+dy*dy)+dy*dy*ss*ss)/(ds*ds) + sb0*sb0)
@@ -352,9 +415,16 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			pa, pb := p.pts[(j+m-1)%m].sub(a), p.pts[j].sub(a)
 			sa, ya := pa.dot(d), pa.dot(n)
 			sb, yb := pb.dot(d), pb.dot(n)
+			// An edge not seen (drawn across a base) may lie anywhere
+			// under it: the ends of its shadow are not known, a margin
+			// that turns on them is none.
+			unseen := len(p.unseen) > 0
 			for _, e := range [2]float64{s0, s1} {
 				if (sa < e) != (sb < e) {
 					x := cut{ya + (e-sa)/(sb-sa)*(yb-ya), cutF(sb-sa, yb-ya)}
+					if unseen && p.unseenAt(a.add(d.scale(e)).add(n.scale(x.y)), 0) {
+						x.f = unknownW
+					}
 					if e == s0 {
 						cut0 = append(cut0, x)
 					} else {
@@ -385,6 +455,15 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			}
 			if t1 < 1 {
 				iv.whi *= cutF(sb-sa, yb-ya)
+			}
+			if unseen {
+				// the shadow's ends, where they lie in an unseen disc
+				if p.unseenAt(a.add(pa.add(pb.sub(pa).scale(t0))), 0) {
+					iv.wlo = unknownW
+				}
+				if p.unseenAt(a.add(pa.add(pb.sub(pa).scale(t1))), 0) {
+					iv.whi = unknownW
+				}
 			}
 			if u1 < u0 {
 				iv = interval{u1, u0, iv.whi, iv.wlo}

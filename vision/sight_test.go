@@ -284,21 +284,22 @@ func normal(r *rand.Rand, x, y, sigma float64) (float64, float64) {
 // TestSightProperty compares the decisions on measured (jittered)
 // positions and outlines with the truth sampled on the exact ones, over
 // random tables with 20 pieces of terrain (10,200 shots each; 3,600 with
-// -short).
+// -short), at the uncertainties the camera pipeline reports (bases σ 0.23
+// mm, sub-pixel outlines 0.26 mm: the medians of TestCoverEndToEnd's
+// snapshots) and at the older, larger ones (bases 0.5 mm, outlines 1 mm).
 //
 // With errors kept within √2σ of the truth per point (jitter) none may be
-// wrong and unflagged. The issue's goal is 99% agreeing; it is not met,
-// and cannot be at these uncertainties (bases σ 0.5 mm, outlines 1 mm, so
-// σ_p 1.12 mm): the exact geometry's own margins are spread evenly near
-// zero, and the shots whose true margin lies within ±kσ_p of a change of
-// decision are about 2.1% per unit of k on a 6 × 4 ft table (1800 × 1200
-// mm; 1.2%, 2.1%, 4.2% within ±0.5, ±1, ±2σ_p) and 3.3% on a crowded
-// 1200 × 900 one (logged as "truth within"). Measured with the bound at
-// kσ_p (6 × 4 ft; bounded errors, then normal ones): k = 0.5 agrees on
-// 98.8% and decides 14 (normal: 41) of 10,200 wrong and unflagged; k = 1
-// 97.8%, 2 (19) wrong; k = 2 95.9%, 0 (1) wrong; k = 3 93.7%, 0 (0). The
-// thresholds below are today's figures less a little, so a looser
-// decision fails the test.
+// wrong and unflagged. The issue's goal is 99% agreeing; it is not met in
+// pure geometry even at the pipeline's σ (σ_p 0.35 mm): the exact
+// geometry's own margins are spread evenly near zero, and the shots whose
+// true margin lies within ±kσ_p of a change of decision are about 2.1% per
+// unit of k per mm of σ_p… on a 6 × 4 ft table: 1.5% within ±2σ_p at the
+// pipeline's σ (98.6% agree, 1.4% flagged), 4.2% at σ_p 1.12 mm (95.9%
+// agree). At 0.5/1 mm, with the bound at kσ_p (bounded errors, then
+// normal ones): k = 0.5 agrees on 98.8% and decides 14 (normal: 41) of
+// 10,200 wrong and unflagged; k = 1 97.8%, 2 (19) wrong; k = 2 95.9%, 0
+// (1) wrong; k = 3 93.7%, 0 (0). The thresholds below are today's figures
+// less a little, so a looser decision fails the test.
 //
 // With untruncated normal errors ("normal") a few wrong decisions are
 // expected (2σ is crossed with probability 2.3%): the test bounds them at
@@ -311,17 +312,20 @@ func TestSightProperty(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		w, h      float64
+		sb, so    float64 // σ of the bases and of the outlines
 		noise     func(r *rand.Rand, x, y, sigma float64) (float64, float64)
 		wantAgree float64
 		maxWrong  float64 // of the shots
 	}{
-		{"6x4 ft", 1800, 1200, jitter, 0.955, 0},
-		{"crowded 1200x900", 1200, 900, jitter, 0.925, 0},
-		{"6x4 ft normal", 1800, 1200, normal, 0.95, 4e-4},
-		{"crowded 1200x900 normal", 1200, 900, normal, 0.92, 4e-4},
+		{"pipeline σ 6x4 ft", 1800, 1200, 0.23, 0.26, jitter, 0.98, 0},
+		{"pipeline σ 6x4 ft normal", 1800, 1200, 0.23, 0.26, normal, 0.98, 4e-4},
+		{"6x4 ft", 1800, 1200, 0.5, 1, jitter, 0.955, 0},
+		{"crowded 1200x900", 1200, 900, 0.5, 1, jitter, 0.925, 0},
+		{"6x4 ft normal", 1800, 1200, 0.5, 1, normal, 0.95, 4e-4},
+		{"crowded 1200x900 normal", 1200, 900, 0.5, 1, normal, 0.92, 4e-4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := sightProperty(t, tc.w, tc.h, tables, tc.noise)
+			st := sightProperty(t, tc.w, tc.h, tc.sb, tc.so, tables, tc.noise)
 			t.Logf("%d shots (%d behind cover): %d agree (%.2f%%), %d too close to call, %d wrong and unflagged; flagged by %v",
 				st.total, st.covered, st.agree, 100*float64(st.agree)/float64(st.total), st.close, st.wrong, st.why)
 			t.Logf("truth within ±0.5σ_p, ±1σ_p, ±2σ_p of a change: %.2f%%, %.2f%%, %.2f%%",
@@ -354,11 +358,11 @@ func scaled(ts []Terrain, f float64) []Terrain {
 	return out
 }
 
-func sightProperty(t *testing.T, w, h float64, tables int, noise func(r *rand.Rand, x, y, sigma float64) (float64, float64)) sightStats {
+func sightProperty(t *testing.T, w, h, sb, so float64, tables int, noise func(r *rand.Rand, x, y, sigma float64) (float64, float64)) sightStats {
 	st := sightStats{why: map[string]int{}}
 	r := rand.New(rand.NewPCG(16, 2026))
 	for table := range tables {
-		truthT := randomTable(r, 20, w, h)
+		truthT := scaled(randomTable(r, 20, w, h), so)
 		seen := make([]Terrain, len(truthT))
 		for i, tr := range truthT {
 			seen[i] = tr
@@ -377,8 +381,8 @@ func sightProperty(t *testing.T, w, h float64, tables int, noise func(r *rand.Ra
 			// Two models anywhere on the table, within 30 kroki.
 			var f, g ModelPosition
 			for {
-				f = ModelPosition{ID: "f", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: 25, SigmaMM: 0.5}
-				g = ModelPosition{ID: "t", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: []float64{25, 32, 40}[r.IntN(3)], SigmaMM: 0.5}
+				f = ModelPosition{ID: "f", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: 25, SigmaMM: sb}
+				g = ModelPosition{ID: "t", X: r.Float64() * w, Y: r.Float64() * h, BaseMM: []float64{25, 32, 40}[r.IntN(3)], SigmaMM: sb}
 				if d := modelVec(f).dist(modelVec(g)); d > 60 && d < 760 {
 					break
 				}
@@ -445,8 +449,20 @@ func flagReason(cm *CoverMap, f, g ModelPosition, s Sight) string {
 // BenchmarkSightSnapshot: 40 firing models against 40 targets over 20
 // outlines, every pair, per snapshot (the issue's goal: under 1 ms).
 func BenchmarkSightSnapshot(b *testing.B) {
+	b.Run("same σ", func(b *testing.B) { benchSight(b, false) })
+	// outlines of different σ, as the camera reports them: each shot's
+	// bound takes the σ of the outlines near it
+	b.Run("camera σ", func(b *testing.B) { benchSight(b, true) })
+}
+
+func benchSight(b *testing.B, mixed bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	terrain := randomTable(r, 20, 1800, 1200)
+	if mixed {
+		for i := range terrain {
+			terrain[i].SigmaMM = 0.26 + 0.1*float64(i%4)
+		}
+	}
 	var firing, targets []ModelPosition
 	for i := range 40 {
 		firing = append(firing, model(fmt.Sprint("f", i), "a", 50+r.Float64()*1100, 20+r.Float64()*200))
@@ -483,12 +499,53 @@ func BenchmarkUnitCover(b *testing.B) {
 	}
 }
 
+// TestSightUnseen: where a base hid a corner of a piece (Terrain.Unseen),
+// whether the centre under it stands in the piece is too close to call,
+// and so is a shadow whose end lies there; away from it, decisions stand.
+func TestSightUnseen(t *testing.T) {
+	f := model("f", "a", 0, 0)
+	// the target's centre 5 mm inside a light piece's corner
+	piece := rect("r", CoverLight, 295, 5, 400, 200)
+	tg := model("t", "b", 300, 10)
+	seen := LineOfFire(f, tg, []Terrain{piece})
+	if seen.Cover != CoverLight || seen.Close {
+		t.Fatalf("seen: %+v, want light and decided", seen)
+	}
+	hid := piece
+	hid.Unseen = []UnseenDisc{{X: 300, Y: 10, R: 20}}
+	got := LineOfFire(f, tg, []Terrain{hid})
+	if !got.Close || got.Low != "" || got.High != CoverLight {
+		t.Errorf("unseen: %+v, want too close to call between none and light", got)
+	}
+	// a wall across the line whose end, where the band's edge passes,
+	// was under a base: the shadow's end is not known
+	wall := rect("w", CoverHeavy, 150, -20, 160, 20)
+	tg2 := model("t", "b", 300, 0)
+	if s := LineOfFire(f, tg2, []Terrain{wall}); s.Cover != CoverHeavy || s.Close {
+		t.Fatalf("seen wall: %+v, want heavy and decided", s)
+	}
+	wall.Unseen = []UnseenDisc{{X: 155, Y: 20, R: 8}}
+	if s := LineOfFire(f, tg2, []Terrain{wall}); !s.Close {
+		t.Errorf("unseen wall end: %+v, want too close to call", s)
+	}
+	// an unseen disc far from the shot changes nothing
+	wall.Unseen = []UnseenDisc{{X: 900, Y: 900, R: 20}}
+	if s := LineOfFire(f, tg2, []Terrain{wall}); s.Cover != CoverHeavy || s.Close {
+		t.Errorf("far unseen disc: %+v, want heavy and decided", s)
+	}
+	bad := Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}, {0, 1}}, Unseen: []UnseenDisc{{X: 1, Y: 1, R: -2}}}}}
+	if err := bad.CheckTable(); err == nil || !strings.Contains(err.Error(), "unseen disc") {
+		t.Errorf("a negative unseen disc: %v, want an error naming it", err)
+	}
+}
+
 // FuzzSight: any snapshot that passes CheckTable (as a simulated script's
 // does) gives decisions without NaN, with Low ≤ Cover ≤ High, and the
 // template and move readers do not fail on it.
 func FuzzSight(f *testing.F) {
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.5}], "terrain": [{"id": "w", "kind": "heavy", "outline": [[250, -50], [260, -50], [260, 50], [250, 50]], "sigma_mm": 1}], "markers": [{"kind": "template", "x_mm": 300, "y_mm": 0, "diameter_mm": 76}]}`))
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a"}, {"id": "t", "unit": "b"}], "terrain": [{"kind": "light", "outline": [[0, 0], [0, 0], [0, 0]]}]}`))
+	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 0, "y_mm": 0, "base_mm": 25, "sigma_mm": 0.2}, {"id": "t", "unit": "b", "x_mm": 300, "y_mm": 0, "base_mm": 32, "sigma_mm": 0.2}], "terrain": [{"id": "r", "kind": "light", "outline": [[280, -40], [330, -40], [330, 40], [280, 40]], "sigma_mm": 0.3, "unseen": [{"x_mm": 300, "y_mm": 0, "r_mm": 22}]}]}`))
 	f.Add([]byte(`{"models": [{"id": "f", "unit": "a", "x_mm": 1e6}, {"id": "t", "unit": "b", "x_mm": -1e6, "base_mm": 1e9}], "terrain": [{"kind": "light", "outline": [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 0]]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s Snapshot

@@ -16,6 +16,18 @@ type Terrain struct {
 	Outline [][2]float64 `json:"outline"`
 	// SigmaMM is the standard uncertainty of the outline, per axis.
 	SigmaMM float64 `json:"sigma_mm"`
+	// Unseen are the places where the outline was not seen: a model's
+	// base stood over the piece's edge and the camera drew the edge across
+	// it. The piece may run anywhere inside an unseen disc; SigmaMM does
+	// not cover the outline there.
+	Unseen []UnseenDisc `json:"unseen,omitempty"`
+}
+
+// UnseenDisc is a disc of the table (mm) the camera could not see.
+type UnseenDisc struct {
+	X float64 `json:"x_mm"`
+	Y float64 `json:"y_mm"`
+	R float64 `json:"r_mm"`
 }
 
 // Table marker kinds.

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -252,20 +253,33 @@ func (r *terrainReader) read(frame gocv.Mat, models []ModelPosition) terrainRead
 	}
 	bases := r.footprints(models)
 	calMM := r.cal.Error.PositionMM()
+	fr, full := frameOf(frame)
 	for _, class := range []string{ClassLight, ClassHeavy} {
 		r.classMask(r.tc.Range(class))
 		fillUnderBases(&r.mask, bases)
-		for _, poly := range r.outlines(r.tc.MinPieceMM2) {
-			c := polygonCentroid(poly)
-			out.terrain = append(out.terrain, Terrain{Kind: class, Outline: poly,
-				SigmaMM: round3(math.Hypot(calMM, 0.5*terrainShrink*r.cal.ScaleAt(c)))})
+		polys, roughs := r.outlines(r.tc.MinPieceMM2)
+		for k, poly := range polys {
+			// the half-size outline's σ: half a halved pixel
+			sigma := 0.5 * terrainShrink * r.cal.ScaleAt(polygonCentroid(poly))
+			var unseen []UnseenDisc
+			if full {
+				if fine, us, s, ok := r.refineOutline(fr, roughs[k], bases); ok {
+					poly, unseen, sigma = fine, us, s
+					if signedArea(poly) < 0 {
+						slices.Reverse(poly)
+					}
+				}
+			}
+			out.terrain = append(out.terrain, Terrain{Kind: class, Outline: poly, Unseen: unseen,
+				SigmaMM: round3(math.Hypot(calMM, sigma))})
 		}
 	}
 	numberTerrain(out.terrain)
 	for _, class := range []string{ClassTemplate, ClassObjective} {
 		r.classMask(r.tc.Range(class))
 		minD := 15.0
-		for _, poly := range r.outlines(math.Pi / 4 * minD * minD) {
+		polys, _ := r.outlines(math.Pi / 4 * minD * minD)
+		for _, poly := range polys {
 			m, warn := r.marker(class, poly, calMM)
 			out.markers = append(out.markers, m)
 			if warn != "" {
@@ -419,11 +433,11 @@ func inConvex(hull []geom.Vec2, p geom.Vec2) bool {
 // outlines are the mask's blobs of at least minMM2 as polygons in table
 // mm (counter-clockwise on the table), simplified to within 0.6 pixel
 // and moved out half a pixel: a blob's border pixels lie half a pixel
-// inside the colour's edge.
-func (r *terrainReader) outlines(minMM2 float64) [][][2]float64 {
+// inside the colour's edge. rough are the same polygons, simplified but
+// not moved out, in full-frame pixels (for refineOutline).
+func (r *terrainReader) outlines(minMM2 float64) (out [][][2]float64, rough [][]geom.Vec2) {
 	cs := gocv.FindContours(r.mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
 	defer cs.Close()
-	var out [][][2]float64
 	for i := 0; i < cs.Size(); i++ {
 		c := cs.At(i)
 		if c.Size() < 4 {
@@ -438,6 +452,10 @@ func (r *terrainReader) outlines(minMM2 float64) [][][2]float64 {
 		vs := make([]geom.Vec2, len(pts))
 		for k, p := range pts {
 			vs[k] = geom.Vec2{X: float64(p.X), Y: float64(p.Y)}
+		}
+		fullVs := make([]geom.Vec2, len(vs))
+		for k, v := range vs {
+			fullVs[k] = fromSmall(v)
 		}
 		vs = offsetPolygon(vs, 0.5)
 		poly := make([][2]float64, 0, len(vs))
@@ -459,8 +477,9 @@ func (r *terrainReader) outlines(minMM2 float64) [][][2]float64 {
 			}
 		}
 		out = append(out, poly)
+		rough = append(rough, fullVs)
 	}
-	return out
+	return out, rough
 }
 
 // offsetPolygon moves each vertex d outwards (along the bisector of its

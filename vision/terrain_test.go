@@ -129,14 +129,17 @@ func vecs(p [][2]float64) []geom.Vec2 {
 
 // terrainScore compares a snapshot's terrain and markers with the truth.
 type terrainScore struct {
-	errs                     []float64 // boundary errors, mm, both ways
-	pieces, found, wrongKind int
-	split, invented          int
-	discs, discsFound        int
-	discOff                  int // found farther than σ (per axis) from the truth
-	discDiam                 []float64
-	discCentre               []float64
-	notes                    []string
+	errs []float64 // boundary errors, mm, both ways
+	// withinSigma counts the detected outlines' boundary samples within
+	// 2·SigmaMM of the true outline, of sigmaSamples
+	withinSigma, sigmaSamples int
+	pieces, found, wrongKind  int
+	split, invented           int
+	discs, discsFound         int
+	discOff                   int // found farther than σ (per axis) from the truth
+	discDiam                  []float64
+	discCentre                []float64
+	notes                     []string
 }
 
 func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
@@ -176,7 +179,12 @@ func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
 		}
 		perTrue[owner[i]]++
 		for _, q := range boundarySamples(vecs(d.Outline), 2) {
-			sc.errs = append(sc.errs, outlineDist(tp.Outline, q))
+			e := outlineDist(tp.Outline, q)
+			sc.errs = append(sc.errs, e)
+			sc.sigmaSamples++
+			if e <= 2*d.SigmaMM {
+				sc.withinSigma++
+			}
 		}
 	}
 	for j, tp := range s.Terrain {
@@ -234,9 +242,11 @@ func terrainOptions() synth.TerrainOptions {
 // they fall, on cover too) with 12 pieces of cover (rubble, walls, hedges,
 // ruins; yellow light, green heavy), two orange templates and two blue
 // objectives: every piece found once with its kind, none invented,
-// boundary error p95 ≤ 3 mm, every marker found within σ.
+// boundary error p95 ≤ 3 mm, 95% of each outline within 2σ of its
+// reported SigmaMM, every marker found within σ.
 func TestTerrainAccuracy(t *testing.T) {
 	var all []float64
+	var within, samples int
 	for _, seed := range []uint64{7100, 7200, 7300} {
 		tt := newTerrainTable(t, accuracyOptions(2304, 1296), seed, terrainOptions())
 		m := renderMat(t, tt.scene)
@@ -244,6 +254,13 @@ func TestTerrainAccuracy(t *testing.T) {
 		m.Close()
 		sc := scoreTerrain(tt.scene, snap)
 		p95 := geom.Percentile(sc.errs, .95)
+		var sig []float64
+		for _, tr := range snap.Terrain {
+			sig = append(sig, tr.SigmaMM)
+		}
+		t.Logf("seed %d: σ reported %v; %d of %d outline samples within 2σ of the truth", seed, sig, sc.withinSigma, sc.sigmaSamples)
+		within += sc.withinSigma
+		samples += sc.sigmaSamples
 		t.Logf("seed %d: %d/%d pieces found once (%d split, %d wrong kind, %d invented), boundary p95 %.2f mm max %.2f; markers %d/%d (%d off by more than σ), centre p95 %.2f mm, diameter p95 %.2f mm; warnings %v",
 			seed, sc.found, sc.pieces, sc.split, sc.wrongKind, sc.invented, p95, geom.Percentile(sc.errs, 1), sc.discsFound, sc.discs, sc.discOff,
 			geom.Percentile(sc.discCentre, .95), geom.Percentile(sc.discDiam, .95), snap.Warnings)
@@ -260,6 +277,10 @@ func TestTerrainAccuracy(t *testing.T) {
 	}
 	if p95 := geom.Percentile(all, .95); p95 > 3 {
 		t.Errorf("boundary error p95 %.2f mm, want ≤ 3", p95)
+	}
+	// the σ reported is honest: 95% of the outline within 2σ
+	if float64(within) < 0.95*float64(samples) {
+		t.Errorf("%d of %d outline samples within 2σ of the truth, want at least 95%%", within, samples)
 	}
 }
 
