@@ -111,6 +111,7 @@ func newExportCmd() *cobra.Command {
   summary.html   the same as a printable page
   result.txt     with --sign KEYFILE: the result statement (table, final seq
   result.txt.sig and hash, result) and its Ed25519 signature
+  summary.sig    with --sign: the Ed25519 signature of both summaries' bytes
 
 The players and the result come from replaying the journal through the game,
 as the daemon does at start; --config names the table's config when the game
@@ -166,7 +167,7 @@ needs its section to be built (default: the journal's identity alone).`,
 				}
 			}
 			if key == nil { // a statement left by an earlier export is not this one's
-				for _, n := range []string{record.StatementFile, record.SignatureFile} {
+				for _, n := range []string{record.StatementFile, record.SignatureFile, record.SummariesSignatureFile} {
 					if err := os.Remove(filepath.Join(outDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 						return fmt.Errorf("export: %w", err)
 					}
@@ -282,7 +283,11 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	if err != nil {
 		return nil, sum, err
 	}
-	return append(files, outFile{record.MarkdownFile, md}, outFile{record.HTMLFile, html}), sum, nil
+	files = append(files, outFile{record.MarkdownFile, md}, outFile{record.HTMLFile, html})
+	if key != nil {
+		files = append(files, outFile{record.SummariesSignatureFile, record.SignSummaries(md, html, w.Chain().Last(), key)})
+	}
+	return files, sum, nil
 }
 
 // writeAtomic writes a file whole or not at all.

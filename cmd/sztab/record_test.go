@@ -303,6 +303,22 @@ func TestExportSignedAndVerify(t *testing.T) {
 		damage: func(t *testing.T, d string) { os.Remove(filepath.Join(d, record.SignatureFile)) },
 		pubkey: key + ".pub", want: "the statement is not signed",
 	}, {
+		name: "a player's name altered in a signed summary",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.MarkdownFile), "Bartek", "Bartosz")
+		},
+		pubkey: key + ".pub", want: "a summary was changed after it was signed",
+	}, {
+		name: "a line of the HTML summary altered",
+		damage: func(t *testing.T, d string) {
+			replace(t, filepath.Join(d, record.HTMLFile), "<h2>Players</h2>", "<h2>Gracze</h2>")
+		},
+		pubkey: key + ".pub", want: "a summary was changed after it was signed",
+	}, {
+		name:   "the summaries' signature removed",
+		damage: func(t *testing.T, d string) { os.Remove(filepath.Join(d, record.SummariesSignatureFile)) },
+		pubkey: key + ".pub", want: "the summaries are not signed",
+	}, {
 		name:   "a private key given as the public key",
 		damage: func(t *testing.T, d string) {},
 		pubkey: key, want: "the other file of the pair",

@@ -326,12 +326,23 @@ func TestVerifyPath(t *testing.T) {
 	priv, _ := ParsePrivateKey(privPEM)
 	pub, _ := ParsePublicKey(pubPEM)
 	st := Statement{Identity: testID, FinalSeq: rec.LastSeq, FinalHash: rec.Last.String(), Finished: s.Finished, Result: s.Result}
-	for name, b := range map[string][]byte{RecordFile: data, MarkdownFile: md, HTMLFile: html, StatementFile: st.Marshal(), SignatureFile: Sign(st, priv)} {
+	for name, b := range map[string][]byte{RecordFile: data, MarkdownFile: md, HTMLFile: html, StatementFile: st.Marshal(), SignatureFile: Sign(st, priv),
+		SummariesSignatureFile: SignSummaries(md, html, rec.Last, priv)} {
 		os.WriteFile(filepath.Join(dir, name), b, 0o644)
 	}
 	r, err := VerifyPath(dir, pub)
 	if err != nil || !r.Signed || len(r.Summaries) != 2 || r.Entries != 4 {
 		t.Fatalf("got %+v, %v", r, err)
+	}
+	// The summaries' signature is over both files' bytes and the final
+	// hash: one of another record does not do.
+	os.WriteFile(filepath.Join(dir, SummariesSignatureFile), SignSummaries(md, html, Hash{}, priv), 0o644)
+	if _, err := VerifyPath(dir, pub); err == nil || !strings.Contains(err.Error(), "summary.sig: key") {
+		t.Errorf("the summaries signed for another final hash: got %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, SummariesSignatureFile), []byte("ed25519 !!\n"), 0o644)
+	if _, err := VerifyPath(dir, pub); err == nil || !strings.Contains(err.Error(), "summary.sig: record: signature") {
+		t.Errorf("a garbled summaries' signature: got %v", err)
 	}
 	if r, err := VerifyPath(filepath.Join(dir, RecordFile), nil); err != nil || r.LastSeq != 4 {
 		t.Errorf("the file alone: %+v, %v", r, err)

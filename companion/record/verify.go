@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
@@ -20,6 +22,10 @@ const (
 	HTMLFile      = "summary.html"
 	StatementFile = "result.txt"
 	SignatureFile = "result.txt.sig"
+	// SummariesSignatureFile signs both summaries' bytes with the
+	// statement's key, so that no line of them (players, rulings, counts)
+	// can be edited after a signed export.
+	SummariesSignatureFile = "summary.sig"
 )
 
 // Report is what VerifyPath checked.
@@ -126,7 +132,52 @@ func VerifyPath(path string, pub ed25519.PublicKey) (Report, error) {
 		return r, fmt.Errorf("%s: %w", gp, err)
 	}
 	r.Signed = true
-	return r, summariesState(dir, sp, s)
+	if err := summariesState(dir, sp, s); err != nil {
+		return r, err
+	}
+	return r, verifySummariesSignature(dir, rec.Last, pub)
+}
+
+// summariesMessage is what the summaries' signature signs: both files'
+// SHA-256 and the record's final hash.
+func summariesMessage(md, html []byte, final Hash) []byte {
+	return fmt.Appendf(nil, "sztab summaries v1\n%s sha256 %x\n%s sha256 %x\nfinal %s\n",
+		MarkdownFile, sha256.Sum256(md), HTMLFile, sha256.Sum256(html), final)
+}
+
+// SignSummaries is the summaries' signature file.
+func SignSummaries(md, html []byte, final Hash, key ed25519.PrivateKey) []byte {
+	sig := ed25519.Sign(key, summariesMessage(md, html, final))
+	return []byte(signaturePrefix + base64.StdEncoding.EncodeToString(sig) + "\n")
+}
+
+// verifySummariesSignature checks summary.sig over the directory's two
+// summaries with pub.
+func verifySummariesSignature(dir string, final Hash, pub ed25519.PublicKey) error {
+	gp := filepath.Join(dir, SummariesSignatureFile)
+	data, err := os.ReadFile(gp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("record: %s: the summaries are not signed (the statement is): export the record again with --sign", gp)
+	}
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	sig, err := ParseSignature(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", gp, err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, MarkdownFile))
+	if err != nil {
+		return fmt.Errorf("record: summary: %w", err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	if err != nil {
+		return fmt.Errorf("record: summary: %w", err)
+	}
+	if !ed25519.Verify(pub, summariesMessage(md, html, final), sig) {
+		return fmt.Errorf("%s: key %s: the signature does not match: a summary was changed after it was signed, or another key signed it", gp, Fingerprint(pub))
+	}
+	return nil
 }
 
 // summariesState checks that both summaries state the result of the
