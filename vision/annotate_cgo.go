@@ -36,13 +36,8 @@ func text(img *gocv.Mat, s string, at image.Point, scale float64, c color.RGBA) 
 // with its id (occluded ones in red), the distances of pairs, and a
 // header. It returns the JPEG.
 func (p *Pipeline) annotate(frame gocv.Mat, s Snapshot, pairs []Pair) ([]byte, error) {
-	img := gocv.NewMat()
+	img := bgrCopy(frame)
 	defer img.Close()
-	if frame.Channels() == 1 {
-		gocv.CvtColor(frame, &img, gocv.ColorGrayToBGR)
-	} else {
-		frame.CopyTo(&img)
-	}
 	cal, reg := p.cal, p.reg
 	scale := math.Max(0.4, float64(img.Cols())/2400)
 	// the table's outline, bent by the lens as the camera sees it
@@ -98,6 +93,22 @@ func (p *Pipeline) annotate(frame gocv.Mat, s Snapshot, pairs []Pair) ([]byte, e
 	}
 	head := fmt.Sprintf("snapshot %d  models %d  missing %d  calibration %.2f mm", s.Seq, len(s.Models), len(s.Missing), s.CalibrationMM)
 	text(&img, head, image.Point{X: 10, Y: int(34 * scale)}, 1.0*scale, colText)
+	return p.encodeJPEG(img)
+}
+
+// bgrCopy is a BGR copy of the frame to draw on.
+func bgrCopy(frame gocv.Mat) gocv.Mat {
+	img := gocv.NewMat()
+	if frame.Channels() == 1 {
+		gocv.CvtColor(frame, &img, gocv.ColorGrayToBGR)
+	} else {
+		frame.CopyTo(&img)
+	}
+	return img
+}
+
+// encodeJPEG encodes an annotated image at the config's quality.
+func (p *Pipeline) encodeJPEG(img gocv.Mat) ([]byte, error) {
 	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, img, []int{gocv.IMWriteJpegQuality, p.cfg.JPEGQuality})
 	if err != nil {
 		return nil, fmt.Errorf("vision: JPEG: %w", err)

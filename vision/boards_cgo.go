@@ -227,19 +227,7 @@ func (p *Pipeline) finishBoardOnly(s *Snapshot, frame gocv.Mat) *Snapshot {
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true
 	if p.cfg.Annotated != "" || p.onImage != nil {
-		jpg, err := p.annotateBoardOnly(frame, *s)
-		if err != nil {
-			p.log.Warn("camera: annotated image", "err", err)
-		} else {
-			if p.cfg.Annotated != "" {
-				if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
-					p.log.Warn("camera: annotated image", "err", err)
-				} else {
-					s.Image = p.cfg.Annotated
-				}
-			}
-			p.pendingImage = jpg
-		}
+		p.keepImage(s, func() ([]byte, error) { return p.annotateBoardOnly(frame, *s) })
 	}
 	p.lastSnap = *s
 	return s
@@ -248,13 +236,8 @@ func (p *Pipeline) finishBoardOnly(s *Snapshot, frame gocv.Mat) *Snapshot {
 // annotateBoardOnly is the frame with the snapshot's number, how many
 // pieces were counted and its warnings written over it.
 func (p *Pipeline) annotateBoardOnly(frame gocv.Mat, s Snapshot) ([]byte, error) {
-	img := gocv.NewMat()
+	img := bgrCopy(frame)
 	defer img.Close()
-	if frame.Channels() == 1 {
-		gocv.CvtColor(frame, &img, gocv.ColorGrayToBGR)
-	} else {
-		frame.CopyTo(&img)
-	}
 	scale := math.Max(0.4, float64(img.Cols())/2400)
 	pieces, unsure := 0, 0
 	for _, c := range s.Pieces {
@@ -268,12 +251,7 @@ func (p *Pipeline) annotateBoardOnly(frame gocv.Mat, s Snapshot) ([]byte, error)
 	for i, w := range s.Warnings {
 		text(&img, w, image.Pt(line/2, line*(i+2)), 0.8*scale, colOccluded)
 	}
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, img, []int{gocv.IMWriteJpegQuality, p.cfg.JPEGQuality})
-	if err != nil {
-		return nil, fmt.Errorf("vision: JPEG: %w", err)
-	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...), nil
+	return p.encodeJPEG(img)
 }
 
 // countBoard fills the snapshot's pieces from the frame; a frame it cannot

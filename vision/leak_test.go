@@ -95,3 +95,40 @@ func TestNoMatLeak(t *testing.T) {
 		t.Errorf("%d Mats alive after 1,000 frames and Close:\n%s", n, b.String())
 	}
 }
+
+// TestNoMatLeakBoardOnly: a board-only camera's frames (still, changed,
+// a frame of another size, annotated images) leave no live Mat.
+func TestNoMatLeakBoardOnly(t *testing.T) {
+	before := gocv.MatProfile.Count()
+	bb := newBitwaBoard(t)
+	p, err := Open(Config{Source: "unused", Board: bb.path, StillFrames: 2, Annotated: filepath.Join(t.TempDir(), "board.jpg")}, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := []gocv.Mat{bb.frame(t, 1), bb.frame(t, 2, synth.BoardPiece{Colour: "wp", X: 100, Y: 130}), gocv.NewMatWithSize(10, 10, gocv.MatTypeCV8UC3)}
+	snaps := 0
+	for i := 0; i < 60; i++ {
+		s, err := p.Process(frames[(i/4)%3], time.Unix(int64(i), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s != nil {
+			snaps++
+		}
+	}
+	if _, err := p.Annotate(); err != nil {
+		t.Error(err)
+	}
+	for _, m := range frames {
+		m.Close()
+	}
+	p.Close()
+	if snaps < 3 {
+		t.Errorf("%d snapshots, want the board's changes", snaps)
+	}
+	if n := gocv.MatProfile.Count() - before; n != 0 {
+		var b bytes.Buffer
+		gocv.MatProfile.WriteTo(&b, 1)
+		t.Fatalf("%d Mats left alive:\n%s", n, b.String())
+	}
+}

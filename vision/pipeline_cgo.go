@@ -698,21 +698,27 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true
 	if p.cfg.Annotated != "" || p.onImage != nil {
-		jpg, err := p.annotate(frame, *s, p.pairs)
-		if err != nil {
-			p.log.Warn("camera: annotated image", "err", err)
-		} else {
-			if p.cfg.Annotated != "" {
-				if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
-					p.log.Warn("camera: annotated image", "err", err)
-				} else {
-					s.Image = p.cfg.Annotated
-				}
-			}
-			p.pendingImage = jpg
-		}
+		p.keepImage(s, func() ([]byte, error) { return p.annotate(frame, *s, p.pairs) })
 	}
 	p.lastSnap = *s
+}
+
+// keepImage draws the snapshot's annotated image, writes it where the
+// config says and keeps it for OnImage.
+func (p *Pipeline) keepImage(s *Snapshot, draw func() ([]byte, error)) {
+	jpg, err := draw()
+	if err != nil {
+		p.log.Warn("camera: annotated image", "err", err)
+		return
+	}
+	if p.cfg.Annotated != "" {
+		if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
+			p.log.Warn("camera: annotated image", "err", err)
+		} else {
+			s.Image = p.cfg.Annotated
+		}
+	}
+	p.pendingImage = jpg
 }
 
 // stillness compares each frame, shrunk eightfold, with the last frame that

@@ -33,15 +33,7 @@ func TestBoardOnlyCameraDesyncs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cam := synth.BoardCamera(d, 960, 720, 1000, 4, 70, geom.Vec2{})
-	seen := map[int][4]geom.Vec2{}
-	for _, m := range d.Markers {
-		var c [4]geom.Vec2
-		for k, p := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.SideMM, 0) {
-			c[k], _ = cam.Pixel(p.X, p.Y, 0)
-		}
-		seen[m.ID] = c
-	}
-	cal, err := board.Calibrate(d, board.CalibrateInput{Width: 960, Height: 720, Seen: seen, Lens: cam.Lens})
+	cal, err := synth.TrueBoardCalibration(d, cam, 960, 720)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,21 @@ type BoardScene struct {
 	Hidden []int
 }
 
+// TrueBoardCalibration is the board calibration of a camera that sees
+// every corner marker exactly where cam puts it (a width×height frame):
+// what `sztab calibrate board` finds on a noise-free frame.
+func TrueBoardCalibration(d *board.Definition, cam Camera, width, height int) (*board.Calibration, error) {
+	seen := map[int][4]geom.Vec2{}
+	for _, m := range d.Markers {
+		var c [4]geom.Vec2
+		for k, p := range geom.SquareCorners(geom.Vec2{X: m.X, Y: m.Y}, m.SideMM, 0) {
+			c[k], _ = cam.Pixel(p.X, p.Y, 0)
+		}
+		seen[m.ID] = c
+	}
+	return board.Calibrate(d, board.CalibrateInput{Width: width, Height: height, Seen: seen, Lens: cam.Lens})
+}
+
 // BoardCamera is a camera heightMM above the board, leaning tiltDeg
 // towards azDeg and aimed at the board's centre (moved by offset), whose focal length fits the
 // board into the frame with a margin.
