@@ -2,7 +2,8 @@
 // phase tracker and whose decision it is; the hex map (terrain, rivers and
 // bridges, cities and victory cities, neutral countries) with every stack
 // (side, strength, facing, supply), HQs and their command range, depots
-// (dashed: not linked to the base) and each side's supply reach, and the
+// (dashed: not linked to the base) and each side's supply reach (a ring
+// where only Russian cavalry is supplied), and the
 // activation fail chance of each stack from its nearest HQ; the odds
 // before every roll (the resource roll's RP, the activation roll, the
 // combat's 9.5 a/b/c for each side with the losses each implies). A page
@@ -113,6 +114,11 @@
           var p = centre(h);
           kids.push(svg("circle", { cx: p.x + (k ? 6 : -6), cy: p.y + 11, r: 2, fill: sideColour[side], "pointer-events": "none", class: "reach-" + side }));
         });
+      });
+      // the hexes only Russian cavalry reaches (six between, 6.0): a ring
+      ((ov.reach || {}).russian_cavalry || []).forEach(function (h) {
+        var p = centre(h);
+        kids.push(svg("circle", { cx: p.x + 6, cy: p.y + 11, r: 2.5, fill: "none", stroke: sideColour.russian, "stroke-width": 1, "pointer-events": "none", class: "reach-russian_cavalry" }));
       });
     }
     (map.rivers || []).forEach(function (rv) {
