@@ -152,6 +152,9 @@ func TestBoardOnlyPipeline(t *testing.T) {
 	if snaps := run(a1, a2, a3); len(snaps) != 1 || pieceMap(snaps[0])["S2/acz"] != 1 {
 		t.Errorf("the piece taken away: %+v", snaps)
 	}
+	if err := p.UseTerrain(&TerrainCalibration{}); err == nil || !strings.Contains(err.Error(), "board-only") {
+		t.Errorf("terrain on a board-only camera: %v", err)
+	}
 	if jpg, err := p.Annotate(); err != nil || len(jpg) < 100 {
 		t.Errorf("Annotate: %d bytes, %v", len(jpg), err)
 	}

@@ -3,6 +3,7 @@
 package vision
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -69,6 +70,9 @@ func (p *Pipeline) useTerrainReader(tr *terrainReader) {
 // UseTerrain reads terrain with tc from now on (nil: no more terrain).
 func (p *Pipeline) UseTerrain(tc *TerrainCalibration) error {
 	var tr *terrainReader
+	if tc != nil && p.reg == nil {
+		return errors.New("vision: a board-only camera reads no terrain: it has no table calibration")
+	}
 	if tc != nil {
 		var err error
 		if tr, err = newTerrainReader(tc, p.cal, p.reg, p.cfg.TerrainHeightMM); err != nil {
