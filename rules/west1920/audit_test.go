@@ -189,19 +189,7 @@ func TestBadInputList(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := c.scene(t)
-			before := string(mustJSON(t, s))
-			n, evs, err := Apply(s, c.act)
-			r, ok := asRejection(err)
-			if !ok || r.Code != c.code {
-				t.Fatalf("got %v, want %s", err, c.code)
-			}
-			if r.Reason.PL == "" || r.Reason.EN == "" || r.Reason.PL == r.Reason.EN || strings.Contains(r.Reason.EN, "gracz") {
-				t.Errorf("reason %+v: want Polish and English", r.Reason)
-			}
-			if evs != nil || string(mustJSON(t, n)) != before || string(mustJSON(t, s)) != before {
-				t.Error("the state changed")
-			}
+			checkRefused(t, c.scene(t), c.act, c.code)
 		})
 	}
 }
@@ -277,5 +265,23 @@ func TestAttackAgainAtOnce(t *testing.T) {
 	// A side that passed for the phase is not asked.
 	if p := rout(t, true); p.Pending != nil {
 		t.Fatalf("pending %+v after a pass for the phase", p.Pending)
+	}
+}
+
+// checkRefused: act on s is refused with code, a reason in Polish and
+// English, no events, and neither s nor the returned state changed.
+func checkRefused(t *testing.T, s State, act Action, code string) {
+	t.Helper()
+	before := string(mustJSON(t, s))
+	n, evs, err := Apply(s, act)
+	r, ok := asRejection(err)
+	if !ok || r.Code != code {
+		t.Fatalf("got %v, want %s", err, code)
+	}
+	if r.Reason.PL == "" || r.Reason.EN == "" || r.Reason.PL == r.Reason.EN || strings.Contains(r.Reason.EN, "gracz") {
+		t.Errorf("reason %+v: want Polish and English", r.Reason)
+	}
+	if evs != nil || string(mustJSON(t, n)) != before || string(mustJSON(t, s)) != before {
+		t.Error("the state changed")
 	}
 }

@@ -1,7 +1,6 @@
 package west1920
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -87,19 +86,7 @@ func TestRuleRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := c.scene(t)
-			before := string(mustJSON(t, s))
-			n, evs, err := Apply(s, c.act)
-			r, ok := asRejection(err)
-			if !ok || r.Code != c.code {
-				t.Fatalf("got %v, want %s", err, c.code)
-			}
-			if r.Reason.PL == "" || r.Reason.EN == "" || r.Reason.PL == r.Reason.EN || strings.Contains(r.Reason.EN, "gracz") {
-				t.Errorf("reason %+v: want Polish and English", r.Reason)
-			}
-			if evs != nil || string(mustJSON(t, n)) != before || string(mustJSON(t, s)) != before {
-				t.Error("the state changed")
-			}
+			checkRefused(t, c.scene(t), c.act, c.code)
 		})
 	}
 }
