@@ -1,18 +1,12 @@
 package companion_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	firmwareconfig "github.com/sztab/sztab/firmware-config"
-
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
-	"github.com/sztab/sztab/hardware/sim"
-	"github.com/sztab/sztab/internal/tabletest"
 )
 
 // A referee call opened from the table's keys pauses that seat's devices
@@ -20,22 +14,9 @@ import (
 // table's shared keys and the other seat's keypad play on, and after the
 // answer the seat's keypad is heard again.
 func TestRulingsCallPausesTheSeatsDevices(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", false)
-	r := tabletest.Start(t, cfg, maligame.Spec)
+	cfg, r, public, referee := maliMidGame(t)
 	defer func() { r.Stop(t) }()
 	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
-	public := connectAs(t, r.D.BrokerAddr(), topics, "", "", topics.Events)
-	referee := connectAs(t, r.D.BrokerAddr(), topics, cfg.Display.Referee.User, cfg.Display.Referee.Password, topics.RefereeEvents)
-	data, _ := firmwareconfig.Demo.ReadFile("demo/mali-powstancy-demo.jsonl")
-	script, err := sim.Parse("mali", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	script.Steps = script.Steps[:20]
-	if err := (sim.Player{}).Play(context.Background(), script, submitSink{t, r.D}); err != nil {
-		t.Fatal(err)
-	}
 	jpath := cfg.Resolve(cfg.Journal)
 	key := func(keypad, name, id string, args ...string) wire.CommandResult {
 		t.Helper()

@@ -468,26 +468,37 @@ func rulingsCases() []rulingsCase {
 	}
 }
 
-// Bad input to the referee's record: each refused with the entry and the
-// reason, nothing applied; a command sent again (before and after a
-// restart) is carried out once.
-func TestRulingsBadInput(t *testing.T) {
-	dir := t.TempDir()
-	cfg := tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", false)
+// maliMidGame is the Mali demo table served and played 20 steps into its
+// demo script, with a public screen's and the referee's MQTT clients
+// connected (the referee signed in as the demo config says).
+func maliMidGame(t *testing.T) (*companion.Config, *tabletest.Running, *mqttSide, *mqttSide) {
+	t.Helper()
+	cfg := tabletest.DemoConfig(t, t.TempDir(), "mali-powstancy.yaml", false)
 	r := tabletest.Start(t, cfg, maligame.Spec)
-	defer func() { r.Stop(t) }()
 	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
 	public := connectAs(t, r.D.BrokerAddr(), topics, "", "", topics.Events)
-	referee := connectAs(t, r.D.BrokerAddr(), topics, "sedzia", "sedzia", topics.RefereeEvents)
+	referee := connectAs(t, r.D.BrokerAddr(), topics, cfg.Display.Referee.User, cfg.Display.Referee.Password, topics.RefereeEvents)
 	data, _ := firmwareconfig.Demo.ReadFile("demo/mali-powstancy-demo.jsonl")
 	script, err := sim.Parse("mali", data)
 	if err != nil {
+		r.Stop(t)
 		t.Fatal(err)
 	}
 	script.Steps = script.Steps[:20]
 	if err := (sim.Player{}).Play(context.Background(), script, submitSink{t, r.D}); err != nil {
+		r.Stop(t)
 		t.Fatal(err)
 	}
+	return cfg, r, public, referee
+}
+
+// Bad input to the referee's record: each refused with the entry and the
+// reason, nothing applied; a command sent again (before and after a
+// restart) is carried out once.
+func TestRulingsBadInput(t *testing.T) {
+	cfg, r, public, referee := maliMidGame(t)
+	defer func() { r.Stop(t) }()
+	topics := wire.TopicsFor(cfg.Venue, cfg.Table)
 	jpath := cfg.Resolve(cfg.Journal)
 	// A command from no role the table knows, answered publicly.
 	// (Those answered on a seat's topic first: the inputs are handled in
