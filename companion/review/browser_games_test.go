@@ -60,18 +60,8 @@ func TestBrowserReviewStepsThroughEveryGame(t *testing.T) {
 			r := review.New(j, func() (companion.Game, error) { return g.spec.New(cfg) }, dice.WatchConfig{})
 			srv := httptest.NewServer(r.Handler())
 			defer srv.Close()
-			text := func(sel string) string {
-				s, err := chromedp.Run(ctx, chromedp.TextContent(sel))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}
-			click := func(sel string) {
-				if err := chromedp.Do(ctx, chromedp.Click(sel)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			text := func(sel string) string { return chromium.Text(t, ctx, sel) }
+			click := func(sel string) { chromium.Click(t, ctx, sel) }
 			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 				t.Fatal(err)
 			}

@@ -263,18 +263,8 @@ func TestBrowserReviewStepsThroughDemo(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	text := func(sel string) string {
-		s, err := chromedp.Run(ctx, chromedp.TextContent(sel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	click := func(sel string) {
-		if err := chromedp.Do(ctx, chromedp.Click(sel)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	text := func(sel string) string { return chromium.Text(t, ctx, sel) }
+	click := func(sel string) { chromium.Click(t, ctx, sel) }
 	chromium.Until(t, ctx, `document.body.dataset.seq === "1" && document.getElementById("last").textContent === "23"`)
 	if !strings.Contains(text("#evidence"), "none recorded") || !strings.Contains(text("#summary"), "deployment") {
 		t.Errorf("entry 1: evidence %q, summary %q", text("#evidence"), text("#summary"))

@@ -72,3 +72,23 @@ func Login(t testing.TB, ctx context.Context, url, user, pass, landing string) {
 		t.Fatalf("sign in as %s on %s: %v", user, url, err)
 	}
 }
+
+// Text is the text content of the page's first element matching sel; the
+// test fails if there is none.
+func Text(t testing.TB, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.TextContent(sel))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// Click clicks the page's first element matching sel; the test fails if
+// it cannot.
+func Click(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(sel)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+}
