@@ -220,16 +220,7 @@ func (p *Pipeline) finishBoardOnly(s *Snapshot, frame gocv.Mat) *Snapshot {
 	p.tracker.seq++
 	s.Seq = p.tracker.seq
 	s.KrokMM = p.cfg.KrokMM
-	if p.tray != nil {
-		p.tray.fill(s)
-	}
-	p.stats.Snapshots++
-	frame.CopyTo(&p.snapFrame)
-	p.haveSnap = true
-	if p.cfg.Annotated != "" || p.onImage != nil {
-		p.keepImage(s, func() ([]byte, error) { return p.annotateBoardOnly(frame, *s) })
-	}
-	p.lastSnap = *s
+	p.keep(s, frame, func() ([]byte, error) { return p.annotateBoardOnly(frame, *s) })
 	return s
 }
 

@@ -691,6 +691,13 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("not seen: %v; kept at their last known positions", s.Missing))
 	}
 	p.countBoard(s, frame) // printed boards (boards_cgo.go)
+	p.keep(s, frame, func() ([]byte, error) { return p.annotate(frame, *s, p.pairs) })
+}
+
+// keep completes a snapshot of the frame: the dice tray's reading, the
+// counters, the frame kept for Annotate, the annotated image drawn (when
+// wanted), and the snapshot kept as the last.
+func (p *Pipeline) keep(s *Snapshot, frame gocv.Mat, draw func() ([]byte, error)) {
 	if p.tray != nil {
 		p.tray.fill(s)
 	}
@@ -698,7 +705,7 @@ func (p *Pipeline) finish(s *Snapshot, frame gocv.Mat) {
 	frame.CopyTo(&p.snapFrame)
 	p.haveSnap = true
 	if p.cfg.Annotated != "" || p.onImage != nil {
-		p.keepImage(s, func() ([]byte, error) { return p.annotate(frame, *s, p.pairs) })
+		p.keepImage(s, draw)
 	}
 	p.lastSnap = *s
 }
