@@ -482,19 +482,25 @@ func (r *terrainReader) outlines(minMM2 float64) (out [][][2]float64, rough [][]
 	return out, rough
 }
 
+// winding is 1 for a polygon whose shoelace area is positive (counter-
+// clockwise with y up; clockwise in image coordinates), −1 otherwise.
+func winding(vs []geom.Vec2) float64 {
+	sa := 0.0
+	for i := range vs {
+		a, b := vs[i], vs[(i+1)%len(vs)]
+		sa += a.X*b.Y - b.X*a.Y
+	}
+	if sa < 0 {
+		return -1
+	}
+	return 1
+}
+
 // offsetPolygon moves each vertex d outwards (along the bisector of its
 // edges' normals, at most 2d).
 func offsetPolygon(vs []geom.Vec2, d float64) []geom.Vec2 {
 	n := len(vs)
-	sa := 0.0
-	for i := range vs {
-		a, b := vs[i], vs[(i+1)%n]
-		sa += a.X*b.Y - b.X*a.Y
-	}
-	sign := 1.0
-	if sa < 0 {
-		sign = -1
-	}
+	sign := winding(vs)
 	normal := func(a, b geom.Vec2) geom.Vec2 {
 		e := b.Sub(a)
 		l := math.Hypot(e.X, e.Y)

@@ -172,15 +172,7 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 		return nil, nil, 0, false
 	}
 	// outward normals: image orientation of the rough polygon
-	sa := 0.0
-	for i := range vs {
-		a, b := vs[i], vs[(i+1)%n]
-		sa += a.X*b.Y - b.X*a.Y
-	}
-	sign := 1.0
-	if sa < 0 {
-		sign = -1
-	}
+	sign := winding(vs)
 	// the bases near this piece, in full pixels, with the margin no
 	// profile is taken in
 	type disc struct {
