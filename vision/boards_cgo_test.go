@@ -12,7 +12,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sztab/sztab/vision/board"
-	"github.com/sztab/sztab/vision/geom"
 	"github.com/sztab/sztab/vision/synth"
 )
 
@@ -28,17 +27,9 @@ type bitwaBoard struct {
 
 func newBitwaBoard(t *testing.T) bitwaBoard {
 	t.Helper()
-	d, err := board.Builtin("bitwa-warszawska")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cam := synth.BoardCamera(d, 960, 720, 1000, 4, 70, geom.Vec2{})
-	cal, err := synth.TrueBoardCalibration(d, cam, 960, 720)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "board.yaml")
-	if err := cal.Save(path); err != nil {
+	d, cam, err := synth.SavedBitwaBoard(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return bitwaBoard{def: d, cam: cam, path: path}

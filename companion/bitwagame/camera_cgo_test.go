@@ -16,8 +16,6 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/vision/board"
-	"github.com/sztab/sztab/vision/geom"
 	"github.com/sztab/sztab/vision/synth"
 )
 
@@ -28,16 +26,8 @@ import (
 // board is bare while the game has units on its lines).
 func TestBoardOnlyCameraDesyncs(t *testing.T) {
 	dir := t.TempDir()
-	d, err := board.Builtin("bitwa-warszawska")
+	d, cam, err := synth.SavedBitwaBoard(filepath.Join(dir, "board.yaml"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	cam := synth.BoardCamera(d, 960, 720, 1000, 4, 70, geom.Vec2{})
-	cal, err := synth.TrueBoardCalibration(d, cam, 960, 720)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cal.Save(filepath.Join(dir, "board.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	frames := filepath.Join(dir, "frames")

@@ -55,6 +55,22 @@ func TrueBoardCalibration(d *board.Definition, cam Camera, width, height int) (*
 	return board.Calibrate(d, board.CalibrateInput{Width: width, Height: height, Seen: seen, Lens: cam.Lens})
 }
 
+// SavedBitwaBoard is Bitwa Warszawska's built-in board seen by the tests'
+// camera (960×720, 1 m above it, leaning 4°), with its true calibration
+// saved at path.
+func SavedBitwaBoard(path string) (*board.Definition, Camera, error) {
+	d, err := board.Builtin("bitwa-warszawska")
+	if err != nil {
+		return nil, Camera{}, err
+	}
+	cam := BoardCamera(d, 960, 720, 1000, 4, 70, geom.Vec2{})
+	cal, err := TrueBoardCalibration(d, cam, 960, 720)
+	if err != nil {
+		return nil, Camera{}, err
+	}
+	return d, cam, cal.Save(path)
+}
+
 // BoardCamera is a camera heightMM above the board, leaning tiltDeg
 // towards azDeg and aimed at the board's centre (moved by offset), whose focal length fits the
 // board into the frame with a margin.
