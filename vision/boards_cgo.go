@@ -184,10 +184,9 @@ func (p *Pipeline) reloadBoard() error {
 func (p *Pipeline) processBoardOnly(frame gocv.Mat, at time.Time) *Snapshot {
 	b := p.board
 	changed, moving := p.still.changed(frame)
-	if changed {
+	if changed { // no marker detection here: Stats.Detections stays 0
 		p.still.accept(frame, true)
 		b.stale = true
-		p.stats.Detections++
 	} else {
 		p.stats.StillFrames++
 	}

@@ -156,6 +156,9 @@ func TestBoardOnlyPipeline(t *testing.T) {
 	if len(snaps) != 1 || len(snaps[0].Pieces) != 0 || !hasWarning(snaps[0], "480×360") {
 		t.Errorf("a frame of another size: %+v", snaps)
 	}
+	if st := p.Stats(); st.Detections != 0 || st.Snapshots != 4 || st.StillFrames == 0 {
+		t.Errorf("stats %+v: a board-only camera detects no markers", st)
+	}
 	last, _ := p.Last()
 	if last.Seq != 4 {
 		t.Errorf("last snapshot %d, want 4", last.Seq)
