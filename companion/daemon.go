@@ -82,6 +82,9 @@ type Daemon struct {
 	feed   *display.Feed
 	// self is the daemon's own credential on the embedded broker.
 	self display.Credential
+	// live, with a venue's cluster, sends the public state over two nodes
+	// besides the retained one (live.go).
+	live *liveSink
 	// instance is random per start, in every status (wire.StatusMessage).
 	instance string
 
@@ -138,7 +141,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
 		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}, instance: randomHex(8)}
-	t := &table{cfg: cfg, spec: spec, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
+	t := &table{cfg: cfg, spec: spec, instance: d.instance, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
 		metrics: d.metrics,
 		watch:   dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
 	d.table = t
@@ -287,6 +290,11 @@ func (d *Daemon) connect(ctx context.Context) error {
 		d.closeBroker()
 		return err
 	}
+	if d.cfg.MQTT.LiveCopies() {
+		d.live = newLiveSink(d.topics.Live, liveOptions{URLs: d.cfg.MQTT.Broker.URLs(), ClientID: clientID,
+			Username: user, Password: pass, TLS: tlsCfg, Log: d.log})
+		d.sinks.add("live", d.live)
+	}
 	return nil
 }
 
@@ -334,6 +342,10 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	defer stopFan()
 	wg.Add(1)
 	go func() { defer wg.Done(); d.mqtt.run(fan) }()
+	if d.live != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.live.run(fan) }()
+	}
 	if err := d.startScreens(); err != nil {
 		return err
 	}
@@ -396,6 +408,7 @@ func (d *Daemon) Close() error {
 		}
 	}
 	d.pub.Close()
+	d.live.close()
 	d.closeBroker()
 	d.journalOpen.Store(false)
 	return d.table.journal.Close()

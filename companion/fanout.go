@@ -87,11 +87,18 @@ func (f *fanOut) Send(p Publication) {
 	defer f.mu.RUnlock()
 	for _, s := range f.sinks {
 		s.Send(p)
-		if _, queues := s.Sink.(*mqttSink); !queues && p.Views != nil {
+		if _, queues := s.Sink.(queuing); !queues && p.Views != nil {
 			f.metrics.delivered(s.name, p.Committed)
 		}
 	}
 }
+
+// queuing is a sink that sends from a goroutine of its own: it measures
+// its own delivery (or, for the live copies, none).
+type queuing interface{ queues() }
+
+func (*mqttSink) queues() {}
+func (*liveSink) queues() {}
 
 // feedSink hands publications to the screens' feed, which keeps them in
 // memory and never waits for a page.

@@ -35,6 +35,8 @@ type table struct {
 	log     *slog.Logger
 	out     Sink
 	onEvent func(seq int64, text rules.Text)
+	// instance is the daemon's run, in every view (wire.StateMessage).
+	instance string
 	// hasImage says the camera has sent an annotated image.
 	hasImage func() bool
 	// tray takes each dice tray throw the camera settles on once
@@ -595,7 +597,7 @@ func (t *table) views(only ...wire.Audience) map[wire.Audience][]byte {
 }
 
 func (t *table) view(v Viewer) ([]byte, error) {
-	m := wire.StateMessage{Seq: t.seq.Load(), Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name(), State: t.game.View(v)}
+	m := wire.StateMessage{Seq: t.seq.Load(), Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name(), State: t.game.View(v), Instance: t.instance}
 	if t.hasImage != nil {
 		m.Image = t.hasImage()
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 // --broker takes one URL or several, comma-separated; a bad entry is
@@ -43,36 +44,58 @@ func (m message) MessageID() uint16 { return 0 }
 func (m message) Payload() []byte   { return []byte(m.payload) }
 func (m message) Ack()              {}
 
-// A retained state older than the wall's (a NATS node that came back
-// serves the one it had before it went down) is ignored; a live one with
-// a lower seq (a new game on the table) is taken.
-func TestStaleRetainedStateIgnored(t *testing.T) {
-	h, err := New(Options{Venue: "v", Broker: "tcp://127.0.0.1:1883", Log: quietLog()})
+// Which state the wall keeps, by seq and run: a retained state older than
+// the wall's (a NATS node that came back serves the one it had before it
+// went down) is ignored; a live one with a lower seq is a new game when it
+// is of another run (or names none), and late when it is of the same run
+// (a copy that took the slower way through the cluster); the same seq of
+// the same run again on .../live only says the table was heard.
+func TestStaleStateIgnored(t *testing.T) {
+	now := time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
+	h, err := New(Options{Venue: "v", Broker: "tcp://127.0.0.1:1883", Log: quietLog(), Clock: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := func() int64 {
+	wall := func() (int64, time.Time) {
 		for _, tb := range h.Wall().Tables {
 			if tb.Table == "t1" {
-				return tb.Seq
+				return tb.Seq, tb.Updated
 			}
 		}
-		return -1
+		return -1, time.Time{}
 	}
-	const topic = "sztab/v1/v/t1/state"
-	for _, step := range []struct {
+	const state, live = "sztab/v1/v/t1/state", "sztab/v1/v/t1/live"
+	for i, step := range []struct {
 		m    message
 		want int64
+		// heard: the table's Updated moves (false: it stays)
+		heard bool
 	}{
-		{message{topic, `{"seq":32}`, true}, 32},
-		{message{topic, `{"seq":46}`, false}, 46},
-		{message{topic, `{"seq":32}`, true}, 46},
-		{message{topic, `{"seq":47}`, true}, 47},
-		{message{topic, `{"seq":1}`, false}, 1},
+		{message{state, `{"seq":32}`, true}, 32, true},
+		{message{state, `{"seq":46}`, false}, 46, true},
+		{message{state, `{"seq":32}`, true}, 46, false},
+		{message{state, `{"seq":47}`, true}, 47, true},
+		{message{state, `{"seq":1}`, false}, 1, true}, // no run named: a new game
+		{message{live, `{"seq":5,"instance":"a"}`, false}, 5, true},
+		{message{live, `{"seq":5,"instance":"a"}`, false}, 5, true},   // the copy over the other node
+		{message{state, `{"seq":4,"instance":"a"}`, false}, 5, false}, // late: held up by an election
+		{message{live, `{"seq":3,"instance":"a"}`, false}, 5, false},
+		{message{state, `{"seq":5,"instance":"a"}`, true}, 5, true}, // the retained one, as before
+		{message{live, `{"seq":9,"instance":"a"}`, false}, 9, true},
+		{message{live, `{"seq":2,"instance":"b"}`, false}, 2, true},  // a new run's journal
+		{message{state, `{"seq":1,"instance":"a"}`, true}, 2, false}, // the old run's, retained
+		{message{state, `{"seq":8,"instance":"a"}`, true}, 8, true},  // across runs a higher seq is taken
+		{message{live, `not json`, false}, 8, false},
+		{message{"sztab/v1/w/t1/live", `{"seq":20,"instance":"b"}`, false}, 8, false}, // another venue
 	} {
+		now = now.Add(time.Second)
 		h.onMessage(nil, step.m)
-		if got := seq(); got != step.want {
-			t.Errorf("after %+v the wall has seq %d, want %d", step.m, got, step.want)
+		got, updated := wall()
+		if got != step.want {
+			t.Errorf("step %d: after %+v the wall has seq %d, want %d", i, step.m, got, step.want)
+		}
+		if heard := updated.Equal(now); heard != step.heard {
+			t.Errorf("step %d: after %+v the table's updated moved: %v, want %v", i, step.m, heard, step.heard)
 		}
 	}
 }

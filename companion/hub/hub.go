@@ -127,7 +127,9 @@ type Table struct {
 	Screen   string      `json:"screen,omitempty"`
 	Seq      int64       `json:"seq,omitempty"`
 	Headline *rules.Text `json:"headline,omitempty"`
-	Updated  time.Time   `json:"updated"`
+	// Updated is when the hub last heard the table's state (a live copy of
+	// the state it shows included) or status.
+	Updated time.Time `json:"updated"`
 	// Conflict says two daemons publish as this table id (Instances are
 	// the ones online).
 	Conflict  bool     `json:"conflict,omitempty"`
@@ -136,6 +138,7 @@ type Table struct {
 	online     map[string]time.Time // instance → online since
 	alternated bool                 // an instance came back while another was online
 	last       string               // the instance of the last status
+	run        string               // the instance of the state shown
 }
 
 // Wall is the venue's state as the page gets it.
@@ -249,7 +252,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	for _, b := range h.brokers {
 		opts.AddBroker(b)
 	}
-	opts.SetClientID(fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)).
+	clientID := fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)
+	opts.SetClientID(clientID).
 		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
 	if h.opts.Username != "" {
 		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
@@ -261,7 +265,11 @@ func (h *Hub) Run(ctx context.Context) error {
 		if h.connects.Add(1) > 1 {
 			h.reconnects.Inc()
 		}
-		h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")}, h.onMessage)
+		follow := []string{wire.VenueFilter(h.opts.Venue, "status"), wire.VenueFilter(h.opts.Venue, "state")}
+		if len(h.brokers) == 1 {
+			follow = append(follow, wire.VenueFilter(h.opts.Venue, "live"))
+		}
+		h.subscribe(c, follow, h.onMessage)
 		if h.opts.Results != nil {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "result")}, h.onResult)
 		}
@@ -274,8 +282,43 @@ func (h *Hub) Run(ctx context.Context) error {
 	c := paho.NewClient(opts)
 	c.Connect()
 	defer c.Disconnect(200)
+	if len(h.brokers) > 1 {
+		for _, lc := range h.followLive(clientID) {
+			defer lc.Disconnect(200)
+		}
+	}
 	<-ctx.Done()
 	return nil
+}
+
+// liveNodes is how many nodes of a cluster the hub follows the tables'
+// live states on (.../live), each over a connection of its own: two, so
+// that after the loss of any one node a connection is up already. One made
+// after the loss waits for the cluster's election (an MQTT CONNECT of
+// nats-server 2.9.10 needs the sessions' JetStream stream), and the tables'
+// retained states wait for it too; the live copies, core pub/sub, do not.
+const liveNodes = 2
+
+// followLive connects to the first liveNodes brokers, each following the
+// venue's .../live.
+func (h *Hub) followLive(clientID string) []paho.Client {
+	var out []paho.Client
+	for i, b := range h.brokers[:min(liveNodes, len(h.brokers))] {
+		o := paho.NewClientOptions().AddBroker(b).SetClientID(fmt.Sprintf("%s-live-%d", clientID, i+1)).
+			SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
+			SetMaxReconnectInterval(2 * time.Second).SetConnectTimeout(5 * time.Second).
+			SetKeepAlive(5 * time.Second).SetCleanSession(true)
+		if h.opts.Username != "" {
+			o.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
+		}
+		o.SetOnConnectHandler(func(c paho.Client) {
+			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "live")}, h.onMessage)
+		})
+		lc := paho.NewClient(o)
+		lc.Connect()
+		out = append(out, lc)
+	}
+	return out
 }
 
 // followQoS is the QoS of the hub's subscriptions: 0. The wall shows each
@@ -326,32 +369,53 @@ func (h *Hub) subscribe(c paho.Client, topics []string, handle paho.MessageHandl
 }
 
 func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
-	if m.Retained() && h.staleRetained(m.Topic(), m.Payload()) {
+	if h.stale(m.Topic(), m.Payload(), m.Retained()) {
 		return
 	}
 	h.apply(m.Topic(), m.Payload())
 }
 
-// staleRetained says whether a retained state is older than the one the
-// wall has (a lower seq): a NATS node that comes back after a loss may
-// serve the retained message it had before it went down (nats-server
-// 2.9.10), and the hub gets it when it subscribes there again. A live
-// state with a lower seq (a new game's journal on the table) is taken.
-func (h *Hub) staleRetained(topic string, payload []byte) bool {
+// stale says whether a table's state (.../state or its copy on .../live)
+// is behind the one the wall shows, by its seq and run (StateMessage
+// Instance):
+//   - a lower seq of the same run is late: a copy that took the slower way
+//     through a cluster (a retained publication held up by an election
+//     while the live copies went on), or a retained state a NATS node that
+//     came back still had (nats-server 2.9.10; the hub gets it when it
+//     subscribes there again);
+//   - a lower seq of another run, or of a table that names no run, is a new
+//     game's journal when it comes live, and old when it comes retained;
+//   - the same seq of the same run again on .../live is a copy (the table
+//     sends it over two nodes, and again each second): the wall has it, and
+//     the table's Updated says when it was last heard current.
+func (h *Hub) stale(topic string, payload []byte, retained bool) bool {
 	tp, ok := wire.ParseTopic(topic)
-	if !ok || tp.Suffix != "state" {
+	if !ok || (tp.Suffix != "state" && tp.Suffix != "live") {
 		return false
 	}
 	var s struct {
-		Seq int64 `json:"seq"`
+		Seq      int64  `json:"seq"`
+		Instance string `json:"instance"`
 	}
 	if json.Unmarshal(payload, &s) != nil {
-		return false
+		return false // apply reports it
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t := h.tables[tp.Table]
-	if t == nil || s.Seq >= t.Seq {
+	if t == nil || s.Seq > t.Seq {
+		return false
+	}
+	sameRun := s.Instance != "" && s.Instance == t.run
+	switch {
+	case s.Seq == t.Seq && tp.Suffix == "live" && sameRun:
+		t.Updated = h.opts.Clock().UTC() // heard current; the wall is unchanged
+		return true
+	case s.Seq == t.Seq:
+		return false
+	case sameRun:
+		return true
+	case !retained:
 		return false
 	}
 	h.opts.Log.Warn("hub: a retained state older than the wall's ignored (a broker node that came back?)", "table", tp.Table, "seq", s.Seq, "wall_seq", t.Seq)
@@ -374,7 +438,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 		return
 	}
 	table, kind := tp.Table, tp.Suffix
-	if tp.Venue != h.opts.Venue || (kind != "status" && kind != "state") {
+	if tp.Venue != h.opts.Venue || (kind != "status" && kind != "state" && kind != "live") {
 		return
 	}
 	h.mu.Lock()
@@ -402,7 +466,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 		if s.Screen != "" {
 			t.Screen = s.Screen
 		}
-	case "state":
+	case "state", "live":
 		var s wire.StateMessage
 		if err := json.Unmarshal(payload, &s); err != nil {
 			h.mu.Unlock()
@@ -410,7 +474,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
 			return
 		}
-		t.Seq, t.Headline = s.Seq, s.Headline
+		t.Seq, t.Headline, t.run = s.Seq, s.Headline, s.Instance
 		if s.Game != "" {
 			t.Game = s.Game
 		}
@@ -486,7 +550,7 @@ func (h *Hub) metrics() {
 	gauge("sztab_screens_clients", "Pages following the venue wall live (SSE clients).", nil, func() float64 { return float64(h.feed.Subscribers()) })
 	h.reconnects = prometheus.NewCounter(prometheus.CounterOpts{Name: "sztab_mqtt_reconnects_total", Help: "Connections to the venue broker after the first one."})
 	h.messages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sztab_hub_messages_total",
-		Help: "Messages of the venue's tables the hub read, by kind (status, state, result, unreadable)."}, []string{"kind"})
+		Help: "Messages of the venue's tables the hub read, by kind (status, state, live, result, unreadable)."}, []string{"kind"})
 	h.reg.MustRegister(h.reconnects, h.messages, tablesCollector{h}, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, k := range []string{"status", "state", "result", "unreadable"} {
 		h.messages.WithLabelValues(k)

@@ -55,6 +55,12 @@ func (a Audience) Seat() (int, bool) {
 type Topics struct {
 	Base                         string
 	Status, State, Events, Image string
+	// Live carries the public state again, not retained and at QoS 0, over
+	// one connection to each of two nodes of a venue's broker cluster: a
+	// NATS node lost with a JetStream leader holds a table's retained
+	// publications up for the election (5–10 s), and core pub/sub between
+	// the nodes left does not wait (README "Venue brokers").
+	Live string
 	// Result is the table's result statement once its game is over
 	// (retained, public): what a venue's standings are built from.
 	Result                                       string
@@ -65,7 +71,7 @@ type Topics struct {
 // TopicsFor returns the topics of a table.
 func TopicsFor(venue, table string) Topics {
 	base := Root + venue + "/" + table + "/"
-	return Topics{Base: base, Status: base + "status", State: base + "state", Events: base + "events", Image: base + "image",
+	return Topics{Base: base, Status: base + "status", State: base + "state", Live: base + "live", Events: base + "events", Image: base + "image",
 		Result: base + "result", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
 		RefereeCommand: base + "referee/command"}
 }
@@ -221,6 +227,10 @@ type StateMessage struct {
 	// Image says an annotated table image is at /table.jpg and .../image.
 	Image bool `json:"image,omitempty"`
 	State any  `json:"state"`
+	// Instance is the daemon's run (StatusMessage.Instance): a state of a
+	// lower seq from another run is a new game's, one from the same run is
+	// late (a copy that took the slower way through a broker cluster).
+	Instance string `json:"instance,omitempty"`
 	// Fairness is the dice fairness watch, in the referee's view only.
 	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
 	// Desync lists where the camera and the state disagree, for the referee.

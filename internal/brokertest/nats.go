@@ -259,9 +259,20 @@ func (n *NATSNode) clientAddr() string {
 // node than away leads it (a JetStream API request over the NATS
 // protocol), within 30 s.
 func (c *NATSCluster) MoveStreamLeader(stream string, away *NATSNode) error {
+	return c.stepDownUntil(stream, func(n *NATSNode) bool { return n != away }, "still led by "+away.Name)
+}
+
+// MoveStreamLeaderTo asks the stream's leader to step down until to leads
+// it (each election picks one of the others), within 30 s: the drill puts
+// every leader on the node it kills.
+func (c *NATSCluster) MoveStreamLeaderTo(stream string, to *NATSNode) error {
+	return c.stepDownUntil(stream, func(n *NATSNode) bool { return n == to }, "not led by "+to.Name)
+}
+
+func (c *NATSCluster) stepDownUntil(stream string, done func(*NATSNode) bool, failure string) error {
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); {
 		leader := c.StreamLeader(stream)
-		if leader != nil && leader != away {
+		if leader != nil && done(leader) {
 			return nil
 		}
 		if leader != nil {
@@ -273,7 +284,7 @@ func (c *NATSCluster) MoveStreamLeader(stream string, away *NATSNode) error {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	return fmt.Errorf("brokertest: %s still led by %s after 30 s", stream, away.Name)
+	return fmt.Errorf("brokertest: %s %s after 30 s", stream, failure)
 }
 
 // natsPublish sends one empty message on subject to a NATS server and
