@@ -158,8 +158,8 @@ func (r *referee) play(ctx context.Context, t *testing.T, table string) {
 // Failover drill: simulated tables of all five games on a three-node NATS
 // cluster (MQTT streams with three replicas), every table and the venue
 // hub given the three nodes, a referee calling and answering at every
-// table throughout. The node everyone is connected to (the first of the
-// list, a node that leads neither MQTT stream: see below) is killed
+// table throughout. The node everyone is connected to first, made the
+// leader of everything JetStream holds for MQTT (see below), is killed
 // mid-round and restarted. Within 5 s of the kill every
 // table's retained state is current at the hub (its seq the table's);
 // every command the referee's client got an OK for is in the table's
@@ -189,6 +189,10 @@ func TestDrillVenueFailover(t *testing.T) {
 	// SZTAB_DRILL_KILL=follower kills a node that leads none of them, the
 	// easy case.
 	follower := os.Getenv("SZTAB_DRILL_KILL") == "follower"
+	// SZTAB_DRILL_LIVE=off turns the tables' live copies off: the control,
+	// whose time to current is logged, not asserted (9 s when the node
+	// killed leads everything).
+	noLive := os.Getenv("SZTAB_DRILL_LIVE") == "off"
 	meta := cluster.MetaLeader()
 	if meta == nil {
 		t.Fatal("the JetStream metadata leader is not in the nodes' logs")
@@ -253,7 +257,7 @@ func TestDrillVenueFailover(t *testing.T) {
 	})
 	tableLog := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	f, err := fleet.Open(context.Background(), fleet.Options{Tables: tables, Broker: brokers, Venue: venue, Dir: dir, Speed: speed,
-		Games: games, Demo: firmwareconfig.Demo, Log: tableLog})
+		Games: games, Demo: firmwareconfig.Demo, Log: tableLog, NoLive: noLive})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,11 +369,17 @@ func TestDrillVenueFailover(t *testing.T) {
 	var took []time.Duration
 	for _, tb := range f.Tables {
 		d, ok := current[tb.ID]
+		if !ok && noLive {
+			t.Logf("%s: not current at the hub %v after the kill (the live copies off)", tb.ID, wait)
+			continue
+		}
 		if !ok {
 			t.Errorf("%s: not current at the hub %v after the kill (hub %d, table %d, at the kill %d)", tb.ID, wait, wallSeq()[tb.ID], tb.Daemon.Seq(), atKill[tb.ID])
 			continue
 		}
-		if d > limit {
+		if d > limit && noLive {
+			t.Logf("%s: current at the hub %v after the kill (the live copies off)", tb.ID, d.Round(time.Millisecond))
+		} else if d > limit {
 			t.Errorf("%s: current at the hub %v after the kill, want within %v", tb.ID, d.Round(time.Millisecond), limit)
 		}
 		took = append(took, d)

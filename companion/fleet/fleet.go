@@ -56,7 +56,10 @@ type Options struct {
 	Demo fs.FS
 	// Screens serves each table's screens on a free loopback port.
 	Screens bool
-	Log     *slog.Logger
+	// NoLive turns the tables' live copies over two cluster nodes off
+	// (mqtt.live: false): the failover drill's control.
+	NoLive bool
+	Log    *slog.Logger
 }
 
 // Table is one table of the fleet.
@@ -187,7 +190,7 @@ func (f *Fleet) open(ctx context.Context, t *Table, spec companion.GameSpec) err
 	if o.TableLogins {
 		user = t.ID
 	}
-	text, err := tableConfig(data, o.Venue, t.ID, o.Broker, user, o.Password, o.Screens)
+	text, err := tableConfig(data, o.Venue, t.ID, o.Broker, user, o.Password, o.Screens, o.NoLive)
 	if err != nil {
 		return fmt.Errorf("%s: %w", spec.Demo, err)
 	}
@@ -228,7 +231,7 @@ func copyDemo(demo fs.FS, dir string) error {
 // tableConfig turns a demo table's config into a fleet table's: its venue
 // and id, the venue broker instead of the embedded one, and screens on a
 // free loopback port or none.
-func tableConfig(data []byte, venue, table, broker, user, pass string, screens bool) ([]byte, error) {
+func tableConfig(data []byte, venue, table, broker, user, pass string, screens, noLive bool) ([]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -244,6 +247,9 @@ func tableConfig(data []byte, venue, table, broker, user, pass string, screens b
 	if user != "" {
 		set(mqtt, "username", scalar(user))
 		set(mqtt, "password", scalar(pass))
+	}
+	if noLive {
+		set(mqtt, "live", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"})
 	}
 	set(root, "mqtt", mqtt)
 	if disp := get(root, "display"); disp != nil {
