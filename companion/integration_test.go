@@ -296,17 +296,23 @@ func playDemo(t *testing.T, cfg func(script bool) *companion.Config, brokerAddr 
 	})
 	late.mu.Lock()
 	defer late.mu.Unlock()
-	if got, want := withoutCameraPicture(t, late.raw[0]), withoutCameraPicture(t, stateBefore); got != want {
+	got, gotRun := stateAcrossRestart(t, late.raw[0])
+	want, runBefore := stateAcrossRestart(t, stateBefore)
+	if got != want {
 		t.Errorf("state after restart differs:\n got %s\nwant %s", got, want)
+	}
+	if gotRun == "" || gotRun == runBefore {
+		t.Errorf("the state after restart names the run %q, before %q: want a new one", gotRun, runBefore)
 	}
 }
 
-// withoutCameraPicture is a published state without the skirmish's table
+// stateAcrossRestart is a published state without the skirmish's table
 // picture (state.table): it is drawn from the camera's last snapshot, which
 // a restarted daemon gets with the camera's next one (a real camera sends
 // it within a few frames; the demo's simulated table sent its only one
-// before the restart). Everything else must come back from the journal.
-func withoutCameraPicture(t *testing.T, raw []byte) string {
+// before the restart), and without the daemon's run (instance), which is
+// new with each start. Everything else must come back from the journal.
+func stateAcrossRestart(t *testing.T, raw []byte) (state, run string) {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -315,8 +321,10 @@ func withoutCameraPicture(t *testing.T, raw []byte) string {
 	if st, ok := m["state"].(map[string]any); ok {
 		delete(st, "table")
 	}
+	run, _ = m["instance"].(string)
+	delete(m, "instance")
 	b, _ := json.Marshal(m)
-	return string(b)
+	return string(b), run
 }
 
 func TestDemoEndToEndEmbeddedBroker(t *testing.T) {

@@ -73,7 +73,10 @@ func newLiveSink(topic string, o liveOptions) *liveSink {
 			SetConnectTimeout(5 * time.Second).
 			SetKeepAlive(5 * time.Second).
 			SetWriteTimeout(2 * time.Second).
-			SetOnConnectHandler(func(paho.Client) { lc.poke() }) // the latest state on every (re)connect
+			SetOnConnectHandler(func(paho.Client) { lc.log.Warn("DEBUG live up", "broker", u); lc.poke() }).
+			SetConnectionLostHandler(func(_ paho.Client, err error) {
+				lc.log.Warn("lost a live connection; reconnecting", "broker", u, "err", err)
+			})
 		if o.Username != "" {
 			opts.SetUsername(o.Username).SetPassword(o.Password)
 		}
@@ -146,11 +149,12 @@ func (c *liveConn) run(ctx context.Context, topic string) {
 		v := c.latest
 		c.mu.Unlock()
 		if v == nil || !c.client.IsConnectionOpen() {
+			c.log.Warn("DEBUG live skip", "broker", c.url, "nil", v == nil)
 			continue // the connect pokes again
 		}
 		tok := c.client.Publish(topic, 0, false, v)
 		if !tok.WaitTimeout(3*time.Second) || tok.Error() != nil {
-			c.log.Debug("live state not sent; the retained one follows", "broker", c.url, "err", tok.Error())
+			c.log.Warn("live state not sent; the next one or the retained one follows", "broker", c.url, "err", tok.Error())
 		}
 	}
 }

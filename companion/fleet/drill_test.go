@@ -252,7 +252,7 @@ func TestDrillVenueFailover(t *testing.T) {
 		if t.Failed() {
 			data, _ := os.ReadFile(logFile.Name())
 			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			t.Logf("the tables' warnings, last %d of %d:\n%s", min(60, len(lines)), len(lines), strings.Join(lines[max(0, len(lines)-60):], "\n"))
+			t.Logf("the tables' warnings, last %d of %d:\n%s", min(600, len(lines)), len(lines), strings.Join(lines[max(0, len(lines)-600):], "\n"))
 		}
 	})
 	tableLog := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn}))

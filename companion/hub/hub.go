@@ -314,6 +314,9 @@ func (h *Hub) followLive(clientID string) []paho.Client {
 		o.SetOnConnectHandler(func(c paho.Client) {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "live")}, h.onMessage)
 		})
+		o.SetConnectionLostHandler(func(_ paho.Client, err error) {
+			h.opts.Log.Warn("hub: lost a live connection; reconnecting", "broker", b, "err", err)
+		})
 		lc := paho.NewClient(o)
 		lc.Connect()
 		out = append(out, lc)
