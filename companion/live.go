@@ -73,7 +73,7 @@ func newLiveSink(topic string, o liveOptions) *liveSink {
 			SetConnectTimeout(5 * time.Second).
 			SetKeepAlive(5 * time.Second).
 			SetWriteTimeout(2 * time.Second).
-			SetOnConnectHandler(func(paho.Client) { lc.log.Warn("DEBUG live up", "broker", u); lc.poke() }).
+			SetOnConnectHandler(func(paho.Client) { lc.poke() }). // the latest state on every (re)connect
 			SetConnectionLostHandler(func(_ paho.Client, err error) {
 				lc.log.Warn("lost a live connection; reconnecting", "broker", u, "err", err)
 			})
@@ -149,7 +149,6 @@ func (c *liveConn) run(ctx context.Context, topic string) {
 		v := c.latest
 		c.mu.Unlock()
 		if v == nil || !c.client.IsConnectionOpen() {
-			c.log.Warn("DEBUG live skip", "broker", c.url, "nil", v == nil)
 			continue // the connect pokes again
 		}
 		tok := c.client.Publish(topic, 0, false, v)

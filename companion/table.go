@@ -488,7 +488,9 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 	}
 	t.seq.Store(seq)
 	t.plan.add(Entry{Seq: seq, At: at, Kind: KindNotice, Game: t.game.Name(), Body: body})
-	t.out.Send(Publication{Seq: seq, Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == "rejected"})
+	// The views go again with the notice's seq: a published state's seq is
+	// always the journal's last entry, so a venue can tell it is current.
+	t.out.Send(Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == "rejected", Committed: time.Now()})
 }
 
 // publishLoose publishes an event that is in no journal entry (the journal

@@ -228,6 +228,13 @@ func TestDrillVenueFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hubLog.Close()
+	t.Cleanup(func() {
+		if t.Failed() {
+			data, _ := os.ReadFile(hubLog.Name())
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			t.Logf("the hub's warnings, last %d of %d:\n%s", min(60, len(lines)), len(lines), strings.Join(lines[max(0, len(lines)-60):], "\n"))
+		}
+	})
 	// Finished tables' signed results go through the hub into a
 	// tournament's standings, which the node's loss must not make wrong.
 	results := newDrillResults(t, venue, 4)
@@ -252,7 +259,7 @@ func TestDrillVenueFailover(t *testing.T) {
 		if t.Failed() {
 			data, _ := os.ReadFile(logFile.Name())
 			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			t.Logf("the tables' warnings, last %d of %d:\n%s", min(600, len(lines)), len(lines), strings.Join(lines[max(0, len(lines)-600):], "\n"))
+			t.Logf("the tables' warnings, last %d of %d:\n%s", min(60, len(lines)), len(lines), strings.Join(lines[max(0, len(lines)-60):], "\n"))
 		}
 	})
 	tableLog := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn}))
