@@ -17,6 +17,8 @@ func FuzzApply(f *testing.F) {
 		{"sztab/v1/klub/stol-1/referee/state", `{"seq":9}`},
 		{"sztab/v1/klub/stol-1/state", `not json`},
 		{"sztab/v1/klub/stol-1/state", `{"seq":-1,"headline":null}`},
+		{"sztab/v1/klub/stol-1/live", `{"seq":4,"instance":"a1","game":"skirmish","state":{}}`},
+		{"sztab/v1/klub/stol-1/live", `{"seq":"x","instance":7}`},
 	} {
 		f.Add(s[0], []byte(s[1]))
 	}
@@ -27,6 +29,9 @@ func FuzzApply(f *testing.F) {
 		}
 		h.apply(topic, payload)
 		h.apply(topic, payload)
+		// and through the seq and run checks, as delivered and as retained
+		h.onMessage(nil, message{topic, string(payload), false})
+		h.onMessage(nil, message{topic, string(payload), true})
 		w := h.Wall()
 		if len(w.Tables) > 1 {
 			t.Fatalf("one message made %d tables", len(w.Tables))
