@@ -289,8 +289,57 @@ func abs(x int) int {
 	return x
 }
 
-// pods cuts ranked players into tables of the given sizes.
+// pods cuts ranked players into tables of the given sizes. A depth-first
+// search seats them so that nobody meets anyone they met before: the pods
+// are filled in order, each opened by the best-ranked player left and
+// completed with the next-ranked who met nobody in it, backtracking when a
+// later pod cannot be filled (at most searchBudget steps). When it finds
+// none, podsFewestMet seats them with the fewest meetings.
 func pods(in PairInput, players []string, sizes []int) [][]string {
+	used := make([]bool, len(players))
+	out := make([][]string, len(sizes))
+	budget := searchBudget
+	var fill func(pod, from int) bool
+	fill = func(pod, from int) bool {
+		if pod == len(sizes) {
+			return true
+		}
+		if len(out[pod]) == sizes[pod] {
+			return fill(pod+1, 0)
+		}
+		if budget--; budget < 0 {
+			return false
+		}
+		if len(out[pod]) == 0 {
+			i := slices.Index(used, false)
+			used[i], out[pod] = true, append(out[pod], players[i])
+			if fill(pod, i+1) {
+				return true
+			}
+			used[i], out[pod] = false, out[pod][:0]
+			return false
+		}
+		for i := from; i < len(players) && budget >= 0; i++ {
+			if used[i] || slices.ContainsFunc(out[pod], func(m string) bool { return in.Met[PairKey(m, players[i])] > 0 }) {
+				continue
+			}
+			used[i], out[pod] = true, append(out[pod], players[i])
+			if fill(pod, i+1) {
+				return true
+			}
+			used[i], out[pod] = false, out[pod][:len(out[pod])-1]
+		}
+		return false
+	}
+	if fill(0, 0) {
+		return out
+	}
+	return podsFewestMet(in, players, sizes)
+}
+
+// podsFewestMet fills the pods in order, each with the next-ranked players
+// who met the fewest of those already in it.
+func podsFewestMet(in PairInput, players []string, sizes []int) [][]string {
 	used := map[string]bool{}
 	var out [][]string
 	for _, size := range sizes {
