@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/rules"
 )
 
 // liveNodes is how many nodes of a venue's cluster carry a table's live
@@ -97,9 +99,10 @@ func (c *liveConn) poke() {
 	}
 }
 
-// Send keeps the publication's public view as each connection's latest.
+// Send keeps the headline of the publication's public view as each
+// connection's latest.
 func (s *liveSink) Send(p Publication) {
-	v := p.Views[wire.Public]
+	v := headlineOf(p.Views[wire.Public])
 	if v == nil {
 		return
 	}
@@ -156,4 +159,31 @@ func (c *liveConn) run(ctx context.Context, topic string) {
 			c.log.Warn("live state not sent; the next one or the retained one follows", "broker", c.url, "err", tok.Error())
 		}
 	}
+}
+
+// headlineOf is a public view without its state: the seq, the table, the
+// game, the headline and the run, what a venue's wall shows. A view is up
+// to tens of kB (a World of Tanks: Rush state 34 kB), its headline a few
+// hundred bytes, and the live copies go twice and again each second from
+// every table of the hall. nil for no view or one that does not decode.
+func headlineOf(view []byte) []byte {
+	if view == nil {
+		return nil
+	}
+	var m liveHeadline
+	if err := json.Unmarshal(view, &m); err != nil {
+		return nil
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// liveHeadline is the part of a wire.StateMessage the live copies carry.
+type liveHeadline struct {
+	Seq      int64       `json:"seq"`
+	Venue    string      `json:"venue"`
+	Table    string      `json:"table"`
+	Game     string      `json:"game"`
+	Headline *rules.Text `json:"headline,omitempty"`
+	Instance string      `json:"instance,omitempty"`
 }

@@ -55,7 +55,8 @@ func (a Audience) Seat() (int, bool) {
 type Topics struct {
 	Base                         string
 	Status, State, Events, Image string
-	// Live carries the public state again, not retained and at QoS 0, over
+	// Live carries the public state's headline (the state message without
+	// state, summary and the referee's parts), not retained and at QoS 0, over
 	// one connection to each of two nodes of a venue's broker cluster: a
 	// NATS node lost with a JetStream leader holds a table's retained
 	// publications up for the election (5–10 s), and core pub/sub between
