@@ -436,9 +436,18 @@ func TestDrillVenueFailover(t *testing.T) {
 	for _, a := range ackd {
 		perTable[a.table]++
 	}
+	// Enough commands for the check below to mean something: a table's main
+	// connection waits for the cluster's election after the kill, so in the
+	// bounded drill on a loaded machine a table hears the referee only a few
+	// times (3 in one run of ten in a row, with another package's tests
+	// running).
+	least := 2
+	if fullDrills {
+		least = 4
+	}
 	for _, tb := range f.Tables {
-		if perTable[tb.ID] < 4 {
-			t.Errorf("%s: only %d commands acknowledged over the drill", tb.ID, perTable[tb.ID])
+		if perTable[tb.ID] < least {
+			t.Errorf("%s: only %d commands acknowledged over the drill, want %d", tb.ID, perTable[tb.ID], least)
 		}
 	}
 	// No acknowledged command lost: each is in its table's journal at the
