@@ -3,8 +3,13 @@
 package vision
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"testing"
+
+	"github.com/sztab/sztab/vision/geom"
+	"github.com/sztab/sztab/vision/synth"
 )
 
 // coverStats counts decisions against the truth.
@@ -40,12 +45,17 @@ func TestCoverEndToEnd(t *testing.T) {
 	if testing.Short() {
 		seeds, wantAgree = seeds[:2], 75
 	}
-	var shots, units, seenOnly coverStats
+	var shots, units, seenOnly, noMemory coverStats
+	var errs coverErrors
 	for _, seed := range seeds {
 		tt := newTerrainTable(t, accuracyOptions(2304, 1296), seed, terrainOptions())
+		// the table as set, read still, then the models deployed on it
+		bare := renderMat(t, bareScene(tt.scene))
 		m := renderMat(t, tt.scene)
-		snap := snapshotWithTerrain(t, tt, m)
+		snaps, fresh := terrainSequence(t, tt, bare, m)
+		bare.Close()
 		m.Close()
+		snap := snaps[1]
 		s := tt.scene
 		var truthT []Terrain
 		for i, p := range s.Terrain {
@@ -61,28 +71,36 @@ func TestCoverEndToEnd(t *testing.T) {
 		}
 		var seen []ModelPosition
 		for _, m := range snap.Models {
-			if _, ok := truthM[m.ID]; ok && !m.Occluded {
+			if tm, ok := truthM[m.ID]; ok && !m.Occluded {
 				seen = append(seen, m)
 				shots.sigmaB = append(shots.sigmaB, m.SigmaMM)
+				errs.model(m, tm)
 			}
 		}
-		unseen := 0
+		unseen, unseenFresh := 0, 0
 		for _, tr := range snap.Terrain {
 			shots.sigmaO = append(shots.sigmaO, tr.SigmaMM)
 			unseen += len(tr.Unseen)
 		}
-		t.Logf("seed %d: %d models read, %d places where a base hid an outline", seed, len(seen), unseen)
+		for _, tr := range fresh {
+			unseenFresh += len(tr.Unseen)
+		}
+		errs.outlines(snap.Terrain, s.Terrain)
+		t.Logf("seed %d: %d models read, %d places where a base hid an outline (%d without the bare table's memory)", seed, len(seen), unseen, unseenFresh)
 		if len(seen) < 35 {
 			t.Fatalf("seed %d: %d models read", seed, len(seen))
 		}
 		cm := NewCoverMap(snap.Terrain)
+		// without the memory of the bare table: the reading of the table
+		// with its models alone
+		cmFresh := NewCoverMap(fresh)
 		// the same reading without the places a base hid an outline:
 		// what trusting the drawn outline under the bases would decide
-		bare := slices.Clone(snap.Terrain)
-		for i := range bare {
-			bare[i].Unseen = nil
+		drawn := slices.Clone(fresh)
+		for i := range drawn {
+			drawn[i].Unseen = nil
 		}
-		cmBare := NewCoverMap(bare)
+		cmDrawn := NewCoverMap(drawn)
 		// the truth of every pair once (it is the slow part)
 		truth := map[[2]string]int{}
 		for _, f := range seen {
@@ -92,8 +110,10 @@ func TestCoverEndToEnd(t *testing.T) {
 				}
 				want := coverLevel(truthCover(truthM[f.ID], truthM[g.ID], truthT))
 				truth[[2]string{f.ID, g.ID}] = want
-				sb := cmBare.Sight(f, g)
+				sb := cmDrawn.Sight(f, g)
 				seenOnly.add(!sb.Close, coverLevel(sb.Cover), coverLevel(sb.Low), coverLevel(sb.High), want)
+				sf := cmFresh.Sight(f, g)
+				noMemory.add(!sf.Close, coverLevel(sf.Cover), coverLevel(sf.Low), coverLevel(sf.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
 				if !sg.Close && coverLevel(sg.Cover) != want {
@@ -145,7 +165,10 @@ func TestCoverEndToEnd(t *testing.T) {
 	t.Logf("shots: %d, %d decided and agree (%.2f%%), %d flagged too close to call (%.2f%%), %d wrong and unflagged; σ outline median %.2f mm (max %.2f), σ base median %.2f mm",
 		shots.total, shots.agree, pct(shots.agree, shots.total), shots.flagged, pct(shots.flagged, shots.total), shots.wrong,
 		medianOf(shots.sigmaO), maxOf(shots.sigmaO), medianOf(shots.sigmaB))
-	t.Logf("trusting the outlines drawn under bases: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+	t.Logf("without the bare table's memory: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
+	errs.log(t)
+	t.Logf("without memory, trusting the outlines drawn under bases: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		seenOnly.agree, pct(seenOnly.agree, seenOnly.total), seenOnly.flagged, pct(seenOnly.flagged, seenOnly.total), seenOnly.wrong)
 	t.Logf("units: %d, %d decided and agree (%.2f%%), %d flagged, %d wrong and unflagged",
 		units.total, units.agree, pct(units.agree, units.total), units.flagged, units.wrong)
@@ -185,4 +208,72 @@ func maxOf(xs []float64) float64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// coverErrors are the errors the cover decisions rest on, measured
+// against the truth: each model's centre per axis, and each outline's
+// distance from the true outline, against the σ reported.
+type coverErrors struct {
+	// model centre errors per axis (mm) and over the σ reported
+	centre, centreZ []float64
+	// outline: each true boundary point's distance from the read outline
+	// (mm) and over its σ; per true edge, the mean distance along it
+	// (how far the edge as a whole is off) and over σ
+	point, pointZ, edge, edgeZ []float64
+}
+
+func (c *coverErrors) model(m, truth ModelPosition) {
+	for _, e := range []float64{m.X - truth.X, m.Y - truth.Y} {
+		c.centre = append(c.centre, math.Abs(e))
+		c.centreZ = append(c.centreZ, math.Abs(e)/m.SigmaMM)
+	}
+}
+
+// outlines matches each true piece with the read piece whose outline is
+// nearest and measures the true boundary's distance from it, every 2 mm.
+// Edges shorter than 10 mm (a hedge's wave) are left out of the per-edge
+// figures.
+func (c *coverErrors) outlines(read []Terrain, truth []synth.TerrainPiece) {
+	for _, tp := range truth {
+		best, bi := math.Inf(1), -1
+		for i, r := range read {
+			var ds []float64
+			for _, q := range boundarySamples(tp.Outline, 4) {
+				ds = append(ds, outlineDist(vecs(r.Outline), q))
+			}
+			if m := geom.Percentile(ds, .5); m < best {
+				best, bi = m, i
+			}
+		}
+		if bi < 0 || best > 10 {
+			continue
+		}
+		r := read[bi]
+		poly := vecs(r.Outline)
+		for i := range tp.Outline {
+			a, b := tp.Outline[i], tp.Outline[(i+1)%len(tp.Outline)]
+			n := int(math.Ceil(a.Dist(b) / 2))
+			sum := 0.0
+			for k := 0; k < n; k++ {
+				d := outlineDist(poly, a.Add(b.Sub(a).Scale(float64(k)/float64(n))))
+				c.point = append(c.point, d)
+				c.pointZ = append(c.pointZ, d/r.SigmaMM)
+				sum += d
+			}
+			if a.Dist(b) >= 10 {
+				c.edge = append(c.edge, sum/float64(n))
+				c.edgeZ = append(c.edgeZ, sum/float64(n)/r.SigmaMM)
+			}
+		}
+	}
+}
+
+func (c *coverErrors) log(t *testing.T) {
+	t.Helper()
+	q := func(xs []float64) string {
+		return fmt.Sprintf("p50 %.3f p95 %.3f p99 %.3f max %.3f", geom.Percentile(xs, .5), geom.Percentile(xs, .95), geom.Percentile(xs, .99), geom.Percentile(xs, 1))
+	}
+	t.Logf("model centre error per axis (%d): mm %s; in σ %s", len(c.centre), q(c.centre), q(c.centreZ))
+	t.Logf("outline point error (%d): mm %s; in σ %s", len(c.point), q(c.point), q(c.pointZ))
+	t.Logf("outline edge error, mean along each true edge (%d): mm %s; in σ %s", len(c.edge), q(c.edge), q(c.edgeZ))
 }

@@ -90,41 +90,46 @@ func snapshotWithTerrain(t testing.TB, tt *terrainTable, m gocv.Mat) Snapshot {
 	return *s
 }
 
-// outlineDist is the distance from p to the polygon's boundary.
-func outlineDist(poly []geom.Vec2, p geom.Vec2) float64 {
-	best := math.Inf(1)
-	for i := range poly {
-		a, b := poly[i], poly[(i+1)%len(poly)]
-		e := b.Sub(a)
-		l2 := e.X*e.X + e.Y*e.Y
-		u := 0.0
-		if l2 > 0 {
-			u = math.Max(0, math.Min(1, ((p.X-a.X)*e.X+(p.Y-a.Y)*e.Y)/l2))
-		}
-		best = math.Min(best, p.Dist(a.Add(e.Scale(u))))
+// terrainSequence runs the frames, in order, through one pipeline reading
+// terrain (each frame a still table) and returns the snapshot each gave,
+// and the last frame's terrain read afresh, without the memory of the
+// earlier frames (what a pipeline started on that frame would read).
+func terrainSequence(t testing.TB, tt *terrainTable, frames ...gocv.Mat) (snaps []Snapshot, fresh []Terrain) {
+	t.Helper()
+	cfg := testConfig()
+	cfg.StillFrames = 1
+	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
+	if err != nil {
+		t.Fatal(err)
 	}
-	return best
+	defer p.Close()
+	if err := p.UseTerrain(tt.tc); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range frames {
+		s, err := p.Process(m, time.Unix(int64(i), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == nil {
+			t.Fatalf("frame %d: no snapshot", i)
+		}
+		snaps = append(snaps, *s)
+	}
+	last := snaps[len(snaps)-1]
+	r := p.ter.reader.read(frames[len(frames)-1], last.Models)
+	if r.bad != "" {
+		t.Fatalf("the last frame read afresh: %s", r.bad)
+	}
+	return snaps, r.terrain
 }
 
-// boundarySamples are points every step mm along the polygon's boundary.
-func boundarySamples(poly []geom.Vec2, step float64) []geom.Vec2 {
-	var out []geom.Vec2
-	for i := range poly {
-		a, b := poly[i], poly[(i+1)%len(poly)]
-		n := int(math.Ceil(a.Dist(b) / step))
-		for k := 0; k < n; k++ {
-			out = append(out, a.Add(b.Sub(a).Scale(float64(k)/float64(n))))
-		}
-	}
-	return out
-}
-
-func vecs(p [][2]float64) []geom.Vec2 {
-	out := make([]geom.Vec2, len(p))
-	for i, v := range p {
-		out[i] = geom.Vec2{X: v[0], Y: v[1]}
-	}
-	return out
+// bareScene is the scene without its models: the table as set before
+// the models are deployed.
+func bareScene(s *synth.Scene) *synth.Scene {
+	b := *s
+	b.Models = nil
+	return &b
 }
 
 // terrainScore compares a snapshot's terrain and markers with the truth.
