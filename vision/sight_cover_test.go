@@ -47,6 +47,7 @@ func TestCoverEndToEnd(t *testing.T) {
 	}
 	var shots, units, seenOnly, noMemory coverStats
 	var errs coverErrors
+	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
 		tt := newTerrainTable(t, accuracyOptions(2304, 1296), seed, terrainOptions())
 		// the table as set, read still, then the models deployed on it
@@ -101,6 +102,13 @@ func TestCoverEndToEnd(t *testing.T) {
 			drawn[i].Unseen = nil
 		}
 		cmDrawn := NewCoverMap(drawn)
+		// the reading with memory, its unseen discs left out: which
+		// flagged shots turn on a place not seen
+		seenT := slices.Clone(snap.Terrain)
+		for i := range seenT {
+			seenT[i].Unseen = nil
+		}
+		cmSeen := NewCoverMap(seenT)
 		// the truth of every pair once (it is the slow part)
 		truth := map[[2]string]int{}
 		for _, f := range seen {
@@ -116,6 +124,12 @@ func TestCoverEndToEnd(t *testing.T) {
 				noMemory.add(!sf.Close, coverLevel(sf.Cover), coverLevel(sf.Low), coverLevel(sf.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
+				if sg.Close {
+					if !cmSeen.Sight(f, g).Close {
+						flaggedUnseen++
+					}
+					flaggedBounds = append(flaggedBounds, sg.BoundMM)
+				}
 				if !sg.Close && coverLevel(sg.Cover) != want {
 					t.Logf("seed %d: %s → %s decided %q, truth %q (any %.2f heavy %.2f bound %.2f)", seed, f.ID, g.ID, sg.Cover, coverName(want), sg.AnyMM, sg.HeavyMM, sg.BoundMM)
 				}
@@ -168,6 +182,8 @@ func TestCoverEndToEnd(t *testing.T) {
 	t.Logf("without the bare table's memory: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
 	errs.log(t)
+	t.Logf("flagged: %d decided when the unseen discs are left out; their bound (2σ_p) p50 %.2f p90 %.2f max %.2f mm", flaggedUnseen,
+		geom.Percentile(flaggedBounds, .5), geom.Percentile(flaggedBounds, .9), geom.Percentile(flaggedBounds, 1))
 	t.Logf("without memory, trusting the outlines drawn under bases: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		seenOnly.agree, pct(seenOnly.agree, seenOnly.total), seenOnly.flagged, pct(seenOnly.flagged, seenOnly.total), seenOnly.wrong)
 	t.Logf("units: %d, %d decided and agree (%.2f%%), %d flagged, %d wrong and unflagged",

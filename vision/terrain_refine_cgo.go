@@ -374,14 +374,24 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 	// corners: where neighbouring lines meet, near their joint; lines
 	// nearly parallel (a gentle bend) meet far away or badly, and the
 	// corner is then the joint put on both lines (the mean of its
-	// projections)
+	// projections), or, between a fitted line and a rough one (an edge
+	// drawn across a base, one too faint to fit), on the fitted line: the
+	// seen edge stays where it was seen, up to the part not seen (the
+	// mean bent it, up to 8 mm off at the edge of an unseen disc)
 	out := make([][2]float64, 0, len(lines))
 	for i := range lines {
 		prev, cur := lines[(i+len(lines)-1)%len(lines)], lines[i]
 		j := cur.joint
 		c, ok := intersectLines(prev, cur)
 		if !ok || c.Dist(j) > 12 {
-			c = projectOn(prev, j).Add(projectOn(cur, j)).Scale(0.5)
+			switch {
+			case cur.rough && !prev.rough:
+				c = projectOn(prev, j)
+			case prev.rough && !cur.rough:
+				c = projectOn(cur, j)
+			default:
+				c = projectOn(prev, j).Add(projectOn(cur, j)).Scale(0.5)
+			}
 		}
 		out = append(out, [2]float64{round3(c.X), round3(c.Y)})
 	}
