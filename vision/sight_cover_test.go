@@ -38,14 +38,25 @@ func (c *coverStats) add(decided bool, got, low, high, want int) {
 // decided from the snapshot and compared with the decision on the
 // generator's true positions and outlines. No decision may be wrong and
 // unflagged. The issue asks 99% of the shots decided and agreeing; that
-// is not reached (about 82%, logged): see the assertion below.
+// is not reached (about 96%, logged): see the assertion below.
+//
+// The table is read bare first, then with its models, as at a real
+// table (terrain set, then models deployed): the terrain's memory fills
+// what bases hide (see terrain_memory.go); the figure without it (the
+// table read with its models alone) is logged too, and so are the
+// measured errors of the models' centres and of the outlines against the
+// σ reported.
 func TestCoverEndToEnd(t *testing.T) {
 	seeds := []uint64{7100, 7200, 7300, 7400, 7500, 7600, 7700}
-	wantAgree := 80.0
+	// hold-out tables: not looked at while the memory's tolerances and
+	// the σ were set; decided with the rest, and logged on their own
+	holdout := []uint64{7800, 7900, 8000}
+	wantAgree := 95.0
 	if testing.Short() {
-		seeds, wantAgree = seeds[:2], 75
+		seeds, holdout, wantAgree = seeds[:2], nil, 96
 	}
-	var shots, units, seenOnly, noMemory coverStats
+	seeds = append(seeds, holdout...)
+	var shots, units, seenOnly, noMemory, held coverStats
 	var errs coverErrors
 	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
@@ -124,6 +135,9 @@ func TestCoverEndToEnd(t *testing.T) {
 				noMemory.add(!sf.Close, coverLevel(sf.Cover), coverLevel(sf.Low), coverLevel(sf.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
+				if slices.Contains(holdout, seed) {
+					held.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
+				}
 				if sg.Close {
 					if !cmSeen.Sight(f, g).Close {
 						flaggedUnseen++
@@ -176,9 +190,19 @@ func TestCoverEndToEnd(t *testing.T) {
 		}
 	}
 	pct := func(k, n int) float64 { return 100 * float64(k) / float64(n) }
-	t.Logf("shots: %d, %d decided and agree (%.2f%%), %d flagged too close to call (%.2f%%), %d wrong and unflagged; σ outline median %.2f mm (max %.2f), σ base median %.2f mm",
+	sloppy := 0
+	for _, s := range shots.sigmaO {
+		if s > 0.5 {
+			sloppy++
+		}
+	}
+	t.Logf("shots: %d, %d decided and agree (%.2f%%), %d flagged too close to call (%.2f%%), %d wrong and unflagged; σ outline median %.2f mm (max %.2f, %d of %d pieces above 0.5 mm), σ base median %.2f mm",
 		shots.total, shots.agree, pct(shots.agree, shots.total), shots.flagged, pct(shots.flagged, shots.total), shots.wrong,
-		medianOf(shots.sigmaO), maxOf(shots.sigmaO), medianOf(shots.sigmaB))
+		medianOf(shots.sigmaO), maxOf(shots.sigmaO), sloppy, len(shots.sigmaO), medianOf(shots.sigmaB))
+	if held.total > 0 {
+		t.Logf("of them on the hold-out tables %v: %d, %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+			holdout, held.total, held.agree, pct(held.agree, held.total), held.flagged, pct(held.flagged, held.total), held.wrong)
+	}
 	t.Logf("without the bare table's memory: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
 	errs.log(t)
@@ -192,9 +216,11 @@ func TestCoverEndToEnd(t *testing.T) {
 		t.Errorf("%d shots and %d unit decisions wrong and unflagged, want none", shots.wrong, units.wrong)
 	}
 	// The issue's 99% is not reached (see the README's cover paragraph):
-	// a model whose base stands over a piece's corner or bend hides
-	// whether its centre is in the piece, and its shots are flagged.
-	// The threshold is today's figure less a little.
+	// read bare first, the table has hardly a place a base hides (2 on 10
+	// tables), but a third of the pieces report an outline σ near a
+	// millimetre (a corner the blur rounded, fitted badly), and shots
+	// near them are flagged. The threshold is today's figure (96.3%;
+	// 97.2% for the -short two tables) less a little.
 	if pct(shots.agree, shots.total) < wantAgree {
 		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.0f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
 	}
@@ -236,6 +262,9 @@ type coverErrors struct {
 	// (mm) and over its σ; per true edge, the mean distance along it
 	// (how far the edge as a whole is off) and over σ
 	point, pointZ, edge, edgeZ []float64
+	// each true corner's distance from the read outline, mm and in σ:
+	// a polygon's shadow ends at its corners
+	corner, cornerZ []float64
 }
 
 func (c *coverErrors) model(m, truth ModelPosition) {
@@ -268,6 +297,9 @@ func (c *coverErrors) outlines(read []Terrain, truth []synth.TerrainPiece) {
 		poly := vecs(r.Outline)
 		for i := range tp.Outline {
 			a, b := tp.Outline[i], tp.Outline[(i+1)%len(tp.Outline)]
+			d := outlineDist(poly, a)
+			c.corner = append(c.corner, d)
+			c.cornerZ = append(c.cornerZ, d/r.SigmaMM)
 			n := int(math.Ceil(a.Dist(b) / 2))
 			sum := 0.0
 			for k := 0; k < n; k++ {
@@ -291,5 +323,6 @@ func (c *coverErrors) log(t *testing.T) {
 	}
 	t.Logf("model centre error per axis (%d): mm %s; in σ %s", len(c.centre), q(c.centre), q(c.centreZ))
 	t.Logf("outline point error (%d): mm %s; in σ %s", len(c.point), q(c.point), q(c.pointZ))
+	t.Logf("outline corner error (%d): mm %s; in σ %s", len(c.corner), q(c.corner), q(c.cornerZ))
 	t.Logf("outline edge error, mean along each true edge (%d): mm %s; in σ %s", len(c.edge), q(c.edge), q(c.edgeZ))
 }
