@@ -14,9 +14,11 @@ import (
 // piece's last outline read with nothing hiding it is kept (remember);
 // a new reading of a piece with unseen places takes the remembered outline
 // instead (recall) when the two agree wherever both were seen: the same
-// kind, and every point of the new outline outside its unseen discs within
-// memoryAgree of the remembered outline and every point of the remembered
-// one outside them within memoryAgree of the new. The piece did not move,
+// kind, the points of the new outline outside its unseen discs within
+// memoryAgree of the remembered outline and those of the remembered one
+// outside them within memoryAgree of the new, but for a few
+// (memoryOutliers), and those within memoryAgreeRMSMM of the other in
+// root mean square (see sameSeenPiece). The piece did not move,
 // and what the base hides now is what was seen then; its unseen discs are
 // dropped. A piece that does not agree (moved, turned, another piece laid
 // over it) is read as it is now, its unseen discs kept: the safe path. A
