@@ -3,8 +3,13 @@
 package vision
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"testing"
+
+	"github.com/sztab/sztab/vision/geom"
+	"github.com/sztab/sztab/vision/synth"
 )
 
 // coverStats counts decisions against the truth.
@@ -33,19 +38,36 @@ func (c *coverStats) add(decided bool, got, low, high, want int) {
 // decided from the snapshot and compared with the decision on the
 // generator's true positions and outlines. No decision may be wrong and
 // unflagged. The issue asks 99% of the shots decided and agreeing; that
-// is not reached (about 82%, logged): see the assertion below.
+// is not reached (about 96%, logged): see the assertion below.
+//
+// The table is read bare first, then with its models, as at a real
+// table (terrain set, then models deployed): the terrain's memory fills
+// what bases hide (see terrain_memory.go); the figure without it (the
+// table read with its models alone) is logged too, and so are the
+// measured errors of the models' centres and of the outlines against the
+// σ reported.
 func TestCoverEndToEnd(t *testing.T) {
 	seeds := []uint64{7100, 7200, 7300, 7400, 7500, 7600, 7700}
-	wantAgree := 80.0
+	// hold-out tables: not looked at while the memory's tolerances and
+	// the σ were set; decided with the rest, and logged on their own
+	holdout := []uint64{7800, 7900, 8000}
+	wantAgree := 95.0
 	if testing.Short() {
-		seeds, wantAgree = seeds[:2], 75
+		seeds, holdout, wantAgree = seeds[:2], nil, 96
 	}
-	var shots, units, seenOnly coverStats
+	seeds = append(seeds, holdout...)
+	var shots, units, seenOnly, noMemory, held coverStats
+	var errs coverErrors
+	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
 		tt := newTerrainTable(t, accuracyOptions(2304, 1296), seed, terrainOptions())
+		// the table as set, read still, then the models deployed on it
+		bare := renderMat(t, bareScene(tt.scene))
 		m := renderMat(t, tt.scene)
-		snap := snapshotWithTerrain(t, tt, m)
+		snaps, fresh := terrainSequence(t, tt, bare, m)
+		bare.Close()
 		m.Close()
+		snap := snaps[1]
 		s := tt.scene
 		var truthT []Terrain
 		for i, p := range s.Terrain {
@@ -61,28 +83,43 @@ func TestCoverEndToEnd(t *testing.T) {
 		}
 		var seen []ModelPosition
 		for _, m := range snap.Models {
-			if _, ok := truthM[m.ID]; ok && !m.Occluded {
+			if tm, ok := truthM[m.ID]; ok && !m.Occluded {
 				seen = append(seen, m)
 				shots.sigmaB = append(shots.sigmaB, m.SigmaMM)
+				errs.model(m, tm)
 			}
 		}
-		unseen := 0
+		unseen, unseenFresh := 0, 0
 		for _, tr := range snap.Terrain {
 			shots.sigmaO = append(shots.sigmaO, tr.SigmaMM)
 			unseen += len(tr.Unseen)
 		}
-		t.Logf("seed %d: %d models read, %d places where a base hid an outline", seed, len(seen), unseen)
+		for _, tr := range fresh {
+			unseenFresh += len(tr.Unseen)
+		}
+		errs.outlines(snap.Terrain, s.Terrain)
+		t.Logf("seed %d: %d models read, %d places where a base hid an outline (%d without the bare table's memory)", seed, len(seen), unseen, unseenFresh)
 		if len(seen) < 35 {
 			t.Fatalf("seed %d: %d models read", seed, len(seen))
 		}
 		cm := NewCoverMap(snap.Terrain)
+		// without the memory of the bare table: the reading of the table
+		// with its models alone
+		cmFresh := NewCoverMap(fresh)
 		// the same reading without the places a base hid an outline:
 		// what trusting the drawn outline under the bases would decide
-		bare := slices.Clone(snap.Terrain)
-		for i := range bare {
-			bare[i].Unseen = nil
+		drawn := slices.Clone(fresh)
+		for i := range drawn {
+			drawn[i].Unseen = nil
 		}
-		cmBare := NewCoverMap(bare)
+		cmDrawn := NewCoverMap(drawn)
+		// the reading with memory, its unseen discs left out: which
+		// flagged shots turn on a place not seen
+		seenT := slices.Clone(snap.Terrain)
+		for i := range seenT {
+			seenT[i].Unseen = nil
+		}
+		cmSeen := NewCoverMap(seenT)
 		// the truth of every pair once (it is the slow part)
 		truth := map[[2]string]int{}
 		for _, f := range seen {
@@ -92,10 +129,21 @@ func TestCoverEndToEnd(t *testing.T) {
 				}
 				want := coverLevel(truthCover(truthM[f.ID], truthM[g.ID], truthT))
 				truth[[2]string{f.ID, g.ID}] = want
-				sb := cmBare.Sight(f, g)
+				sb := cmDrawn.Sight(f, g)
 				seenOnly.add(!sb.Close, coverLevel(sb.Cover), coverLevel(sb.Low), coverLevel(sb.High), want)
+				sf := cmFresh.Sight(f, g)
+				noMemory.add(!sf.Close, coverLevel(sf.Cover), coverLevel(sf.Low), coverLevel(sf.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
+				if slices.Contains(holdout, seed) {
+					held.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
+				}
+				if sg.Close {
+					if !cmSeen.Sight(f, g).Close {
+						flaggedUnseen++
+					}
+					flaggedBounds = append(flaggedBounds, sg.BoundMM)
+				}
 				if !sg.Close && coverLevel(sg.Cover) != want {
 					t.Logf("seed %d: %s → %s decided %q, truth %q (any %.2f heavy %.2f bound %.2f)", seed, f.ID, g.ID, sg.Cover, coverName(want), sg.AnyMM, sg.HeavyMM, sg.BoundMM)
 				}
@@ -142,10 +190,25 @@ func TestCoverEndToEnd(t *testing.T) {
 		}
 	}
 	pct := func(k, n int) float64 { return 100 * float64(k) / float64(n) }
-	t.Logf("shots: %d, %d decided and agree (%.2f%%), %d flagged too close to call (%.2f%%), %d wrong and unflagged; σ outline median %.2f mm (max %.2f), σ base median %.2f mm",
+	sloppy := 0
+	for _, s := range shots.sigmaO {
+		if s > 0.5 {
+			sloppy++
+		}
+	}
+	t.Logf("shots: %d, %d decided and agree (%.2f%%), %d flagged too close to call (%.2f%%), %d wrong and unflagged; σ outline median %.2f mm (max %.2f, %d of %d pieces above 0.5 mm), σ base median %.2f mm",
 		shots.total, shots.agree, pct(shots.agree, shots.total), shots.flagged, pct(shots.flagged, shots.total), shots.wrong,
-		medianOf(shots.sigmaO), maxOf(shots.sigmaO), medianOf(shots.sigmaB))
-	t.Logf("trusting the outlines drawn under bases: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+		medianOf(shots.sigmaO), maxOf(shots.sigmaO), sloppy, len(shots.sigmaO), medianOf(shots.sigmaB))
+	if held.total > 0 {
+		t.Logf("of them on the hold-out tables %v: %d, %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+			holdout, held.total, held.agree, pct(held.agree, held.total), held.flagged, pct(held.flagged, held.total), held.wrong)
+	}
+	t.Logf("without the bare table's memory: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
+	errs.log(t)
+	t.Logf("flagged: %d decided when the unseen discs are left out; their bound (2σ_p) p50 %.2f p90 %.2f max %.2f mm", flaggedUnseen,
+		geom.Percentile(flaggedBounds, .5), geom.Percentile(flaggedBounds, .9), geom.Percentile(flaggedBounds, 1))
+	t.Logf("without memory, trusting the outlines drawn under bases: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		seenOnly.agree, pct(seenOnly.agree, seenOnly.total), seenOnly.flagged, pct(seenOnly.flagged, seenOnly.total), seenOnly.wrong)
 	t.Logf("units: %d, %d decided and agree (%.2f%%), %d flagged, %d wrong and unflagged",
 		units.total, units.agree, pct(units.agree, units.total), units.flagged, units.wrong)
@@ -153,9 +216,11 @@ func TestCoverEndToEnd(t *testing.T) {
 		t.Errorf("%d shots and %d unit decisions wrong and unflagged, want none", shots.wrong, units.wrong)
 	}
 	// The issue's 99% is not reached (see the README's cover paragraph):
-	// a model whose base stands over a piece's corner or bend hides
-	// whether its centre is in the piece, and its shots are flagged.
-	// The threshold is today's figure less a little.
+	// read bare first, the table has hardly a place a base hides (2 on 10
+	// tables), but a third of the pieces report an outline σ near a
+	// millimetre (a corner the blur rounded, fitted badly), and shots
+	// near them are flagged. The threshold is today's figure (96.4%;
+	// 97.2% for the -short two tables) less a little.
 	if pct(shots.agree, shots.total) < wantAgree {
 		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.0f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
 	}
@@ -185,4 +250,79 @@ func maxOf(xs []float64) float64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// coverErrors are the errors the cover decisions rest on, measured
+// against the truth: each model's centre per axis, and each outline's
+// distance from the true outline, against the σ reported.
+type coverErrors struct {
+	// model centre errors per axis (mm) and over the σ reported
+	centre, centreZ []float64
+	// outline: each true boundary point's distance from the read outline
+	// (mm) and over its σ; per true edge, the mean distance along it
+	// (how far the edge as a whole is off) and over σ
+	point, pointZ, edge, edgeZ []float64
+	// each true corner's distance from the read outline, mm and in σ:
+	// a polygon's shadow ends at its corners
+	corner, cornerZ []float64
+}
+
+func (c *coverErrors) model(m, truth ModelPosition) {
+	for _, e := range []float64{m.X - truth.X, m.Y - truth.Y} {
+		c.centre = append(c.centre, math.Abs(e))
+		c.centreZ = append(c.centreZ, math.Abs(e)/m.SigmaMM)
+	}
+}
+
+// outlines matches each true piece with the read piece whose outline is
+// nearest and measures the true boundary's distance from it, every 2 mm.
+// Edges shorter than 10 mm (a hedge's wave) are left out of the per-edge
+// figures.
+func (c *coverErrors) outlines(read []Terrain, truth []synth.TerrainPiece) {
+	for _, tp := range truth {
+		best, bi := math.Inf(1), -1
+		for i, r := range read {
+			var ds []float64
+			for _, q := range boundarySamples(tp.Outline, 4) {
+				ds = append(ds, outlineDist(vecs(r.Outline), q))
+			}
+			if m := geom.Percentile(ds, .5); m < best {
+				best, bi = m, i
+			}
+		}
+		if bi < 0 || best > 10 {
+			continue
+		}
+		r := read[bi]
+		poly := vecs(r.Outline)
+		for i := range tp.Outline {
+			a, b := tp.Outline[i], tp.Outline[(i+1)%len(tp.Outline)]
+			d := outlineDist(poly, a)
+			c.corner = append(c.corner, d)
+			c.cornerZ = append(c.cornerZ, d/r.SigmaMM)
+			n := int(math.Ceil(a.Dist(b) / 2))
+			sum := 0.0
+			for k := 0; k < n; k++ {
+				d := outlineDist(poly, a.Add(b.Sub(a).Scale(float64(k)/float64(n))))
+				c.point = append(c.point, d)
+				c.pointZ = append(c.pointZ, d/r.SigmaMM)
+				sum += d
+			}
+			if a.Dist(b) >= 10 {
+				c.edge = append(c.edge, sum/float64(n))
+				c.edgeZ = append(c.edgeZ, sum/float64(n)/r.SigmaMM)
+			}
+		}
+	}
+}
+
+func (c *coverErrors) log(t *testing.T) {
+	t.Helper()
+	q := func(xs []float64) string {
+		return fmt.Sprintf("p50 %.3f p95 %.3f p99 %.3f max %.3f", geom.Percentile(xs, .5), geom.Percentile(xs, .95), geom.Percentile(xs, .99), geom.Percentile(xs, 1))
+	}
+	t.Logf("model centre error per axis (%d): mm %s; in σ %s", len(c.centre), q(c.centre), q(c.centreZ))
+	t.Logf("outline point error (%d): mm %s; in σ %s", len(c.point), q(c.point), q(c.pointZ))
+	t.Logf("outline corner error (%d): mm %s; in σ %s", len(c.corner), q(c.corner), q(c.cornerZ))
+	t.Logf("outline edge error, mean along each true edge (%d): mm %s; in σ %s", len(c.edge), q(c.edge), q(c.edgeZ))
 }

@@ -25,6 +25,10 @@ type terrainState struct {
 	markers  []TableMarker
 	warnings []string // the last reading's (markers half off the table, a bad frame)
 	reads    int
+	// memory: each piece's last outline read where nothing hid it (no
+	// Unseen discs), the table's terrain as it was before the models
+	// stood on it; see recall.
+	memory []Terrain
 }
 
 func (t *terrainState) close() {
@@ -65,6 +69,7 @@ func (p *Pipeline) useTerrainReader(tr *terrainReader) {
 	p.ter.close()
 	p.ter.reader = tr
 	p.ter.stale = true
+	p.ter.memory = nil // another calibration: outlines are read anew
 }
 
 // UseTerrain reads terrain with tc from now on (nil: no more terrain).
@@ -100,8 +105,10 @@ func (p *Pipeline) readTerrain(frame gocv.Mat, models []ModelPosition) {
 		p.log.Warn("camera: terrain not read; the last reading is kept", "why", r.bad)
 		return
 	}
+	r.terrain = recall(t.memory, r.terrain)
 	r.terrain, r.warnings = keepSplit(t.terrain, r.terrain, r.warnings)
 	t.terrain, t.markers, t.warnings = r.terrain, r.markers, r.warnings
+	t.memory = remember(t.terrain)
 }
 
 // keepSplit: a piece of cover is never cut in two by moving it; one that

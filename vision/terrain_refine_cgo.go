@@ -368,20 +368,86 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 		lines = keep
 		i = -1 // indices moved: start again
 	}
+	// One straight edge the rough outline broke into runs (a short edge,
+	// a wall's end, whose staircase turned): neighbouring fitted lines
+	// that one line fits as well are one line, around the ring.
+	for i := 0; len(lines) > 3 && i < len(lines); i++ {
+		k := (i + 1) % len(lines)
+		a, b := lines[i], lines[k]
+		if a.rough || b.rough {
+			continue
+		}
+		// every crossing either line kept alone is kept (the fit leaves
+		// outliers out: a short edge's few would be)
+		pts := append(slices.Clone(a.pts), b.pts...)
+		l, keep, worst := fitEdgeLine(pts)
+		if worst >= 0 || keep < a.n+b.n {
+			continue
+		}
+		l.joint, l.pts = a.joint, pts
+		lines[i] = l
+		lines = slices.Delete(lines, k, k+1)
+		i--
+	}
+	const roundMM, roundRMS = 12, 0.3
+	var rounded []float64 // the scatter of the dropped lines' crossings
+	// A sharp corner the blur rounded: the crossings round the tip fit a
+	// short line of their own (fewer than 2·minCrossings, too few to be
+	// split) that cuts the corner off, up to 4 mm inside it, and bends
+	// away from it (their scatter about it is over roundRMS; a short
+	// straight edge's is under 0.15 mm). When the
+	// lines on either side, each fitted to more crossings, meet within
+	// roundMM of every crossing of the short one (a blunt corner's
+	// rounding reaches farther than a sharp one's), the corner is where
+	// they meet. (A real short edge, a wall's end, lies between nearly
+	// parallel lines, which meet far away or not at all, or beside a
+	// bevel of fewer crossings than its own.)
+	for i := 0; i < len(lines) && len(lines) > 3; i++ {
+		l := lines[i]
+		prev, next := lines[(i+len(lines)-1)%len(lines)], lines[(i+1)%len(lines)]
+		if l.rough || l.n >= 2*minCrossings || l.rms < roundRMS || prev.rough || next.rough || l.n >= prev.n || l.n >= next.n {
+			continue
+		}
+		c, ok := intersectLines(prev, next)
+		if !ok || c.Dist(l.joint) > roundMM {
+			continue
+		}
+		near := true
+		for _, p := range l.pts {
+			near = near && c.Dist(p) <= roundMM
+		}
+		if !near {
+			continue
+		}
+		rounded = append(rounded, l.rms)
+		lines[(i+1)%len(lines)].joint = c
+		lines = slices.Delete(lines, i, i+1)
+		i = -1
+	}
 	if len(lines) < 3 {
 		return nil, nil, 0, false
 	}
 	// corners: where neighbouring lines meet, near their joint; lines
 	// nearly parallel (a gentle bend) meet far away or badly, and the
 	// corner is then the joint put on both lines (the mean of its
-	// projections)
+	// projections), or, between a fitted line and a rough one (an edge
+	// drawn across a base, one too faint to fit), on the fitted line: the
+	// seen edge stays where it was seen, up to the part not seen (the
+	// mean bent it, up to 8 mm off at the edge of an unseen disc)
 	out := make([][2]float64, 0, len(lines))
 	for i := range lines {
 		prev, cur := lines[(i+len(lines)-1)%len(lines)], lines[i]
 		j := cur.joint
 		c, ok := intersectLines(prev, cur)
 		if !ok || c.Dist(j) > 12 {
-			c = projectOn(prev, j).Add(projectOn(cur, j)).Scale(0.5)
+			switch {
+			case cur.rough && !prev.rough:
+				c = projectOn(prev, j)
+			case prev.rough && !cur.rough:
+				c = projectOn(cur, j)
+			default:
+				c = projectOn(prev, j).Add(projectOn(cur, j)).Scale(0.5)
+			}
 		}
 		out = append(out, [2]float64{round3(c.X), round3(c.Y)})
 	}
@@ -426,6 +492,14 @@ func (r *terrainReader) refineOutline(f frameBGR, vs []geom.Vec2, bases []baseDi
 			continue
 		}
 		sig = math.Max(sig, l.rms)
+	}
+	// a corner the blur rounded is where the lines either side meet,
+	// but how far it stands past the rounding is known only as well as
+	// the rounding's crossings bend (measured: with this, 99% of the
+	// true corners within 3σ of the outline, without it 3.5σ and shots
+	// decided wrong)
+	for _, rms := range rounded {
+		sig = math.Max(sig, rms)
 	}
 	return out, unseen, sig, true
 }

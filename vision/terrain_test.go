@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,41 +91,46 @@ func snapshotWithTerrain(t testing.TB, tt *terrainTable, m gocv.Mat) Snapshot {
 	return *s
 }
 
-// outlineDist is the distance from p to the polygon's boundary.
-func outlineDist(poly []geom.Vec2, p geom.Vec2) float64 {
-	best := math.Inf(1)
-	for i := range poly {
-		a, b := poly[i], poly[(i+1)%len(poly)]
-		e := b.Sub(a)
-		l2 := e.X*e.X + e.Y*e.Y
-		u := 0.0
-		if l2 > 0 {
-			u = math.Max(0, math.Min(1, ((p.X-a.X)*e.X+(p.Y-a.Y)*e.Y)/l2))
-		}
-		best = math.Min(best, p.Dist(a.Add(e.Scale(u))))
+// terrainSequence runs the frames, in order, through one pipeline reading
+// terrain (each frame a still table) and returns the snapshot each gave,
+// and the last frame's terrain read afresh, without the memory of the
+// earlier frames (what a pipeline started on that frame would read).
+func terrainSequence(t testing.TB, tt *terrainTable, frames ...gocv.Mat) (snaps []Snapshot, fresh []Terrain) {
+	t.Helper()
+	cfg := testConfig()
+	cfg.StillFrames = 1
+	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
+	if err != nil {
+		t.Fatal(err)
 	}
-	return best
+	defer p.Close()
+	if err := p.UseTerrain(tt.tc); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range frames {
+		s, err := p.Process(m, time.Unix(int64(i), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == nil {
+			t.Fatalf("frame %d: no snapshot", i)
+		}
+		snaps = append(snaps, *s)
+	}
+	last := snaps[len(snaps)-1]
+	r := p.ter.reader.read(frames[len(frames)-1], last.Models)
+	if r.bad != "" {
+		t.Fatalf("the last frame read afresh: %s", r.bad)
+	}
+	return snaps, r.terrain
 }
 
-// boundarySamples are points every step mm along the polygon's boundary.
-func boundarySamples(poly []geom.Vec2, step float64) []geom.Vec2 {
-	var out []geom.Vec2
-	for i := range poly {
-		a, b := poly[i], poly[(i+1)%len(poly)]
-		n := int(math.Ceil(a.Dist(b) / step))
-		for k := 0; k < n; k++ {
-			out = append(out, a.Add(b.Sub(a).Scale(float64(k)/float64(n))))
-		}
-	}
-	return out
-}
-
-func vecs(p [][2]float64) []geom.Vec2 {
-	out := make([]geom.Vec2, len(p))
-	for i, v := range p {
-		out[i] = geom.Vec2{X: v[0], Y: v[1]}
-	}
-	return out
+// bareScene is the scene without its models: the table as set before
+// the models are deployed.
+func bareScene(s *synth.Scene) *synth.Scene {
+	b := *s
+	b.Models = nil
+	return &b
 }
 
 // terrainScore compares a snapshot's terrain and markers with the truth.
@@ -638,5 +644,143 @@ func TestTerrainHandOverCover(t *testing.T) {
 	last = snaps[len(snaps)-1]
 	if len(last.Terrain) != 4 || hasWarning(last, "reads as") {
 		t.Errorf("after the arm went: %d pieces, warnings %v", len(last.Terrain), last.Warnings)
+	}
+}
+
+// TestTerrainMemory: the table read bare first, then with its models
+// deployed: the places where a base stands over a piece's corner or bend
+// (unseen when the table is read with its models alone) are filled from
+// the bare table's outlines, within the bound of the truth. A piece moved
+// between the two frames (slid 2 or 10 mm, or turned 1° about the hidden
+// corner) is not filled from memory: it keeps its unseen discs or reads
+// where it is now, never where it was.
+func TestTerrainMemory(t *testing.T) {
+	tt := newTerrainTable(t, accuracyOptions(2304, 1296), 7300, terrainOptions())
+	bare := renderMat(t, bareScene(tt.scene))
+	defer bare.Close()
+	m := renderMat(t, tt.scene)
+	snaps, fresh := terrainSequence(t, tt, bare, m)
+	m.Close()
+	// the pieces a base hides part of, without memory
+	type hiddenPiece struct {
+		truth int
+		discs []UnseenDisc
+	}
+	var hid []hiddenPiece
+	nearestTruth := func(tr Terrain, truth []synth.TerrainPiece) int {
+		best, bi := math.Inf(1), -1
+		for j, tp := range truth {
+			var ds []float64
+			for _, q := range boundarySamples(vecs(tr.Outline), 4) {
+				ds = append(ds, outlineDist(tp.Outline, q))
+			}
+			if d := geom.Percentile(ds, .5); d < best {
+				best, bi = d, j
+			}
+		}
+		return bi
+	}
+	for _, tr := range fresh {
+		if len(tr.Unseen) > 0 {
+			hid = append(hid, hiddenPiece{nearestTruth(tr, tt.scene.Terrain), tr.Unseen})
+		}
+	}
+	if len(hid) < 3 {
+		t.Fatalf("%d pieces with a base over a corner or bend: the test shows little", len(hid))
+	}
+	withMemory := snaps[1].Terrain
+	if len(withMemory) != len(tt.scene.Terrain) {
+		t.Fatalf("%d pieces read, %d on the table", len(withMemory), len(tt.scene.Terrain))
+	}
+	for _, tr := range withMemory {
+		if len(tr.Unseen) > 0 {
+			t.Errorf("%s: unseen discs %v kept though the bare table was read", tr.ID, tr.Unseen)
+		}
+	}
+	// the outlines under the bases, against the truth
+	var errs []float64
+	within, n := 0, 0
+	for _, h := range hid {
+		tp := tt.scene.Terrain[h.truth]
+		var read *Terrain
+		for i := range withMemory {
+			if nearestTruth(withMemory[i], tt.scene.Terrain) == h.truth {
+				read = &withMemory[i]
+			}
+		}
+		if read == nil {
+			t.Fatalf("truth piece %d not read", h.truth)
+		}
+		for _, q := range boundarySamples(tp.Outline, 1) {
+			in := false
+			for _, u := range h.discs {
+				in = in || math.Hypot(q.X-u.X, q.Y-u.Y) <= u.R
+			}
+			if !in {
+				continue
+			}
+			e := outlineDist(vecs(read.Outline), q)
+			errs = append(errs, e)
+			n++
+			if e <= 2*read.SigmaMM {
+				within++
+			}
+		}
+	}
+	t.Logf("%d pieces with unseen places without memory; the true outline under the bases (%d points) is off the remembered one by p50 %.2f p95 %.2f max %.2f mm, %d within 2σ",
+		len(hid), n, geom.Percentile(errs, .5), geom.Percentile(errs, .95), geom.Percentile(errs, 1), within)
+	if p95 := geom.Percentile(errs, .95); p95 > 3 || float64(within) < 0.95*float64(n) {
+		t.Errorf("under the bases: p95 %.2f mm (want ≤ 3), %d of %d within 2σ (want 95%%)", p95, within, n)
+	}
+
+	// a piece moved between the bare table and the models'
+	h := hid[0]
+	u := h.discs[0]
+	for _, c := range []struct {
+		name string
+		move func(p geom.Vec2) geom.Vec2
+	}{
+		{"slid 2 mm", func(p geom.Vec2) geom.Vec2 { return p.Add(geom.Vec2{X: 1.6, Y: 1.2}) }},
+		{"slid 10 mm", func(p geom.Vec2) geom.Vec2 { return p.Add(geom.Vec2{X: 6, Y: -8}) }},
+		{"turned 1°", func(p geom.Vec2) geom.Vec2 {
+			a := math.Pi / 180
+			d := p.Sub(geom.Vec2{X: u.X, Y: u.Y})
+			return geom.Vec2{X: u.X + d.X*math.Cos(a) - d.Y*math.Sin(a), Y: u.Y + d.X*math.Sin(a) + d.Y*math.Cos(a)}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			moved := *tt.scene
+			moved.Terrain = slices.Clone(tt.scene.Terrain)
+			piece := &moved.Terrain[h.truth]
+			old := piece.Outline
+			piece.Outline = nil
+			for _, v := range old {
+				piece.Outline = append(piece.Outline, c.move(v))
+			}
+			mm := renderMat(t, &moved)
+			snaps, _ := terrainSequence(t, tt, bare, mm)
+			mm.Close()
+			var read *Terrain
+			for i, tr := range snaps[1].Terrain {
+				if nearestTruth(tr, moved.Terrain) == h.truth {
+					read = &snaps[1].Terrain[i]
+				}
+			}
+			if read == nil {
+				t.Fatal("the moved piece is not read")
+			}
+			// the remembered outline is the old one: the read one must
+			// keep its unseen discs, or be where the piece is now
+			dNew, dOld := 0.0, 0.0
+			qs := boundarySamples(vecs(read.Outline), 2)
+			for _, q := range qs {
+				dNew += outlineDist(piece.Outline, q) / float64(len(qs))
+				dOld += outlineDist(old, q) / float64(len(qs))
+			}
+			t.Logf("%s: %d unseen discs; the read outline's mean distance from where the piece is %.2f mm, from where it was %.2f mm", c.name, len(read.Unseen), dNew, dOld)
+			if len(read.Unseen) == 0 && dNew >= dOld {
+				t.Errorf("the piece moved but its remembered outline was used")
+			}
+		})
 	}
 }
