@@ -71,16 +71,8 @@ func renderMat(t testing.TB, s *synth.Scene) gocv.Mat {
 // terrain until it gives a snapshot.
 func snapshotWithTerrain(t testing.TB, tt *terrainTable, m gocv.Mat) Snapshot {
 	t.Helper()
-	cfg := testConfig()
-	cfg.StillFrames = 1
-	p, err := newPipeline(cfg, tt.reg, tt.cal, quietLog())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := terrainPipeline(t, tt)
 	defer p.Close()
-	if err := p.UseTerrain(tt.tc); err != nil {
-		t.Fatal(err)
-	}
 	s, err := p.Process(m, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +83,9 @@ func snapshotWithTerrain(t testing.TB, tt *terrainTable, m gocv.Mat) Snapshot {
 	return *s
 }
 
-// terrainSequence runs the frames, in order, through one pipeline reading
-// terrain (each frame a still table) and returns the snapshot each gave,
-// and the last frame's terrain read afresh, without the memory of the
-// earlier frames (what a pipeline started on that frame would read).
-func terrainSequence(t testing.TB, tt *terrainTable, frames ...gocv.Mat) (snaps []Snapshot, fresh []Terrain) {
+// terrainPipeline is a pipeline reading the table's terrain, a snapshot
+// from every still frame.
+func terrainPipeline(t testing.TB, tt *terrainTable) *Pipeline {
 	t.Helper()
 	cfg := testConfig()
 	cfg.StillFrames = 1
@@ -103,10 +93,21 @@ func terrainSequence(t testing.TB, tt *terrainTable, frames ...gocv.Mat) (snaps 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
 	if err := p.UseTerrain(tt.tc); err != nil {
+		p.Close()
 		t.Fatal(err)
 	}
+	return p
+}
+
+// terrainSequence runs the frames, in order, through one pipeline reading
+// terrain (each frame a still table) and returns the snapshot each gave,
+// and the last frame's terrain read afresh, without the memory of the
+// earlier frames (what a pipeline started on that frame would read).
+func terrainSequence(t testing.TB, tt *terrainTable, frames ...gocv.Mat) (snaps []Snapshot, fresh []Terrain) {
+	t.Helper()
+	p := terrainPipeline(t, tt)
+	defer p.Close()
 	for i, m := range frames {
 		s, err := p.Process(m, time.Unix(int64(i), 0))
 		if err != nil {
