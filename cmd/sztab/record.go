@@ -88,6 +88,9 @@ signature.`,
 			case r.Statement != nil:
 				fmt.Fprintln(out, "result statement not signed")
 			}
+			if r.Statement != nil && r.Statement.Round > 0 {
+				fmt.Fprintf(out, "the result is for round %d of the venue's tournament\n", r.Statement.Round)
+			}
 			return nil
 		},
 	}
