@@ -75,6 +75,9 @@ type table struct {
 	// published unsigned); resultSeats is the outcome published last.
 	resultKey   ed25519.PrivateKey
 	resultSeats []rec.Seat
+	// round is the game's tournament round (Journal.Round; 0: none heard),
+	// named in the result statement.
+	round int
 }
 
 // Seq is the sequence number of the last journal entry.
