@@ -275,6 +275,13 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	files := []outFile{{record.RecordFile, jsonl.Bytes()}}
 	if key != nil {
 		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result, Seats: gr.Seats}
+		if gr.Seats != nil {
+			// The round the venue paired the game in, as the table's own
+			// statement names it (v3); none for a game without one.
+			if st.Round, err = j.Round(ctx); err != nil {
+				return nil, sum, fmt.Errorf("export: %w", err)
+			}
+		}
 		sum.Signed = record.Fingerprint(key.Public().(ed25519.PublicKey))
 		files = append(files, outFile{record.StatementFile, st.Marshal()}, outFile{record.SignatureFile, record.Sign(st, key)})
 	}
