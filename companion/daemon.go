@@ -188,7 +188,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 			return nil, err
 		}
 	}
-	if t.round, err = t.journal.Round(ctx); err != nil {
+	if t.round, t.roundSet, err = t.journal.Round(ctx); err != nil {
 		t.journal.Close()
 		return nil, err
 	}

@@ -551,34 +551,37 @@ func (j *Journal) Close() error {
 // venue's word is not an act at the table, a game played away from any
 // venue has none, and a journal's entries (and the golden games) are the
 // same with or without it. It is set once per journal: a table mid-game
-// when a later round is paired keeps the round its game began in.
+// when a later round is paired keeps the round its game began in. Round 0
+// set is a decision too: the game names no round (the table could not
+// tell which round it is; see Daemon.handlePairing).
 
-// SetRound keeps round as the game's round unless the journal has one
-// already, and returns the round kept.
+// SetRound keeps round (0: none) as the game's round unless the journal
+// has one already, and returns the round kept.
 func (j *Journal) SetRound(ctx context.Context, round int) (int, error) {
-	if round < 1 {
-		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("round %d: want 1 or more", round)}
+	if round < 0 {
+		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("round %d: want 0 (none) or more", round)}
 	}
 	if _, err := j.db.ExecContext(ctx, `INSERT OR IGNORE INTO meta (key, value) VALUES ('round', ?)`, strconv.Itoa(round)); err != nil {
 		return 0, &JournalError{Path: j.path, Err: err}
 	}
-	return j.Round(ctx)
+	n, _, err := j.Round(ctx)
+	return n, err
 }
 
-// Round is the game's round (SetRound), 0 when the table heard none.
-func (j *Journal) Round(ctx context.Context) (int, error) {
+// Round is the game's round (SetRound; 0: none) and whether it is set.
+func (j *Journal) Round(ctx context.Context) (round int, set bool, err error) {
 	var v string
 	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'round'`).Scan(&v); {
 	case errors.Is(err, sql.ErrNoRows):
-		return 0, nil
+		return 0, false, nil
 	case err != nil:
-		return 0, &JournalError{Path: j.path, Err: err}
+		return 0, false, &JournalError{Path: j.path, Err: err}
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("round %q in meta: want a round from 1", v)}
+	if err != nil || n < 0 {
+		return 0, false, &JournalError{Path: j.path, Err: fmt.Errorf("round %q in meta: want a round, or 0 for none", v)}
 	}
-	return n, nil
+	return n, true, nil
 }
 
 // RecordSeed keeps the virtual dice's seed of one start in the journal's

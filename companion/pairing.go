@@ -34,6 +34,11 @@ func (d *Daemon) receivePairing(m Message) {
 //   - a pairing whose result the venue already has (signed or corrected):
 //     a table that starts its next game before the next round is paired
 //     hears the round just played, and waits for the next one;
+//   - a pairing that names earlier rounds without the table's result
+//     (Missing: the organiser forced the next round without it): the game
+//     may be one of those, played while the table was away, so it names no
+//     round, decided once like a round (the venue counts such a v2 result
+//     only when nothing is missing, else the organiser enters it);
 //   - a garbled message, or one for another table: logged with the
 //     reason, and ignored.
 //
@@ -55,7 +60,9 @@ func (d *Daemon) handlePairing(ctx context.Context) {
 		d.log.Warn("the venue's pairing message is ignored", "topic", m.Topic, "reason", err.Error())
 	case !ok:
 		d.log.Info("the venue says the table is not paired now", "round", t.round)
-	case t.round != 0:
+	case t.roundSet && t.round == 0:
+		d.log.Info("the venue paired a round; this game names none (decided when it first heard the venue)", "heard", p.Round)
+	case t.roundSet:
 		if p.Round != t.round {
 			d.log.Info("the venue paired another round; this game keeps its round", "heard", p.Round, "round", t.round)
 		}
@@ -63,13 +70,22 @@ func (d *Daemon) handlePairing(ctx context.Context) {
 		d.log.Info("the venue's pairing came after the game was over: its result names no round", "heard", p.Round)
 	case p.Counted():
 		d.log.Info("the venue has this table's result of the round it pairs; the game waits for the next round's pairing", "heard", p.Round, "result", p.Result)
+	case len(p.Missing) > 0:
+		round, err := t.journal.SetRound(ctx, 0)
+		if err != nil {
+			d.log.Error("the game's round is not kept", "err", err)
+			return
+		}
+		t.round, t.roundSet = round, true
+		d.log.Warn("the venue has no result of this table for an earlier round: this game may be that round's, so its result names no round (the organiser enters it if the venue refuses it)",
+			"heard", p.Round, "missing", p.Missing)
 	default:
 		round, err := t.journal.SetRound(ctx, p.Round)
 		if err != nil {
 			d.log.Error("the game's round is not kept; its result will name none", "heard", p.Round, "err", err)
 			return
 		}
-		t.round = round
+		t.round, t.roundSet = round, true
 		d.log.Info("the game is a round of the venue's tournament", "round", round, "players", p.Players)
 	}
 }

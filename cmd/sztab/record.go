@@ -278,7 +278,7 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 		if gr.Seats != nil {
 			// The round the venue paired the game in, as the table's own
 			// statement names it (v3); none for a game without one.
-			if st.Round, err = j.Round(ctx); err != nil {
+			if st.Round, _, err = j.Round(ctx); err != nil {
 				return nil, sum, fmt.Errorf("export: %w", err)
 			}
 		}

@@ -111,6 +111,16 @@ func TestVenuePublishesPairings(t *testing.T) {
 		b, ok := seen.last[wire.TopicsFor("demo", "stol-1").Pairing]
 		return ok && len(b) == 0
 	})
+	// Round 3 is forced without stol-2's round-2 result: stol-2's pairing
+	// says round 2 is missing (a table away then names no round).
+	if code, page := post(t, c, tv.base+"/organiser/force", url.Values{"reason": {"stol-2 milczy"}}); code != http.StatusSeeOther {
+		t.Fatalf("force: %d %s", code, page)
+	}
+	until(t, "round 3 at stol-2, round 2 missing", func() bool {
+		m, ok := seen.of(t, "stol-2")
+		return ok && m.Round == 3 && len(m.Missing) == 1 && m.Missing[0] == 2
+	})
+	until(t, "round 3 at stol-1, nothing missing", func() bool { m, ok := seen.of(t, "stol-1"); return ok && m.Round == 3 && m.Missing == nil })
 	// Nothing changes: nothing is published again; a reconnect publishes all.
 	published.Lock()
 	n := count
@@ -120,7 +130,7 @@ func TestVenuePublishesPairings(t *testing.T) {
 	tv.v.RepublishPairings()
 	until(t, "both topics published again", func() bool { published.Lock(); defer published.Unlock(); return count == n+2 })
 	m, _ := seen.of(t, "stol-2")
-	if b, _ := json.Marshal(m); m.Round != 2 {
+	if b, _ := json.Marshal(m); m.Round != 3 {
 		t.Fatalf("after republishing: %s", b)
 	}
 }

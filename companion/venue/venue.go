@@ -312,8 +312,13 @@ func (v *Venue) refreshLocked() {
 // tables of the current round get theirs, every other table that was
 // paired in an earlier round gets its topic cleared (it is not paired
 // now); a change wakes the publisher.
+//
+// A table's message names the earlier rounds it has no result in (Missing:
+// the next round was forced without it): a table that was away then
+// cannot tell whether its game is that round's, and names no round.
 func (v *Venue) wantPairings(vw View) {
 	want := map[string][]byte{}
+	missing := map[string][]int{}
 	for _, r := range vw.Pairings {
 		for _, p := range r.Tables {
 			if p.Bye || p.Table == "" {
@@ -324,10 +329,13 @@ func (v *Venue) wantPairings(vw View) {
 				if _, ok := want[topic]; !ok {
 					want[topic] = []byte{}
 				}
+				if r.Number < vw.Round && p.State != wire.PairingSigned && p.State != wire.PairingCorrected {
+					missing[p.Table] = append(missing[p.Table], r.Number)
+				}
 				continue
 			}
 			want[topic], _ = json.Marshal(wire.PairingMessage{Venue: v.opts.Hub.Venue, Table: p.Table, Round: r.Number,
-				Players: p.Players, Result: p.State})
+				Players: p.Players, Result: p.State, Missing: missing[p.Table]})
 		}
 	}
 	v.pairMu.Lock()

@@ -19,7 +19,9 @@ import (
 // as its game's round (named in its result statement, v3), unless Result
 // says that round's result is already in: a table that starts its next
 // game before the next round is paired does not take the round just
-// played.
+// played. When Missing names an earlier round, the table's game may be
+// that round's (the table was away when the next round was forced
+// without its result): the game then names no round at all.
 type PairingMessage struct {
 	Venue string `json:"venue"`
 	Table string `json:"table"`
@@ -30,6 +32,10 @@ type PairingMessage struct {
 	// Result is the state of the table's result for this round at the
 	// venue: "awaiting", "signed", "corrected" or "refused".
 	Result string `json:"result,omitempty"`
+	// Missing are the earlier rounds the table was paired in that have no
+	// result of it at the venue (neither signed nor corrected: the next
+	// round was forced without it), in ascending order.
+	Missing []int `json:"missing,omitempty"`
 }
 
 // The states of a pairing's result that mean it is in.
@@ -81,12 +87,24 @@ func ParsePairing(payload []byte, venue, table string) (m PairingMessage, ok boo
 	case len(m.Players) == 0 || len(m.Players) > 16:
 		return PairingMessage{}, false, fmt.Errorf("wire: pairing: %d players, want 1 to 16", len(m.Players))
 	}
+	for i, r := range m.Missing {
+		if r < 1 || r >= m.Round || (i > 0 && r <= m.Missing[i-1]) {
+			return PairingMessage{}, false, fmt.Errorf("wire: pairing: missing rounds %v: want earlier rounds than %d, ascending, each once", clipRounds(m.Missing), m.Round)
+		}
+	}
 	switch m.Result {
 	case "", "awaiting", PairingSigned, PairingCorrected, "refused":
 	default:
 		return PairingMessage{}, false, fmt.Errorf("wire: pairing: result %q, want awaiting, signed, corrected or refused", clipText(m.Result))
 	}
 	return m, true, nil
+}
+
+func clipRounds(rs []int) []int {
+	if len(rs) > 8 {
+		return rs[:8]
+	}
+	return rs
 }
 
 func clipText(s string) string {

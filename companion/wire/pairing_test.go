@@ -36,6 +36,9 @@ func TestParsePairing(t *testing.T) {
 		{"a huge round", strings.Replace(good, `"round":2`, `"round":99999999`, 1), "round 99999999"},
 		{"no players", strings.Replace(good, `["Ania","Bartek"]`, `[]`, 1), "0 players"},
 		{"an unknown result", strings.Replace(good, "awaiting", "won", 1), `result "won"`},
+		{"a missing round not earlier", strings.Replace(good, `"result"`, `"missing":[2],"result"`, 1), "missing rounds [2]"},
+		{"a missing round 0", strings.Replace(good, `"result"`, `"missing":[0],"result"`, 1), "missing rounds [0]"},
+		{"missing rounds twice", strings.Replace(strings.Replace(good, `"round":2`, `"round":5`, 1), `"result"`, `"missing":[1,1],"result"`, 1), "missing rounds [1 1]"},
 		{"not UTF-8", "{\"venue\":\"\xff\"}", "UTF-8"},
 		{"too long", `{"venue":"` + strings.Repeat("x", MaxPairingBytes) + `"}`, "bytes"},
 	} {
@@ -44,6 +47,9 @@ func TestParsePairing(t *testing.T) {
 				t.Fatalf("got %v %v, want an error with %q", ok, err, tc.want)
 			}
 		})
+	}
+	if m, ok, err := ParsePairing([]byte(strings.Replace(good, `"result"`, `"missing":[1],"result"`, 1)), "klub", "t01"); err != nil || !ok || len(m.Missing) != 1 {
+		t.Fatalf("a missing round 1: %+v %v", m, err)
 	}
 	m.Result = PairingCorrected
 	if !m.Counted() {
@@ -56,7 +62,8 @@ func TestParsePairing(t *testing.T) {
 func FuzzParsePairing(f *testing.F) {
 	for _, s := range []string{`{"venue":"klub","table":"t01","round":2,"players":["Ania","Bartek"],"result":"awaiting"}`,
 		`{"venue":"klub","table":"t01","round":1,"players":["a"]}`, `{"venue":"klub","table":"t01","round":-1,"players":["a"]}`,
-		`{"venue":"klub","table":"t02","round":1,"players":["a"]}`, `null`, ``, `{}`, `{"round":1e9}`} {
+		`{"venue":"klub","table":"t02","round":1,"players":["a"]}`, `null`, ``, `{}`, `{"round":1e9}`,
+		`{"venue":"klub","table":"t01","round":3,"players":["a","b"],"missing":[1,2]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -73,7 +80,7 @@ func FuzzParsePairing(f *testing.F) {
 			}
 			return
 		}
-		if m.Venue != "klub" || m.Table != "t01" || m.Round < 1 || m.Round > MaxPairingRound || len(m.Players) == 0 {
+		if m.Venue != "klub" || m.Table != "t01" || m.Round < 1 || m.Round > MaxPairingRound || len(m.Players) == 0 || len(m.Missing) >= m.Round {
 			t.Fatalf("accepted %+v", m)
 		}
 		b, _ := json.Marshal(m)
