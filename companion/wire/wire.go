@@ -69,7 +69,8 @@ type Topics struct {
 	// Pairing is the venue's retained PairingMessage for the table: the
 	// one topic under the table that the venue writes and the table only
 	// reads.
-	Pairing                                      string
+	Pairing string
+
 	RefereeState, RefereeFairness, RefereeEvents string
 	RefereeCommand                               string
 }
