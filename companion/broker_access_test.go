@@ -145,6 +145,10 @@ func TestEmbeddedBrokerRefusesForeignWills(t *testing.T) {
 		{"sedzia", "r", base + "state", false},
 		{"sedzia", "r", "sztab/v1/v/t2/referee/command", false},
 		{"sedzia", "r", base + "referee/command", true},
+		// The pairing is the venue's word; on a table's own broker (no
+		// venue) nobody but the daemon writes it.
+		{"sedzia", "r", base + "pairing", false},
+		{"", "", base + "pairing", false},
 		{"daemon", "d", base + "status", true},
 		{"", "", "", true},
 	} {

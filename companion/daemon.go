@@ -74,6 +74,11 @@ type Daemon struct {
 	inputs chan Input
 	// commands are MQTT commands, parsed in the loop that accepts inputs.
 	commands chan Message
+	// pairing is the venue's latest pairing message, taken by the loop
+	// that accepts inputs when pairingKick says one came (pairing.go).
+	pairingMu   sync.Mutex
+	pairing     *Message
+	pairingKick chan struct{}
 
 	pub    *Publisher
 	broker *Broker
@@ -140,7 +145,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
-		inputs: make(chan Input, 64), commands: make(chan Message, 64), metrics: newMetrics(), ready: &ops.Readiness{}, instance: randomHex(8)}
+		inputs: make(chan Input, 64), commands: make(chan Message, 64), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: randomHex(8)}
 	t := &table{cfg: cfg, spec: spec, instance: d.instance, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
 		metrics: d.metrics,
 		watch:   dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
@@ -182,6 +187,10 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 			t.journal.Close()
 			return nil, err
 		}
+	}
+	if t.round, t.roundSet, err = t.journal.Round(ctx); err != nil {
+		t.journal.Close()
+		return nil, err
 	}
 	// The sinks exist before the broker connection, whose callbacks use
 	// them; the MQTT sink starts publishing in Serve.
@@ -278,6 +287,11 @@ func (d *Daemon) connect(ctx context.Context) error {
 	subs := map[string]func(Message){}
 	for _, f := range d.topics.CommandFilter() {
 		subs[f] = d.receiveCommand
+	}
+	if d.broker == nil {
+		// A venue's broker: the venue tells the table its pairing there
+		// (the table's own broker has no venue).
+		subs[d.topics.Pairing] = d.receivePairing
 	}
 	d.pub, err = Connect(ctx, PublisherOptions{
 		URL: url, ClientID: clientID, Username: user, Password: pass,
@@ -391,6 +405,8 @@ func (d *Daemon) Serve(ctx context.Context) error {
 				d.opts.beforeHandle()
 			}
 			d.handleCommand(ctx, m)
+		case <-d.pairingKick:
+			d.handlePairing(ctx)
 		}
 	}
 }

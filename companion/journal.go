@@ -544,6 +544,46 @@ func (j *Journal) Close() error {
 	return err
 }
 
+// The round of the journal's game is the tournament round the venue
+// paired the table in when the game was on (wire.PairingMessage), which
+// the table's result statement names (v3). It is kept in the meta table
+// under 'round', like the dice seeds and not as a chained entry: the
+// venue's word is not an act at the table, a game played away from any
+// venue has none, and a journal's entries (and the golden games) are the
+// same with or without it. It is set once per journal: a table mid-game
+// when a later round is paired keeps the round its game began in. Round 0
+// set is a decision too: the game names no round (the table could not
+// tell which round it is; see Daemon.handlePairing).
+
+// SetRound keeps round (0: none) as the game's round unless the journal
+// has one already, and returns the round kept.
+func (j *Journal) SetRound(ctx context.Context, round int) (int, error) {
+	if round < 0 {
+		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("round %d: want 0 (none) or more", round)}
+	}
+	if _, err := j.db.ExecContext(ctx, `INSERT OR IGNORE INTO meta (key, value) VALUES ('round', ?)`, strconv.Itoa(round)); err != nil {
+		return 0, &JournalError{Path: j.path, Err: err}
+	}
+	n, _, err := j.Round(ctx)
+	return n, err
+}
+
+// Round is the game's round (SetRound; 0: none) and whether it is set.
+func (j *Journal) Round(ctx context.Context) (round int, set bool, err error) {
+	var v string
+	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'round'`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, &JournalError{Path: j.path, Err: err}
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, false, &JournalError{Path: j.path, Err: fmt.Errorf("round %q in meta: want a round, or 0 for none", v)}
+	}
+	return n, true, nil
+}
+
 // RecordSeed keeps the virtual dice's seed of one start in the journal's
 // meta table, for the referee: it is never published. Seeds are not in the
 // hash chain (see the README's "The referee's record"): no entry depends

@@ -9,12 +9,15 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // startVenueMosquitto runs a real Mosquitto with firmware-config/mosquitto's
 // very files, mosquitto.conf.example and acl.example, on a free loopback
 // port, with the demo table's venue and these logins: the table stol-1,
-// the referee sedzia, the player ania, the spectators widz-1 and widz-2.
+// the referee sedzia, the player ania, the spectators widz-1 and widz-2,
+// the venue.
 func startVenueMosquitto(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -29,7 +32,7 @@ func startVenueMosquitto(t *testing.T) string {
 	// The demo table is demo/stol-1; the example's venue is klub.
 	os.WriteFile(filepath.Join(dir, "acl"), []byte(strings.ReplaceAll(string(acl), "/klub/", "/demo/")), 0o644)
 	writePasswd(t, filepath.Join(dir, "passwd"), [2]string{"stol-1", "haslo stolu"}, [2]string{"sedzia", "tajne"}, [2]string{"ania", "a1"},
-		[2]string{"widz-1", "w1"}, [2]string{"widz-2", "w2"})
+		[2]string{"widz-1", "w1"}, [2]string{"widz-2", "w2"}, [2]string{"venue", "v1"})
 	// The test's own listener, on a free port, comes first: the example's
 	// listener settings then apply to it.
 	settings := strings.NewReplacer("listener 1883\n", "",
@@ -170,6 +173,68 @@ func TestMosquittoVenueACL(t *testing.T) {
 		if st.Status != "online" {
 			t.Errorf("the table's status went %q: a stranger kicked it off", st.Status)
 		}
+	}
+}
+
+// A table's pairing (.../pairing) is the venue's word: the venue writes
+// it, the table and everyone read it, and neither the table nor anyone
+// else may write it, the table's other topics staying the table's.
+func TestMosquittoVenueACLPairing(t *testing.T) {
+	addr := startVenueMosquitto(t)
+	topic := wire.TopicsFor("demo", "stol-1").Pairing
+	venue := mqttClient(t, addr, "venue", "v1")
+	table := mqttClient(t, addr, "stol-1", "haslo stolu")
+	heard := func(c paho.Client, topic string) chan string {
+		got := make(chan string, 16)
+		if tok := c.Subscribe(topic, 1, func(_ paho.Client, m paho.Message) { got <- string(m.Payload()) }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("subscribe %s: %v", topic, tok.Error())
+		}
+		return got
+	}
+	tableHeard := heard(table, topic)
+	spectatorHeard := heard(mqttClient(t, addr, "widz-1", "w1"), topic)
+	want := `{"venue":"demo","table":"stol-1","round":1,"players":["Ania","Bartek"]}`
+	for _, who := range []struct {
+		c       paho.Client
+		payload string
+	}{{table, `{"venue":"demo","table":"stol-1","round":9,"players":["the table"]}`}, {mqttClient(t, addr, "ania", "a1"), "ania"},
+		{mqttClient(t, addr, "sedzia", "tajne"), "sedzia"}, {venue, want}} {
+		who.c.Publish(topic, 1, true, who.payload).WaitTimeout(5 * time.Second)
+	}
+	for name, got := range map[string]chan string{"the table": tableHeard, "a spectator": spectatorHeard} {
+		select {
+		case p := <-got:
+			if p != want {
+				t.Errorf("%s heard %q first: someone but the venue wrote the pairing", name, p)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not hear the venue's pairing", name)
+		}
+	}
+	// Retained: a table that comes later hears the venue's, and only it.
+	first := func(got chan string) string {
+		select {
+		case p := <-got:
+			return p
+		case <-time.After(10 * time.Second):
+			t.Fatal("nothing heard")
+			return ""
+		}
+	}
+	// (One login is one client id on this broker: the table's first
+	// connection goes before its next.)
+	table.Disconnect(50)
+	table = mqttClient(t, addr, "stol-1", "haslo stolu")
+	if p := first(heard(table, topic)); p != want {
+		t.Errorf("retained pairing %q, want the venue's", p)
+	}
+	// The venue writes no other topic of the table; the table still
+	// writes its own.
+	stateHeard := heard(mqttClient(t, addr, "widz-2", "w2"), topicBase+"state")
+	venue.Publish(topicBase+"state", 1, false, "venue").WaitTimeout(5 * time.Second)
+	table.Publish(topicBase+"state", 1, false, "table").WaitTimeout(5 * time.Second)
+	if p := first(stateHeard); p != "table" {
+		t.Errorf("the table's state topic carried %q first", p)
 	}
 }
 

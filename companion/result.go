@@ -54,7 +54,7 @@ func (t *table) addResult(p *Publication, atStart bool) {
 	}
 	hash := e.Hash
 	st := rec.Statement{Identity: rec.Identity{Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name()},
-		FinalSeq: seq, FinalHash: hash, Finished: true, Seats: seats}
+		FinalSeq: seq, FinalHash: hash, Finished: true, Seats: seats, Round: t.round}
 	if h, ok := t.game.(Headliner); ok {
 		r := h.Headline()
 		st.Result = rec.Text{PL: r.PL, EN: r.EN}

@@ -75,6 +75,10 @@ type table struct {
 	// published unsigned); resultSeats is the outcome published last.
 	resultKey   ed25519.PrivateKey
 	resultSeats []rec.Seat
+	// round is the game's tournament round (Journal.Round; 0: none),
+	// named in the result statement; roundSet says it is decided.
+	round    int
+	roundSet bool
 }
 
 // Seq is the sequence number of the last journal entry.

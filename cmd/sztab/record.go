@@ -88,6 +88,9 @@ signature.`,
 			case r.Statement != nil:
 				fmt.Fprintln(out, "result statement not signed")
 			}
+			if r.Statement != nil && r.Statement.Round > 0 {
+				fmt.Fprintf(out, "the result is for round %d of the venue's tournament\n", r.Statement.Round)
+			}
 			return nil
 		},
 	}
@@ -272,6 +275,13 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	files := []outFile{{record.RecordFile, jsonl.Bytes()}}
 	if key != nil {
 		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result, Seats: gr.Seats}
+		if gr.Seats != nil {
+			// The round the venue paired the game in, as the table's own
+			// statement names it (v3); none for a game without one.
+			if st.Round, _, err = j.Round(ctx); err != nil {
+				return nil, sum, fmt.Errorf("export: %w", err)
+			}
+		}
 		sum.Signed = record.Fingerprint(key.Public().(ed25519.PublicKey))
 		files = append(files, outFile{record.StatementFile, st.Marshal()}, outFile{record.SignatureFile, record.Sign(st, key)})
 	}

@@ -355,3 +355,37 @@ func TestExportSignedAndVerify(t *testing.T) {
 		}
 	})
 }
+
+// A journal whose game the venue paired in a round (Journal.SetRound, as
+// the table does when it hears its pairing) exports a v3 statement naming
+// that round, and verify says so.
+func TestExportNamesTheRound(t *testing.T) {
+	path, cfgPath := maliJournal(t)
+	cfg, err := companion.LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := companion.OpenJournal(path, companion.JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := j.SetRound(context.Background(), 2); err != nil || n != 2 {
+		t.Fatalf("set round: %d, %v", n, err)
+	}
+	j.Close()
+	key := filepath.Join(t.TempDir(), "table.key")
+	if _, err := runSztab(t, "keygen", "--out", key); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rec")
+	if o, err := runSztab(t, "export", "--journal", path, "--config", cfgPath, "--out", out, "--sign", key); err != nil {
+		t.Fatalf("export: %v\n%s", err, o)
+	}
+	st, _ := os.ReadFile(filepath.Join(out, record.StatementFile))
+	if !strings.HasPrefix(string(st), "sztab result statement v3\n") || !strings.HasSuffix(string(st), "\nround: 2\n") {
+		t.Fatalf("statement:\n%s", st)
+	}
+	if o, err := runSztab(t, "verify", "--record", out, "--pubkey", key+".pub"); err != nil || !strings.Contains(o, "signature good") || !strings.Contains(o, "for round 2") {
+		t.Fatalf("verify: %v\n%s", err, o)
+	}
+}

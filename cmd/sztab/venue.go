@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +46,11 @@ the venue broker (status, live headline, and each table's signed result once its
 game is over), counts the results into the tournament (--tournament, stored in
 --db) and serves, on --listen, the venue wall (/: tables, standings, round clock)
 and the organiser's page (/organiser: rounds and pairings, results, corrections,
-refusals, CSV exports, a printable page) behind the organiser's sign-in.
+refusals, CSV exports, a printable page) behind the organiser's sign-in. It
+tells each table its pairing (retained on sztab/v1/<venue>/<table>/pairing):
+the table names that round in its signed result, so that a late result is
+never counted in another round. The venue's broker login must be allowed to
+write those topics (firmware-config/mosquitto/acl.example).
 
 The organiser's password comes from --organiser-password-file or
 $SZTAB_ORGANISER_PASSWORD, never from the command line. The broker password, as
@@ -71,10 +77,29 @@ for sztab hub: --password-file or $SZTAB_PASSWORD. sztab hub is the wall alone.`
 			}
 			defer closer.Close()
 			o.Tournament = t
+			// The venue tells each table its pairing through a connection
+			// of its own (the wall's hub only listens): every (re)connect
+			// publishes all the pairings again.
+			var started atomic.Pointer[venue.Venue]
+			pairings, err := companion.Connect(cmd.Context(), companion.PublisherOptions{URL: o.Hub.Broker,
+				ClientID: fmt.Sprintf("sztab-venue-%s-pairings-%d", o.Hub.Venue, time.Now().UnixNano()%1e6),
+				Username: o.Hub.Username, Password: o.Hub.Password, Log: o.Hub.Log,
+				OnConnect: func() {
+					if v := started.Load(); v != nil {
+						v.RepublishPairings()
+					}
+				}})
+			if err != nil {
+				return err
+			}
+			defer pairings.Close()
+			o.Pairings = func(topic string, payload []byte) error { return pairings.Publish(topic, payload, true) }
 			v, err := venue.New(o)
 			if err != nil {
 				return err
 			}
+			started.Store(v)
+			v.RepublishPairings()
 			go func() {
 				o.Hub.Log.Info("venue wall", "url", "http://"+v.Addr()+"/")
 				o.Hub.Log.Info("organiser's page", "url", "http://"+v.Addr()+"/organiser", "user", o.Organiser.User)

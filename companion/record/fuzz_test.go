@@ -72,6 +72,9 @@ func FuzzParseStatement(f *testing.F) {
 	f.Add([]byte(statementTitle + "\n"))
 	s.Seats = []Seat{{Seat: 1, Name: "Ania", Side: "AK", Outcome: Win, Score: 3}, {Seat: 2, Outcome: Loss}}
 	f.Add(s.Marshal())
+	s.Round = 3
+	f.Add(s.Marshal())
+	f.Add(bytes.Replace(s.Marshal(), []byte("round: 3"), []byte("round: 03"), 1))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := ParseStatement(data)

@@ -216,6 +216,60 @@ func TestStatementSeats(t *testing.T) {
 	}
 }
 
+// A v3 statement names the round the table's game was paired in, after
+// the seats; v2 and v1 statements stay as they were.
+func TestStatementRound(t *testing.T) {
+	s := Statement{Identity: testID, FinalSeq: 88, FinalHash: strings.Repeat("cd", 32), Finished: true,
+		Result: Text{PL: "wygrywa Ania", EN: "Ania wins"},
+		Seats:  []Seat{{Seat: 1, Name: "Ania", Outcome: Win, Score: 12}, {Seat: 2, Name: "Bartek", Outcome: Loss, Score: 7}}, Round: 2}
+	text := s.Marshal()
+	golden.Check(t, "testdata/statement-v3.golden", text, *update)
+	if !strings.HasPrefix(string(text), "sztab result statement v3\n") || !strings.HasSuffix(string(text), "\"score\":7}]\nround: 2\n") {
+		t.Fatalf("not a v3 statement with the round after the seats:\n%s", text)
+	}
+	back, err := ParseStatement(text)
+	if err != nil || !reflect.DeepEqual(back, s) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	priv, pubPEM, _ := GenerateKey()
+	key, _ := ParsePrivateKey(priv)
+	pub, _ := ParsePublicKey(pubPEM)
+	if got, err := VerifyStatement(text, Sign(s, key), pub); err != nil || got.Round != 2 {
+		t.Fatalf("verify: round %d, %v", got.Round, err)
+	}
+	// The round is signed: another round is another statement.
+	other := strings.Replace(string(text), "round: 2", "round: 1", 1)
+	if _, err := VerifyStatement([]byte(other), Sign(s, key), pub); !errors.Is(err, ErrBadSignature) {
+		t.Errorf("the round changed after signing: got %v", err)
+	}
+	// A round without seats still has the seats line, empty.
+	noSeats := Statement{Identity: testID, FinalHash: strings.Repeat("cd", 32), Round: 1}
+	if back, err := ParseStatement(noSeats.Marshal()); err != nil || back.Round != 1 || back.Seats == nil {
+		t.Fatalf("v3 without seats: %+v, %v", back, err)
+	}
+	// Round 0 is a v2 statement, as before.
+	s.Round = 0
+	if v2 := string(s.Marshal()); !strings.HasPrefix(v2, statementTitleV2+"\n") || strings.Contains(v2, "round") {
+		t.Fatalf("round 0 is not a v2 statement:\n%s", v2)
+	}
+	for _, tc := range []struct{ name, round, want string }{
+		{"zero", "0", "round \"0\""},
+		{"negative", "-1", "round"},
+		{"a leading zero", "02", "canonical"},
+		{"a plus", "+2", "canonical"},
+		{"too high", "10001", "round"},
+		{"not a number", `"2"`, "round"},
+	} {
+		bad := strings.Replace(string(text), "round: 2", "round: "+tc.round, 1)
+		if _, err := ParseStatement([]byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := ParseStatement([]byte(strings.Replace(string(text), "\nround: 2", "", 1))); err == nil {
+		t.Error("a v3 statement without its round line was read")
+	}
+}
+
 func TestStatementAndSignature(t *testing.T) {
 	privPEM, pubPEM, err := GenerateKey()
 	if err != nil {
@@ -255,7 +309,8 @@ func TestStatementAndSignature(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"no final newline", strings.TrimSuffix(string(text), "\n"), "newline"},
-		{"another title", strings.Replace(string(text), "v1", "v3", 1), "line 1"},
+		{"another title", strings.Replace(string(text), "v1", "v4", 1), "line 1"},
+		{"a v3 title without seats and round", strings.Replace(string(text), "v1", "v3", 1), "lines"},
 		{"a v2 title without seats", strings.Replace(string(text), "v1", "v2", 1), "lines"},
 		{"fields reordered", strings.Replace(strings.Replace(string(text), "venue:", "tmp:", 1), "table:", "venue:", 1), "line 2"},
 		{"a number as a string", strings.Replace(string(text), "final_seq: 120", `final_seq: "120"`, 1), "final_seq"},

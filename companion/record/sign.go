@@ -114,6 +114,14 @@ type Statement struct {
 	// empty, it makes the statement a v2 one (one more line, "seats");
 	// nil is a v1 statement, as tables before it signed them.
 	Seats []Seat
+	// Round is the tournament round the table's game was paired in, as
+	// the venue told the table (wire.PairingMessage): set (> 0), it makes
+	// the statement a v3 one, with the seats and one more line, "round";
+	// 0 is a table that heard no pairing while its game was on (v2, or v1
+	// without seats). A venue refuses a v3 result for another round than
+	// the one being played, so a table's late result never counts in the
+	// wrong round.
+	Round int
 }
 
 // Seat is one seat's result in a statement.
@@ -138,6 +146,7 @@ const (
 const (
 	statementTitle   = "sztab result statement v1"
 	statementTitleV2 = "sztab result statement v2"
+	statementTitleV3 = "sztab result statement v3"
 )
 
 // Marshal is the statement's canonical text: a title line, then one
@@ -158,11 +167,20 @@ const (
 // one more line, the seats as a compact JSON array of Seat in seat order:
 //
 //	seats: [{"seat":1,"name":"Ania","side":"red","outcome":"win","score":12},…]
+//
+// A v3 statement (Round > 0) is titled "sztab result statement v3" and
+// has the seats line (an empty array when Seats is nil) and then the round
+// in decimal:
+//
+//	round: 2
 func (s Statement) Marshal() []byte {
 	var b strings.Builder
-	if s.Seats != nil {
+	switch {
+	case s.Round > 0:
+		b.WriteString(statementTitleV3 + "\n")
+	case s.Seats != nil:
 		b.WriteString(statementTitleV2 + "\n")
-	} else {
+	default:
 		b.WriteString(statementTitle + "\n")
 	}
 	for _, f := range s.fields() {
@@ -180,12 +198,19 @@ func (s Statement) fields() []field {
 		{"finished", strconv.FormatBool(s.Finished)},
 		{"result_pl", quote(s.Result.PL)}, {"result_en", quote(s.Result.EN)},
 	}
-	if s.Seats != nil {
+	if s.Seats != nil || s.Round > 0 {
+		seats := s.Seats
+		if seats == nil {
+			seats = []Seat{}
+		}
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		enc.Encode(s.Seats)
+		enc.Encode(seats)
 		fs = append(fs, field{"seats", strings.TrimSuffix(b.String(), "\n")})
+	}
+	if s.Round > 0 {
+		fs = append(fs, field{"round", strconv.Itoa(s.Round)})
 	}
 	return fs
 }
@@ -197,6 +222,9 @@ func quote(s string) string {
 	enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// MaxRound is the highest round a statement names.
+const MaxRound = 10000
 
 // MaxStatement is the longest statement ParseStatement reads.
 const MaxStatement = 64 << 10
@@ -218,8 +246,10 @@ func ParseStatement(data []byte) (Statement, error) {
 	case statementTitle:
 	case statementTitleV2:
 		keys = Statement{Seats: []Seat{}}.fields()
+	case statementTitleV3:
+		keys = Statement{Seats: []Seat{}, Round: 1}.fields()
 	default:
-		return s, fmt.Errorf("record: statement: line 1: %q, want %q or %q", clip(lines[0]), statementTitleV2, statementTitle)
+		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q or %q", clip(lines[0]), statementTitleV3, statementTitleV2, statementTitle)
 	}
 	if len(lines) != len(keys)+1 {
 		return s, fmt.Errorf("record: statement: %d lines, want %d", len(lines), len(keys)+1)
@@ -258,6 +288,13 @@ func ParseStatement(data []byte) (Statement, error) {
 	if v, ok := vals["seats"]; ok {
 		if s.Seats, err = parseSeats(v); err != nil {
 			return Statement{}, err
+		}
+	}
+	if v, ok := vals["round"]; ok {
+		// A round from 1, in decimal; Marshal's output is compared below,
+		// so "01" or "+1" is refused as not canonical.
+		if s.Round, err = strconv.Atoi(v); err != nil || s.Round < 1 || s.Round > MaxRound {
+			return Statement{}, fmt.Errorf("record: statement: round %q: want a round from 1 to %d", clip(v), MaxRound)
 		}
 	}
 	if !bytes.Equal(s.Marshal(), data) {

@@ -184,14 +184,24 @@ const (
 // stol-1 and stol-2 with their keys.
 func startVenue(t *testing.T, broker string) *testVenue {
 	t.Helper()
+	return startVenueWith(t, broker, nil)
+}
+
+// startVenueWith is startVenue with options changed by change.
+func startVenueWith(t *testing.T, broker string, change func(*Options)) *testVenue {
+	t.Helper()
 	keys := map[string]tableKey{"stol-1": newKey(t), "stol-2": newKey(t)}
 	tour := &fakeTournament{name: "Turniej testowy", venue: "demo", game: "skirmish", rounds: 3,
 		players: []string{"Ania", "Bartek", "Celina", "Darek"}, tables: []string{"stol-1", "stol-2"},
 		keys: map[string]ed25519.PublicKey{"stol-1": keys["stol-1"].pub, "stol-2": keys["stol-2"].pub}, now: time.Now}
 	logs := &logBuffer{}
-	v, err := New(Options{Hub: hub.Options{Broker: "tcp://" + broker, Venue: "demo", Listen: "127.0.0.1:0",
+	o := Options{Hub: hub.Options{Broker: "tcp://" + broker, Venue: "demo", Listen: "127.0.0.1:0",
 		Log: slog.New(slog.NewTextHandler(io.MultiWriter(logs), nil)), Heartbeat: 300 * time.Millisecond, ConflictGrace: 500 * time.Millisecond},
-		Tournament: tour, Organiser: display.Credential{User: organiser, Password: orgPass}})
+		Tournament: tour, Organiser: display.Credential{User: organiser, Password: orgPass}}
+	if change != nil {
+		change(&o)
+	}
+	v, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,14 @@
 package venue
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -134,6 +136,13 @@ type Options struct {
 	// Clock tells the time (the round clock's start, refusals); nil is
 	// time.Now.
 	Clock func() time.Time
+	// Pairings, if set, publishes one retained message and waits for the
+	// broker's acknowledgement: the venue tells each table its pairing
+	// through it (wire.PairingMessage on the table's .../pairing), from a
+	// goroutine of its own that Run starts, one message at a time. `sztab
+	// venue` gives it a connection of its own to the venue broker
+	// (companion.Connect) whose every (re)connect calls RepublishPairings.
+	Pairings func(topic string, payload []byte) error
 }
 
 // MaxResultBytes bounds a result message read from the broker: a
@@ -155,6 +164,16 @@ type Venue struct {
 	// refusals are results refused before they reached the tournament
 	// (unreadable, a table id claimed twice).
 	refusals []Refusal
+
+	// pairMu guards the pairing messages: pairWant is what each table's
+	// pairing topic should hold (an empty payload clears it), pairSent
+	// what the broker acknowledged since the last (re)connect; pairKick
+	// wakes the publishing goroutine.
+	pairMu   sync.Mutex
+	pairWant map[string][]byte
+	pairSent map[string][]byte
+	pairGen  int // counts RepublishPairings
+	pairKick chan struct{}
 }
 
 // New checks the options and returns a venue; Run starts it.
@@ -174,7 +193,8 @@ func New(o Options) (*Venue, error) {
 	if o.Hub.Log == nil {
 		o.Hub.Log = slog.Default()
 	}
-	v := &Venue{opts: o, log: o.Hub.Log, ctx: context.Background()}
+	v := &Venue{opts: o, log: o.Hub.Log, ctx: context.Background(),
+		pairWant: map[string][]byte{}, pairSent: map[string][]byte{}, pairKick: make(chan struct{}, 1)}
 	ho := o.Hub
 	ho.Results = v.result
 	ho.Login = o.Organiser
@@ -200,6 +220,11 @@ func (v *Venue) Run(ctx context.Context) error {
 	v.mu.Lock()
 	v.ctx = ctx
 	v.mu.Unlock()
+	if v.opts.Pairings != nil {
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() { defer close(done); v.publishPairings(ctx) }()
+	}
 	return v.hub.Run(ctx)
 }
 
@@ -280,4 +305,119 @@ func (v *Venue) refreshLocked() {
 		b.Standings = append(b.Standings, hub.Standing{Rank: s.Rank, Tie: s.Tie, Name: s.Player, Club: s.Club, Points: s.Points, Played: s.Played})
 	}
 	v.hub.SetBoard(b)
+	v.wantPairings(vw)
+}
+
+// wantPairings works out each table's pairing message from the view: the
+// tables of the current round get theirs, every other table that was
+// paired in an earlier round gets its topic cleared (it is not paired
+// now); a change wakes the publisher.
+//
+// A table's message names the earlier rounds it has no result in (Missing:
+// the next round was forced without it): a table that was away then
+// cannot tell whether its game is that round's, and names no round.
+func (v *Venue) wantPairings(vw View) {
+	want := map[string][]byte{}
+	missing := map[string][]int{}
+	for _, r := range vw.Pairings {
+		for _, p := range r.Tables {
+			if p.Bye || p.Table == "" {
+				continue
+			}
+			topic := wire.TopicsFor(v.opts.Hub.Venue, p.Table).Pairing
+			if r.Number != vw.Round {
+				if _, ok := want[topic]; !ok {
+					want[topic] = []byte{}
+				}
+				if r.Number < vw.Round && p.State != wire.PairingSigned && p.State != wire.PairingCorrected {
+					missing[p.Table] = append(missing[p.Table], r.Number)
+				}
+				continue
+			}
+			want[topic], _ = json.Marshal(wire.PairingMessage{Venue: v.opts.Hub.Venue, Table: p.Table, Round: r.Number,
+				Players: p.Players, Result: p.State, Missing: missing[p.Table]})
+		}
+	}
+	v.pairMu.Lock()
+	defer v.pairMu.Unlock()
+	changed := len(want) != len(v.pairWant)
+	for topic, b := range want {
+		if old, ok := v.pairWant[topic]; !ok || !bytes.Equal(old, b) {
+			changed = true
+		}
+	}
+	if !changed {
+		return
+	}
+	v.pairWant = want
+	v.kickPairings()
+}
+
+// RepublishPairings publishes every table's pairing again: the broker may
+// have lost its retained messages (a restart without persistence, another
+// node of a cluster). The pairing connection's OnConnect calls it.
+func (v *Venue) RepublishPairings() {
+	v.pairMu.Lock()
+	defer v.pairMu.Unlock()
+	v.pairSent = map[string][]byte{}
+	v.pairGen++
+	v.kickPairings()
+}
+
+func (v *Venue) kickPairings() {
+	select {
+	case v.pairKick <- struct{}{}:
+	default:
+	}
+}
+
+// publishPairings sends what the tables' pairing topics should hold and
+// the broker has not acknowledged, in topic order, until ctx ends; a
+// publication that fails is logged and tried again a second later.
+func (v *Venue) publishPairings(ctx context.Context) {
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-v.pairKick:
+		case <-retry.C:
+		}
+		v.pairMu.Lock()
+		var topics []string
+		for topic, b := range v.pairWant {
+			if sent, ok := v.pairSent[topic]; !ok || !bytes.Equal(sent, b) {
+				topics = append(topics, topic)
+			}
+		}
+		v.pairMu.Unlock()
+		slices.Sort(topics)
+		failed := false
+		for _, topic := range topics {
+			v.pairMu.Lock()
+			b, ok := v.pairWant[topic]
+			gen := v.pairGen
+			v.pairMu.Unlock()
+			if !ok {
+				continue
+			}
+			if err := v.opts.Pairings(topic, b); err != nil {
+				v.log.Warn("venue: a table's pairing is not published yet; trying again", "topic", topic, "err", err)
+				failed = true
+				break
+			}
+			v.log.Info("venue: pairing published", "topic", topic, "pairing", string(b))
+			v.pairMu.Lock()
+			if gen == v.pairGen {
+				// Not when a reconnect came meanwhile: then it goes again.
+				v.pairSent[topic] = b
+			}
+			v.pairMu.Unlock()
+		}
+		if failed && ctx.Err() == nil {
+			retry.Reset(time.Second)
+		}
+	}
 }

@@ -16,6 +16,8 @@
 //	player/{seat}/state    retained StateMessage for that seat
 //	player/{seat}/events   answers to that seat's commands
 //	player/{seat}/command  that seat's Commands to the table
+//	pairing                retained PairingMessage, written by the venue
+//	                       only: the round the table is paired in now
 package wire
 
 import (
@@ -64,7 +66,12 @@ type Topics struct {
 	Live string
 	// Result is the table's result statement once its game is over
 	// (retained, public): what a venue's standings are built from.
-	Result                                       string
+	Result string
+	// Pairing is the venue's retained PairingMessage for the table: the
+	// one topic under the table that the venue writes and the table only
+	// reads.
+	Pairing string
+
 	RefereeState, RefereeFairness, RefereeEvents string
 	RefereeCommand                               string
 }
@@ -73,7 +80,7 @@ type Topics struct {
 func TopicsFor(venue, table string) Topics {
 	base := Root + venue + "/" + table + "/"
 	return Topics{Base: base, Status: base + "status", State: base + "state", Live: base + "live", Events: base + "events", Image: base + "image",
-		Result: base + "result", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
+		Result: base + "result", Pairing: base + "pairing", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
 		RefereeCommand: base + "referee/command"}
 }
 

@@ -1,0 +1,91 @@
+package companion
+
+import (
+	"context"
+
+	"github.com/sztab/sztab/companion/wire"
+)
+
+// receivePairing keeps the venue's latest pairing message for the loop
+// that accepts inputs (the game's state is that loop's). It runs on the
+// MQTT client's goroutine and never waits: a newer message replaces one
+// not yet taken.
+func (d *Daemon) receivePairing(m Message) {
+	d.pairingMu.Lock()
+	d.pairing = &m
+	d.pairingMu.Unlock()
+	select {
+	case d.pairingKick <- struct{}{}:
+	default:
+	}
+}
+
+// handlePairing takes the venue's latest pairing (the daemon's loop).
+//
+// The game's round is the first round the table hears while the game is
+// not over, set once per journal (Journal.SetRound) and named in the
+// result statement, so that a result the table publishes late (it was
+// away; it catches up when it returns) is never counted by the venue in a
+// later round. Not taken:
+//   - a pairing once the game has its round: a table mid-game when the
+//     organiser pairs or forces the next round keeps its game's round;
+//   - a pairing once the game is over: its result was signed without a
+//     round (v2), and the venue counts it only where that is unambiguous;
+//   - a pairing whose result the venue already has (signed or corrected):
+//     a table that starts its next game before the next round is paired
+//     hears the round just played, and waits for the next one;
+//   - a pairing that names earlier rounds without the table's result
+//     (Missing: the organiser forced the next round without it): the game
+//     may be one of those, played while the table was away, so it names no
+//     round, decided once like a round (the venue counts such a v2 result
+//     only when nothing is missing, else the organiser enters it);
+//   - a garbled message, or one for another table: logged with the
+//     reason, and ignored.
+//
+// A table that hears nothing while its game is on (off the venue network
+// from before the round was paired until its game ended) signs a v2
+// result, as before.
+func (d *Daemon) handlePairing(ctx context.Context) {
+	d.pairingMu.Lock()
+	m := d.pairing
+	d.pairing = nil
+	d.pairingMu.Unlock()
+	if m == nil {
+		return
+	}
+	p, ok, err := wire.ParsePairing(m.Payload, d.cfg.Venue, d.cfg.Table)
+	t := d.table
+	switch {
+	case err != nil:
+		d.log.Warn("the venue's pairing message is ignored", "topic", m.Topic, "reason", err.Error())
+	case !ok:
+		d.log.Info("the venue says the table is not paired now", "round", t.round)
+	case t.roundSet && t.round == 0:
+		d.log.Info("the venue paired a round; this game names none (decided when it first heard the venue)", "heard", p.Round)
+	case t.roundSet:
+		if p.Round != t.round {
+			d.log.Info("the venue paired another round; this game keeps its round", "heard", p.Round, "round", t.round)
+		}
+	case Outcome(t.game) != nil:
+		d.log.Info("the venue's pairing came after the game was over: its result names no round", "heard", p.Round)
+	case p.Counted():
+		d.log.Info("the venue has this table's result of the round it pairs; the game waits for the next round's pairing", "heard", p.Round, "result", p.Result)
+	case len(p.Missing) > 0:
+		round, err := t.journal.SetRound(ctx, 0)
+		if err != nil {
+			d.log.Error("the game's round is not kept", "err", err)
+			return
+		}
+		t.round, t.roundSet = round, true
+		d.log.Warn("the venue has no result of this table for an earlier round: this game may be that round's, so its result names no round (the organiser enters it if the venue refuses it)",
+			"heard", p.Round, "missing", p.Missing)
+	default:
+		round, err := t.journal.SetRound(ctx, p.Round)
+		if err != nil {
+			d.log.Error("the game's round is not kept; its result will name none", "heard", p.Round, "err", err)
+			return
+		}
+		t.round, t.roundSet = round, true
+		d.log.Info("the game is a round of the venue's tournament", "round", round, "players", p.Players)
+	}
+}
