@@ -71,7 +71,7 @@ for sztab hub: --password-file or $SZTAB_PASSWORD. sztab hub is the wall alone.`
 			}
 			o.Hub.Log = slog.Default().With("venue", o.Hub.Venue, "table", "venue", "game", "venue")
 			o.Hub.Version = companion.Version
-			t, closer, err := openTournament(cmd.Context(), tournamentFile, dbPath, o.Hub.Log)
+			t, closer, err := openTournament(cmd.Context(), tournamentFile, dbPath, o.Hub.Venue, o.Hub.Log)
 			if err != nil {
 				return err
 			}

@@ -16,11 +16,16 @@ import (
 	"github.com/sztab/sztab/companion/wire"
 )
 
-// openTournament opens the tournament file and its database for the venue.
-func openTournament(ctx context.Context, configPath, dbPath string, log *slog.Logger) (venue.Tournament, io.Closer, error) {
+// openTournament opens the tournament file and its database for the venue
+// (--venue must be the file's venue: else every table's result would be
+// refused as another venue's, and the night would start without a word).
+func openTournament(ctx context.Context, configPath, dbPath, venueID string, log *slog.Logger) (venue.Tournament, io.Closer, error) {
 	cfg, err := tournament.LoadConfig(configPath)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg.Venue != venueID {
+		return nil, nil, fmt.Errorf("sztab venue: --venue %q, but %s is a tournament at venue %q", venueID, configPath, cfg.Venue)
 	}
 	t, err := tournament.Open(ctx, dbPath, cfg)
 	if err != nil {

@@ -48,7 +48,12 @@ tables:
 `
 	os.WriteFile(filepath.Join(dir, "tournament.yaml"), []byte(cfg), 0o644)
 	ctx := context.Background()
-	tour, closer, err := openTournament(ctx, filepath.Join(dir, "tournament.yaml"), filepath.Join(dir, "venue.db"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if _, _, err := openTournament(ctx, filepath.Join(dir, "tournament.yaml"), filepath.Join(dir, "other.db"), "klub", quiet); err == nil ||
+		!strings.Contains(err.Error(), `--venue "klub"`) || !strings.Contains(err.Error(), `venue "hala"`) {
+		t.Errorf("a tournament of another venue: %v", err)
+	}
+	tour, closer, err := openTournament(ctx, filepath.Join(dir, "tournament.yaml"), filepath.Join(dir, "venue.db"), "hala", quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
