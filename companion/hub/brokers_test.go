@@ -87,6 +87,7 @@ func TestStaleStateIgnored(t *testing.T) {
 		{message{state, `{"seq":8,"instance":"a"}`, true}, 8, true},  // across runs a higher seq is taken
 		{message{live, `not json`, false}, 8, false},
 		{message{"sztab/v1/w/t1/live", `{"seq":20,"instance":"b"}`, false}, 8, false}, // another venue
+		{message{"sztab/v1/w/t1/live", `{"seq":8,"instance":"a"}`, false}, 8, false},  // another venue's copy: not heard
 	} {
 		now = now.Add(time.Second)
 		h.onMessage(nil, step.m)

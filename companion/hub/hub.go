@@ -393,8 +393,8 @@ func (h *Hub) onMessage(_ paho.Client, m paho.Message) {
 //     the table's Updated says when it was last heard current.
 func (h *Hub) stale(topic string, payload []byte, retained bool) bool {
 	tp, ok := wire.ParseTopic(topic)
-	if !ok || (tp.Suffix != "state" && tp.Suffix != "live") {
-		return false
+	if !ok || tp.Venue != h.opts.Venue || (tp.Suffix != "state" && tp.Suffix != "live") {
+		return false // apply ignores it
 	}
 	var s struct {
 		Seq      int64  `json:"seq"`
