@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -66,7 +67,7 @@ func newLiveSink(topic string, o liveOptions) *liveSink {
 	for i, u := range o.URLs[:min(liveNodes, len(o.URLs))] {
 		lc := &liveConn{url: u, log: o.Log, wake: make(chan struct{}, 1)}
 		opts := paho.NewClientOptions().AddBroker(u).
-			SetClientID(o.ClientID + "-live-" + string(rune('1'+i))).
+			SetClientID(o.ClientID + "-live-" + strconv.Itoa(i+1)).
 			SetCleanSession(true).
 			SetAutoReconnect(true).
 			SetConnectRetry(true).
