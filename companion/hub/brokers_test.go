@@ -51,8 +51,8 @@ func (m message) Ack()              {}
 // (a copy that took the slower way through the cluster); the same seq of
 // the same run again on .../live only says the table was heard.
 func TestStaleStateIgnored(t *testing.T) {
-	now := time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
-	h, err := New(Options{Venue: "v", Broker: "tcp://127.0.0.1:1883", Log: quietLog(), Clock: func() time.Time { return now }})
+	clock := &testClock{now: time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)}
+	h, err := New(Options{Venue: "v", Broker: "tcp://127.0.0.1:1883", Log: quietLog(), Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestStaleStateIgnored(t *testing.T) {
 		{message{"sztab/v1/w/t1/live", `{"seq":20,"instance":"b"}`, false}, 8, false}, // another venue
 		{message{"sztab/v1/w/t1/live", `{"seq":8,"instance":"a"}`, false}, 8, false},  // another venue's copy: not heard
 	} {
-		now = now.Add(time.Second)
+		now := clock.Add(time.Second)
 		h.onMessage(nil, step.m)
 		got, updated := wall()
 		if got != step.want {

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -32,13 +33,13 @@ func TestInstanceConflict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			now := time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)
-			h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "klub", Clock: func() time.Time { return now }})
+			clock := &testClock{now: time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)}
+			h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "klub", Clock: clock.Now})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, s := range tt.steps {
-				now = now.Add(s.after)
+				clock.Add(s.after)
 				h.apply("sztab/v1/klub/stol-1/status", fmt.Appendf(nil, `{"status":%q,"venue":"klub","table":"stol-1","instance":%q}`, s.status, s.instance))
 			}
 			got, why := h.Conflict("stol-1")
@@ -51,4 +52,23 @@ func TestInstanceConflict(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testClock is a clock the test moves; the wall's goroutine reads it.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Add(d time.Duration) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	return c.now
 }
