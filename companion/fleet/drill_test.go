@@ -317,7 +317,19 @@ func TestDrillVenueFailover(t *testing.T) {
 		}
 		t.Fatalf("%s: not current at the hub within %v: %s", what, within, strings.Join(lag, "; "))
 	}
+	// The wall shows every game's headline (the five games are dealt round
+	// robin), in both languages.
+	headlines := func(when string) {
+		t.Helper()
+		for _, w := range h.Wall().Tables {
+			tb := f.Tables[slices.IndexFunc(f.Tables, func(x *fleet.Table) bool { return x.ID == w.Table })]
+			if w.Game != tb.Game || w.Headline == nil || w.Headline.PL == "" || w.Headline.EN == "" {
+				t.Errorf("%s: %s (%s) on the wall: game %q, headline %+v", when, w.Table, tb.Game, w.Game, w.Headline)
+			}
+		}
+	}
 	waitCurrent("before the kill", 30*time.Second)
+	headlines("before the kill")
 	// The referee is heard at every table before anything happens.
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		ref.mu.Lock()
@@ -395,6 +407,7 @@ func TestDrillVenueFailover(t *testing.T) {
 		slices.Sort(took)
 		t.Logf("time to current after the kill of %s (the leader of everything: %v), %d tables: p50 %v, max %v", killed.Name, !follower, len(took), took[len(took)/2].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond))
 	}
+	headlines("after the kill") // from the live copies
 	// The node stays down a while: the tables play on.
 	time.Sleep(down - time.Since(killedAt))
 	for _, tb := range f.Tables {
