@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sztab/sztab/internal/logbuf"
 )
 
 var t0 = time.Date(2024, 8, 1, 17, 0, 0, 0, time.UTC)
@@ -102,22 +104,7 @@ func (c *manualClock) advance(d time.Duration) {
 }
 
 // syncBuffer is a log both the broker and the test touch.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = logbuf.Buffer
 
 // connackFrom connects from a loopback address with a CONNECT and returns
 // the broker's return code (0 accepted, 5 not authorised).

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,25 +25,11 @@ import (
 	"github.com/sztab/sztab/companion/ops"
 	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/logbuf"
 )
 
 // lockedBuffer is a log written by the daemon's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type lockedBuffer = logbuf.Buffer
 
 func scrapeDemo(t *testing.T, addr string) map[string]*dto.MetricFamily {
 	t.Helper()

@@ -19,25 +19,11 @@ import (
 	"github.com/sztab/sztab/companion/venue"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/brokertest"
+	"github.com/sztab/sztab/internal/logbuf"
 )
 
 // lockedLog is a log the test reads while the daemon writes it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type lockedLog = logbuf.Buffer
 
 // roundTable is a tally table t1 of venue v that ends its game after three
 // dice and signs its result (overTally), journal j.db in dir; broker ""

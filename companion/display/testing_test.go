@@ -1,7 +1,6 @@
 package display
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/logbuf"
 )
 
 // fakeClock is a clock a test moves by hand.
@@ -36,22 +36,7 @@ func (c *fakeClock) Add(d time.Duration) {
 }
 
 // logBuffer collects a server's log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+type logBuffer = logbuf.Buffer
 
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 

@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/logbuf"
 	"github.com/sztab/sztab/internal/tabletest"
 )
 
@@ -158,22 +158,7 @@ type testVenue struct {
 }
 
 // logBuffer keeps what the venue logged.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuffer = logbuf.Buffer
 
 const (
 	organiser = "orga"

@@ -1,13 +1,11 @@
 package watch
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/logbuf"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -68,22 +67,7 @@ func TestRender(t *testing.T) {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = logbuf.Buffer
 
 // waitForOutput waits until the watch has written want.
 func waitForOutput(t *testing.T, out *syncBuffer, want string) {
