@@ -647,6 +647,20 @@ func (h *Hub) conflict(t *Table, now time.Time) (bool, []string) {
 	return false, nil
 }
 
+// Contested says whether two or more daemons are online as table now: a
+// conflict once it lasts ConflictGrace (or at once when they alternate),
+// or a restarted table whose old connection's will has not come yet.
+func (h *Hub) Contested(table string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.tables[table]
+	return t != nil && len(t.online) >= 2
+}
+
+// ConflictGrace is how long two daemons online as one table are let be
+// before the hub calls it a conflict (Options.ConflictGrace).
+func (h *Hub) ConflictGrace() time.Duration { return h.opts.ConflictGrace }
+
 // Conflict says whether two daemons claim table now, and why.
 func (h *Hub) Conflict(table string) (bool, string) {
 	h.mu.Lock()

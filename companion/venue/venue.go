@@ -164,6 +164,9 @@ type Venue struct {
 	// refusals are results refused before they reached the tournament
 	// (unreadable, a table id claimed twice).
 	refusals []Refusal
+	// held are results of tables two daemons are online as, by table (the
+	// latest), until the hub can tell a restart from a conflict.
+	held map[string][]byte
 
 	// pairMu guards the pairing messages: pairWant is what each table's
 	// pairing topic should hold (an empty payload clears it), pairSent
@@ -241,6 +244,10 @@ func (v *Venue) result(table string, payload []byte) {
 		v.refuse(table, "venue: result not counted: "+why)
 		return
 	}
+	if v.hub.Contested(table) {
+		v.hold(table, payload)
+		return
+	}
 	if err := v.opts.Tournament.SubmitResult(v.ctx, table, m); err != nil {
 		// The tournament keeps the refusal (View.Refusals).
 		v.log.Warn("venue: result refused", "table", table, "reason", err.Error())
@@ -248,6 +255,31 @@ func (v *Venue) result(table string, payload []byte) {
 		v.log.Info("venue: result counted", "table", table)
 	}
 	v.refreshLocked()
+}
+
+// hold keeps the result of a table two daemons are online as (v.mu held):
+// a restarted table whose old connection's will has not come yet, or two
+// daemons claiming one id. It is taken again once the hub's grace is over:
+// counted if one daemon is left, refused if it is the conflict.
+func (v *Venue) hold(table string, payload []byte) {
+	if v.held == nil {
+		v.held = map[string][]byte{}
+	}
+	_, waiting := v.held[table]
+	v.held[table] = payload
+	v.log.Info("venue: result held: two daemons are online as the table; decided when the hub can tell a restart from a conflict", "table", table)
+	if waiting {
+		return
+	}
+	time.AfterFunc(v.hub.ConflictGrace()+100*time.Millisecond, func() {
+		v.mu.Lock()
+		p := v.held[table]
+		delete(v.held, table)
+		v.mu.Unlock()
+		if v.ctx.Err() == nil {
+			v.result(table, p)
+		}
+	})
 }
 
 // ParseResult reads a table's result message (wire.ResultMessage).

@@ -1,10 +1,12 @@
 package venue
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sztab/sztab/companion/wire"
 )
@@ -112,5 +114,47 @@ func TestVenueNight(t *testing.T) {
 	}
 	if n := len(tv.v.data().Refusals); n != refusals+len(bad)+1 {
 		t.Errorf("%d refusals, want %d", n, refusals+len(bad)+1)
+	}
+}
+
+// A result that comes while two daemons are online as its table (here a
+// restarted table whose old connection's "offline" has not come yet) is
+// held, not counted, until the hub can tell a restart from a conflict:
+// the other daemon goes offline within the grace, and the result counts
+// once the grace is over. (Before, a result counted during the grace even
+// when two daemons claimed the id.)
+func TestResultHeldWhileTwoDaemonsOnline(t *testing.T) {
+	broker := startMosquitto(t)
+	for _, id := range []string{"stol-1", "stol-2"} {
+		r := startTable(t, broker, id)
+		t.Cleanup(func() { r.Stop(t) })
+	}
+	tv := startVenueWith(t, broker, func(o *Options) { o.Hub.ConflictGrace = 3 * time.Second })
+	until(t, "both tables online on the wall", func() bool {
+		w := tv.v.Hub().Wall()
+		return len(w.Tables) == 2 && w.Tables[0].Status == "online" && w.Tables[1].Status == "online"
+	})
+	c := tv.client(t)
+	if code, _ := post(t, c, tv.base+"/organiser/pair", nil); code != http.StatusSeeOther {
+		t.Fatalf("pair: %d", code)
+	}
+	pub := publisher(t, broker)
+	status := func(s, instance string) []byte {
+		b, _ := json.Marshal(wire.StatusMessage{Status: s, Venue: "demo", Table: "stol-1", Instance: instance})
+		return b
+	}
+	topics := wire.TopicsFor("demo", "stol-1")
+	pub(topics.Status, status("online", "restarted"))
+	until(t, "two daemons online as stol-1", func() bool { return tv.v.Hub().Contested("stol-1") })
+	before := points(tv.tour.View())
+	pub(topics.Result, resultMessage(tv.keys["stol-1"], "demo", "stol-1", win(1, 30), loss(2, 12)))
+	until(t, "the result held", func() bool { return strings.Contains(tv.logs.String(), "result held") })
+	if got := points(tv.tour.View()); got != before {
+		t.Errorf("a held result moved the standings: %s, before %s", got, before)
+	}
+	pub(topics.Status, status("offline", "restarted"))
+	until(t, "the held result counted once the grace is over", func() bool { return strings.HasPrefix(points(tv.tour.View()), "Ania=1 ") })
+	if strings.Contains(tv.logs.String(), "two daemons publish as table stol-1") {
+		t.Error("a restart was taken for a conflict")
 	}
 }
