@@ -22,8 +22,8 @@ import (
 // 2.9.10 reads and writes the sessions' JetStream stream).
 const liveNodes = 2
 
-// liveEvery is how often a live connection sends the latest state again
-// while the table is idle: a venue hub that (re)connects while the cluster
+// liveEvery is how often a live connection sends the latest state again,
+// changed or not: a venue hub that (re)connects while the cluster
 // elects has every table's state within it, without the retained one.
 const liveEvery = time.Second
 
