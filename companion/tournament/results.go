@@ -43,8 +43,8 @@ const MaxRefusalsKept = 50
 func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.ResultMessage) (Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	res, reason, about := t.check(table, m)
-	if reason == "" {
+	res, refused := t.check(table, m)
+	if refused == nil {
 		if res.Duplicate {
 			return res, nil
 		}
@@ -56,7 +56,7 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 		t.log.Info("tournament: result accepted", "round", res.Round, "table", table, "key", res.Key)
 		return res, nil
 	}
-	round := about
+	reason, round := refused.text, refused.round
 	if cur := t.current(); cur != nil && round == 0 {
 		round = cur.Number
 	}
@@ -85,16 +85,6 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 	return Result{}, &r
 }
 
-// check is SubmitResult's decision: the result, or the reason it is
-// refused and the round the refusal is about (0: the current one).
-func (t *Tournament) check(table string, m wire.ResultMessage) (Result, string, int) {
-	res, reason := t.checkResult(table, m)
-	if reason != nil {
-		return Result{}, reason.text, reason.round
-	}
-	return res, "", 0
-}
-
 // refusal is why a result is refused and the round it is about (0: the
 // current one).
 type refusal struct {
@@ -106,8 +96,8 @@ func refuse(format string, args ...any) *refusal {
 	return &refusal{text: fmt.Sprintf(format, args...)}
 }
 
-// checkResult is check's work.
-func (t *Tournament) checkResult(table string, m wire.ResultMessage) (Result, *refusal) {
+// check is SubmitResult's decision: the result, or why it is refused.
+func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal) {
 	pub, ok := t.keys[table]
 	if !ok {
 		return Result{}, refuse("table %q is not a table of this tournament", clip(table))
