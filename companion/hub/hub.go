@@ -248,16 +248,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	}()
 	defer srv.Server.Close()
 
-	opts := paho.NewClientOptions()
-	for _, b := range h.brokers {
-		opts.AddBroker(b)
-	}
 	clientID := fmt.Sprintf("sztab-hub-%s-%d", h.opts.Venue, h.opts.Clock().UnixNano()%1e6)
-	opts.SetClientID(clientID).
-		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
-	if h.opts.Username != "" {
-		opts.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
-	}
+	opts := h.clientOptions(clientID, h.brokers...)
 	// Subscribing again on every (re)connect keeps the wall whole after the
 	// broker restarts; the retained status and state come back with it.
 	opts.SetOnConnectHandler(func(c paho.Client) {
@@ -291,6 +283,21 @@ func (h *Hub) Run(ctx context.Context) error {
 	return nil
 }
 
+// clientOptions are the hub's connection to brokers: a clean session,
+// reconnecting by itself, with the hub's login.
+func (h *Hub) clientOptions(clientID string, brokers ...string) *paho.ClientOptions {
+	o := paho.NewClientOptions()
+	for _, b := range brokers {
+		o.AddBroker(b)
+	}
+	o.SetClientID(clientID).
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
+	if h.opts.Username != "" {
+		o.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
+	}
+	return o
+}
+
 // liveNodes is how many nodes of a cluster the hub follows the tables'
 // live states on (.../live), each over a connection of its own: two, so
 // that after the loss of any one node a connection is up already. One made
@@ -304,13 +311,8 @@ const liveNodes = 2
 func (h *Hub) followLive(clientID string) []paho.Client {
 	var out []paho.Client
 	for i, b := range h.brokers[:min(liveNodes, len(h.brokers))] {
-		o := paho.NewClientOptions().AddBroker(b).SetClientID(fmt.Sprintf("%s-live-%d", clientID, i+1)).
-			SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).
-			SetMaxReconnectInterval(2 * time.Second).SetConnectTimeout(5 * time.Second).
-			SetKeepAlive(5 * time.Second).SetCleanSession(true)
-		if h.opts.Username != "" {
-			o.SetUsername(h.opts.Username).SetPassword(h.opts.Password)
-		}
+		o := h.clientOptions(fmt.Sprintf("%s-live-%d", clientID, i+1), b).
+			SetMaxReconnectInterval(2 * time.Second).SetConnectTimeout(5 * time.Second).SetKeepAlive(5 * time.Second)
 		o.SetOnConnectHandler(func(c paho.Client) {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "live")}, h.onMessage)
 		})
