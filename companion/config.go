@@ -76,14 +76,14 @@ type MQTTConfig struct {
 	ClientID string    `yaml:"client_id"`
 	TLS      TLSConfig `yaml:"tls"`
 	// Live, with several brokers listed (a venue's cluster), also sends the
-	// public state on .../live over its own connections to the first two
-	// nodes, so that the venue wall stays current while the cluster elects
+	// public state's headline on .../live over its own connections to the
+	// first two nodes, so that the venue wall stays current while the cluster elects
 	// a new leader after losing a node (README "Venue brokers"). Default
 	// true; false leaves the retained state alone.
 	Live *bool `yaml:"live"`
 }
 
-// LiveCopies says whether the table sends its live state over two nodes.
+// LiveCopies says whether the table sends its live headline over two nodes.
 func (m MQTTConfig) LiveCopies() bool {
 	return len(m.Broker.URLs()) > 1 && (m.Live == nil || *m.Live)
 }

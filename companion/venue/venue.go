@@ -197,7 +197,7 @@ func New(o Options) (*Venue, error) {
 		o.Hub.Log = slog.Default()
 	}
 	v := &Venue{opts: o, log: o.Hub.Log, ctx: context.Background(),
-		pairWant: map[string][]byte{}, pairSent: map[string][]byte{}, pairKick: make(chan struct{}, 1)}
+		held: map[string][]byte{}, pairWant: map[string][]byte{}, pairSent: map[string][]byte{}, pairKick: make(chan struct{}, 1)}
 	ho := o.Hub
 	ho.Results = v.result
 	ho.Login = o.Organiser
@@ -262,9 +262,6 @@ func (v *Venue) result(table string, payload []byte) {
 // daemons claiming one id. It is taken again once the hub's grace is over:
 // counted if one daemon is left, refused if it is the conflict.
 func (v *Venue) hold(table string, payload []byte) {
-	if v.held == nil {
-		v.held = map[string][]byte{}
-	}
 	_, waiting := v.held[table]
 	v.held[table] = payload
 	v.log.Info("venue: result held: two daemons are online as the table; decided when the hub can tell a restart from a conflict", "table", table)
