@@ -6,11 +6,11 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sztab/sztab/internal/logbuf"
+	"github.com/sztab/sztab/internal/testclock"
 )
 
 var t0 = time.Date(2024, 8, 1, 17, 0, 0, 0, time.UTC)
@@ -85,24 +85,6 @@ func TestAddressKey(t *testing.T) {
 	}
 }
 
-// manualClock is a clock the test moves.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // syncBuffer is a log both the broker and the test touch.
 type syncBuffer = logbuf.Buffer
 
@@ -129,7 +111,7 @@ func connackFrom(t *testing.T, addr, from string, connect []byte) byte {
 // attempts are refused without checking the password, for a growing time;
 // the lock is logged once with the user and the address.
 func TestEmbeddedBrokerBrakesGuessing(t *testing.T) {
-	clock := &manualClock{now: t0}
+	clock := testclock.New(t0)
 	var log syncBuffer
 	b, err := startBroker("127.0.0.1:0", takeoverUsers, brokerConfig{limits: defaultBrokerLimits, clock: clock.Now},
 		slog.New(slog.NewTextHandler(&log, nil)))
@@ -161,7 +143,7 @@ func TestEmbeddedBrokerBrakesGuessing(t *testing.T) {
 		{1500 * time.Millisecond, a, "ania", "a", refused},
 		{time.Second, a, "ania", "a", accepted},
 	} {
-		clock.advance(st.advance)
+		clock.Add(st.advance)
 		if got := connackFrom(t, b.Addr(), st.from, rawConnect(fmt.Sprint("c", i), st.user, st.pass)); got != st.want {
 			t.Errorf("step %d: %q from %s: return code %d, want %d", i+1, st.user, st.from, got, st.want)
 		}

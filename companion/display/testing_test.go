@@ -7,33 +7,18 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/logbuf"
+	"github.com/sztab/sztab/internal/testclock"
 )
 
 // fakeClock is a clock a test moves by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type fakeClock = testclock.Clock
 
-func newClock() *fakeClock { return &fakeClock{now: time.Date(2026, 8, 1, 18, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+func newClock() *fakeClock { return testclock.New(time.Date(2026, 8, 1, 18, 0, 0, 0, time.UTC)) }
 
 // logBuffer collects a server's log lines.
 type logBuffer = logbuf.Buffer

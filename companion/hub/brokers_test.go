@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sztab/sztab/internal/testclock"
 )
 
 // --broker takes one URL or several, comma-separated; a bad entry is
@@ -51,7 +53,7 @@ func (m message) Ack()              {}
 // (a copy that took the slower way through the cluster); the same seq of
 // the same run again on .../live only says the table was heard.
 func TestStaleStateIgnored(t *testing.T) {
-	clock := &testClock{now: time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC))
 	h, err := New(Options{Venue: "v", Broker: "tcp://127.0.0.1:1883", Log: quietLog(), Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)

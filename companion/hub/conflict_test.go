@@ -2,9 +2,10 @@ package hub
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/sztab/sztab/internal/testclock"
 )
 
 // Two daemons publishing as one table id are a conflict once both stay
@@ -33,7 +34,7 @@ func TestInstanceConflict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &testClock{now: time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC)}
+			clock := testclock.New(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC))
 			h, err := New(Options{Broker: "tcp://127.0.0.1:1", Venue: "klub", Clock: clock.Now})
 			if err != nil {
 				t.Fatal(err)
@@ -52,23 +53,4 @@ func TestInstanceConflict(t *testing.T) {
 			}
 		})
 	}
-}
-
-// testClock is a clock the test moves; the wall's goroutine reads it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Add(d time.Duration) time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	return c.now
 }
