@@ -99,10 +99,14 @@ func corners(d *board.Definition, seen map[int][4]geom.Vec2) int {
 type boardReader struct {
 	counter *board.Counter
 	buf     []byte
-	// a board-only camera (no table calibration): stale is set when the
-	// image changed since the board was last counted; still counts the
-	// frames since it last moved.
-	stale bool
+	// stale is set when the image changed since the board was last
+	// counted; until it is, the last count (pieces, warnings) stands.
+	stale    bool
+	counted  bool
+	pieces   []PieceCount
+	warnings []string
+	// still counts the frames since a board-only camera's board last
+	// moved.
 	still int
 }
 
@@ -197,7 +201,6 @@ func (p *Pipeline) processBoardOnly(frame gocv.Mat, at time.Time) *Snapshot {
 	}
 	p.readTray(frame, !changed)
 	if b.stale && b.still+1 >= p.cfg.StillFrames {
-		b.stale = false
 		s := Snapshot{Time: at}
 		p.countBoard(&s, frame)
 		if p.haveSnap && slices.Equal(s.Pieces, p.lastSnap.Pieces) && slices.Equal(s.Warnings, p.lastSnap.Warnings) && (p.tray == nil || !p.tray.fresh) {
@@ -244,26 +247,33 @@ func (p *Pipeline) annotateBoardOnly(frame gocv.Mat, s Snapshot) ([]byte, error)
 	return p.encodeJPEG(img)
 }
 
-// countBoard fills the snapshot's pieces from the frame; a frame it cannot
-// read leaves them out, with a warning.
+// countBoard fills the snapshot's pieces from the frame, or from the last
+// count when the image has not changed since; a frame it cannot read
+// leaves them out, with a warning.
 func (p *Pipeline) countBoard(s *Snapshot, frame gocv.Mat) {
-	if p.board == nil {
+	b := p.board
+	if b == nil {
 		return
 	}
+	if b.stale || !b.counted {
+		b.pieces, b.warnings = b.count(frame)
+		b.stale, b.counted = false, true
+	}
+	s.Pieces = slices.Clone(b.pieces)
+	s.Warnings = append(s.Warnings, b.warnings...)
+}
+
+func (b *boardReader) count(frame gocv.Mat) ([]PieceCount, []string) {
 	if frame.Type() != gocv.MatTypeCV8UC3 || !frame.IsContinuous() {
-		s.Warnings = append(s.Warnings, "board: the frame is not 8-bit BGR; pieces not counted")
-		return
+		return nil, []string{"board: the frame is not 8-bit BGR; pieces not counted"}
 	}
 	data, err := frame.DataPtrUint8()
 	if err != nil {
-		s.Warnings = append(s.Warnings, "board: "+err.Error())
-		return
+		return nil, []string{"board: " + err.Error()}
 	}
-	res, err := p.board.counter.CountBGR(frame.Cols(), frame.Rows(), data)
+	res, err := b.counter.CountBGR(frame.Cols(), frame.Rows(), data)
 	if err != nil {
-		s.Warnings = append(s.Warnings, err.Error())
-		return
+		return nil, []string{err.Error()}
 	}
-	s.Pieces = pieceCounts(res)
-	s.Warnings = append(s.Warnings, res.Warnings...)
+	return pieceCounts(res), res.Warnings
 }

@@ -5,6 +5,7 @@ package vision
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,13 @@ func TestPipelineCountsBoard(t *testing.T) {
 	}
 	small := gocv.NewMatWithSize(10, 10, gocv.MatTypeCV8UC3)
 	defer small.Close()
+	// the same image: the last count stands, not counted again
+	s = Snapshot{}
+	p.countBoard(&s, small)
+	if got := pieceMap(s); got["S2/acz"] != 2 || len(s.Warnings) != 0 {
+		t.Errorf("no change since the last count: %+v", s)
+	}
+	p.board.stale = true // as the pipeline marks a changed image
 	s = Snapshot{}
 	p.countBoard(&s, small)
 	if len(s.Pieces) != 0 || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "10×10") {
@@ -196,5 +204,78 @@ func TestBoardOnlyConfig(t *testing.T) {
 				t.Errorf("Validate: %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A camera over both the skirmish table (its calibration and markers) and
+// a printed board: a piece moved on the board while no model moves makes a
+// snapshot of its own once the frame is still, and the same count again
+// makes none. (The frames here show the board alone: no model is seen.)
+func TestTableCameraCountsBoardChange(t *testing.T) {
+	bb := newBitwaBoard(t)
+	l := synth.DefaultLayout(900, 600, 12)
+	o := synth.Defaults(960, 720, l)
+	o.FrameFiducials = true
+	s, err := synth.Random(o, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := layoutRegistry(t, l)
+	cfg := testConfig()
+	cfg.Board, cfg.StillFrames = bb.path, 2
+	p, err := newPipeline(cfg, reg, truthCalibration(t, s, reg), quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.openBoard(); err != nil {
+		t.Fatal(err)
+	}
+	one := []synth.BoardPiece{{Colour: "wp", X: 100, Y: 130}, {Colour: "acz", X: 500, Y: 300}}
+	moved := append(slices.Clone(one), synth.BoardPiece{Colour: "acz", X: 510, Y: 300})
+	var frames []gocv.Mat
+	for i := range 4 {
+		frames = append(frames, bb.frame(t, uint64(i+1), one...))
+	}
+	for i := range 4 {
+		frames = append(frames, bb.frame(t, uint64(i+11), moved...))
+	}
+	defer func() {
+		for _, m := range frames {
+			m.Close()
+		}
+	}()
+	clock := 0
+	run := func(frames ...gocv.Mat) []Snapshot {
+		t.Helper()
+		var out []Snapshot
+		for _, m := range frames {
+			clock++
+			s, err := p.Process(m, time.Unix(int64(clock), 0))
+			if err != nil {
+				t.Fatalf("frame %d: %v", clock, err)
+			}
+			if s != nil {
+				out = append(out, *s)
+			}
+		}
+		return out
+	}
+	snaps := run(frames[:4]...)
+	if len(snaps) == 0 || pieceMap(snaps[len(snaps)-1])["S2/acz"] != 1 {
+		t.Fatalf("the table still: want a snapshot with the board's count, got %+v", snaps)
+	}
+	counts := 0
+	snaps = run(frames[4:]...)
+	for _, s := range snaps {
+		if pieceMap(s)["S2/acz"] == 2 {
+			counts++
+		}
+	}
+	if counts != 1 {
+		t.Errorf("a piece added on the board, no model moved: want one snapshot with 2 in S2, got %+v", snaps)
+	}
+	if snaps := run(frames[5], frames[6], frames[7]); len(snaps) != 0 {
+		t.Errorf("the same board again made snapshots: %+v", snaps)
 	}
 }

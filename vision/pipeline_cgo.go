@@ -386,6 +386,9 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 	obs := p.lastObs
 	if changed {
 		p.ter.stale = true // terrain: read again once the table is still
+		if p.board != nil {
+			p.board.stale = true // and the printed board counted again
+		}
 		regions := p.changedRegions(frame, shrunk)
 		p.regions = regions
 		var err error
@@ -417,8 +420,9 @@ func (p *Pipeline) process(frame gocv.Mat, at time.Time) (*Snapshot, error) {
 		if s := p.trayOnly(frame, at); s != nil {
 			return s, nil
 		}
-		// only the terrain or the table markers may have changed
-		return p.terrainOnly(frame, at, moving), nil
+		// only the terrain, the table markers or the board may have
+		// changed
+		return p.stillTableChange(frame, at, moving), nil
 	}
 	p.finish(&snap, frame)
 	return &snap, nil
@@ -447,6 +451,37 @@ func (p *Pipeline) readTray(frame gocv.Mat, same bool) {
 // move (a throw does not move them).
 func (p *Pipeline) trayOnly(frame gocv.Mat, at time.Time) *Snapshot {
 	if p.tray == nil || !p.tray.fresh || !p.haveSnap {
+		return nil
+	}
+	s := p.lastSnap
+	s.Models = slices.Clone(s.Models)
+	s.Warnings, s.Image, s.Time = nil, "", at
+	p.tracker.seq++
+	s.Seq = p.tracker.seq
+	p.finish(&s, frame)
+	return &s
+}
+
+// stillTableChange is the snapshot of a still table where no model moved
+// but the image changed: cover moved, a template or objective marker laid
+// or taken away, a piece moved on the printed board, the light changed.
+// It is nil when the terrain and the board read as they did.
+func (p *Pipeline) stillTableChange(frame gocv.Mat, at time.Time, moving bool) *Snapshot {
+	t, b := &p.ter, p.board
+	terrain := t.reader != nil && t.stale
+	board := b != nil && b.stale
+	if !terrain && !board || !p.haveSnap || moving || p.tracker.run < p.tracker.stillFrames {
+		return nil
+	}
+	before, beforeM, beforeW := t.terrain, t.markers, t.warnings
+	p.readTerrain(frame, p.lastSnap.Models)
+	same := sameTerrain(before, t.terrain) && sameMarkers(beforeM, t.markers) && slices.Equal(beforeW, t.warnings)
+	if board {
+		pieces, warnings := b.pieces, b.warnings
+		p.countBoard(&Snapshot{}, frame)
+		same = same && slices.Equal(pieces, b.pieces) && slices.Equal(warnings, b.warnings)
+	}
+	if same {
 		return nil
 	}
 	s := p.lastSnap

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"gocv.io/x/gocv"
 
@@ -171,29 +170,6 @@ func (p *Pipeline) applyTerrain(s *Snapshot, frame gocv.Mat) {
 	s.Terrain = slices.Clone(p.ter.terrain)
 	s.Markers = slices.Clone(p.ter.markers)
 	s.Warnings = append(s.Warnings, p.ter.warnings...)
-}
-
-// terrainOnly is the snapshot of a still table where no model moved but
-// the image changed: cover moved, a template or objective marker laid or
-// taken away, the light changed. It is nil when the terrain reads as it
-// did.
-func (p *Pipeline) terrainOnly(frame gocv.Mat, at time.Time, moving bool) *Snapshot {
-	t := &p.ter
-	if t.reader == nil || !t.stale || !p.haveSnap || moving || p.tracker.run < p.tracker.stillFrames {
-		return nil
-	}
-	before, beforeM, beforeW := t.terrain, t.markers, t.warnings
-	p.readTerrain(frame, p.lastSnap.Models)
-	if sameTerrain(before, t.terrain) && sameMarkers(beforeM, t.markers) && slices.Equal(beforeW, t.warnings) {
-		return nil
-	}
-	s := p.lastSnap
-	s.Models = slices.Clone(s.Models)
-	s.Warnings, s.Image, s.Time = nil, "", at
-	p.tracker.seq++
-	s.Seq = p.tracker.seq
-	p.finish(&s, frame)
-	return &s
 }
 
 // sameTerrain: the same pieces, each of the same kind within 3 mm (or
