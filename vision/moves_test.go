@@ -108,6 +108,8 @@ func TestCheckTable(t *testing.T) {
 		{"template size", Snapshot{Markers: []TableMarker{{Kind: MarkerTemplate}}}, "diameter_mm"},
 		{"confidence", Snapshot{Markers: []TableMarker{{Kind: MarkerObjective, Confidence: 2}}}, "confidence 2"},
 		{"model sigma", Snapshot{Models: []ModelPosition{{ID: "m", SigmaMM: -1}}}, "sigma -1"},
+		{"corner σ count", Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}, {0, 1}}, VertexSigmaMM: []float64{0.3}}}}, "1 vertex_sigma_mm for 3 vertices"},
+		{"corner σ nan", Snapshot{Terrain: []Terrain{{ID: "x", Kind: CoverLight, Outline: [][2]float64{{0, 0}, {1, 0}, {0, 1}}, VertexSigmaMM: []float64{0.3, math.NaN(), 0.3}}}}, "vertex_sigma_mm NaN"},
 	}
 	for _, tt := range bad {
 		err := tt.s.CheckTable()

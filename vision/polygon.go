@@ -158,6 +158,14 @@ func (s Snapshot) CheckTable() error {
 				return fmt.Errorf("vision: terrain %d (%q): vertex %v is not a point on a table", i, t.ID, p)
 			}
 		}
+		if len(t.VertexSigmaMM) != 0 && len(t.VertexSigmaMM) != len(t.Outline) {
+			return fmt.Errorf("vision: terrain %d (%q): %d vertex_sigma_mm for %d vertices", i, t.ID, len(t.VertexSigmaMM), len(t.Outline))
+		}
+		for _, s := range t.VertexSigmaMM {
+			if !finite(s) || s < 0 || s > 1e4 {
+				return fmt.Errorf("vision: terrain %d (%q): vertex_sigma_mm %v", i, t.ID, s)
+			}
+		}
 		for _, u := range t.Unseen {
 			if !finite(u.X, u.Y, u.R) || math.Abs(u.X) > 1e6 || math.Abs(u.Y) > 1e6 || u.R < 0 || u.R > 1e4 {
 				return fmt.Errorf("vision: terrain %d (%q): unseen disc %+v is not a disc on a table", i, t.ID, u)
@@ -182,4 +190,22 @@ func (s Snapshot) CheckTable() error {
 		}
 	}
 	return nil
+}
+
+// nearestOnOutline is the distance from p to the polygon's outline and
+// where on it the nearest point is: the fraction t of the way from vertex
+// i to vertex j.
+func nearestOnOutline(poly []tp, p tp) (d float64, i, j int, t float64) {
+	d = math.Inf(1)
+	for b, a := 0, len(poly)-1; b < len(poly); a, b = b, b+1 {
+		ab := poly[b].sub(poly[a])
+		u := 0.0
+		if l2 := ab.dot(ab); l2 > 0 {
+			u = clamp01(p.sub(poly[a]).dot(ab) / l2)
+		}
+		if e := p.dist(lerp(poly[a], poly[b], u)); e < d {
+			d, i, j, t = e, a, b, u
+		}
+	}
+	return d, i, j, t
 }

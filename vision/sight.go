@@ -41,7 +41,8 @@
 //
 // The bound, derived. What moves: each base centre (σ_b per axis, the
 // models' SigmaMM) and each outline point (σ_o per axis, the terrain's
-// SigmaMM: the largest of the outlines near the shot, see sigmaNear).
+// SigmaMM: the largest of the outlines near the shot, see sigmaNear; but
+// see pointScale for outlines with a σ per corner).
 // Where the camera did not see an outline (Terrain.Unseen: a base stood
 // over a corner or a bend of the piece) nothing bounds it: a base centre
 // there, or a shadow's end there, has no margin and the call is too
@@ -64,9 +65,13 @@
 // gap (the largest each end alone could move) counted the two errors as
 // a worst-case sum. Where a shadow's end is an edge crossing an end of
 // the stretch rather than a vertex, it moves more than the point (see
-// cutF in lines) and its margin is scaled down by the ratio. Every margin
-// is then compared with BoundMM = 2σ_p (k = 2, as every other check in
-// vision). Why 2: the true margins are spread evenly near zero, about 1%
+// cutF in lines) and its margin is scaled down by the ratio. An outline
+// whose σ varies along it (Terrain.VertexSigmaMM: a corner the blur
+// rounded is less certain than a straight edge) has each point's σ_o
+// interpolated between its edge's two corners; a margin at a point is
+// scaled by σ_p/σ_p' (pointScale, σ_p' that point's own), so that every
+// margin compares with the one bound of the shot. Every margin is then
+// compared with BoundMM = 2σ_p (k = 2, as every other check in vision). Why 2: the true margins are spread evenly near zero, about 1%
 // of shots per σ_p on each side (TestSightProperty), so a margin just past
 // kσ_p is crossed by a normal error with probability Q(k) and about
 // 2%·∫_k^∞ Q shots in a hundred are decided wrong: ~2 in 10,000 at k = 2
@@ -122,12 +127,15 @@ type CoverMap struct {
 	// scratch
 	all, heavy, buf, merged []interval
 	cut0, cut1              []cut
+	firerScratch            []float64
+	refP, sb2               float64 // the shot's σ_p and σ_b² (see pointScale)
 }
 
 type prepared struct {
 	pts    []tp
 	unseen []UnseenDisc // where the outline was not seen
-	sigma  float64
+	sigma  float64      // the largest of vsig
+	vsig   []float64    // σ at each vertex (Terrain.VertexSigmaMM), nil: sigma everywhere
 	heavy  bool
 	centre tp
 	radius float64 // of a circle around the outline
@@ -143,6 +151,10 @@ func NewCoverMap(terrain []Terrain) *CoverMap {
 		}
 		p := prepared{pts: outline(t), heavy: t.Kind == CoverHeavy, sigma: t.SigmaMM}
 		p.unseen = t.Unseen
+		if len(t.VertexSigmaMM) == len(t.Outline) {
+			p.vsig = t.VertexSigmaMM
+			p.sigma = max(p.sigma, slices.Max(p.vsig))
+		}
 		lo, hi := p.pts[0], p.pts[0]
 		for _, q := range p.pts {
 			lo = tp{min(lo.x, q.x), min(lo.y, q.y)}
@@ -153,10 +165,10 @@ func NewCoverMap(terrain []Terrain) *CoverMap {
 			p.radius = max(p.radius, q.dist(p.centre))
 		}
 		c.polys = append(c.polys, p)
-		if len(c.polys) == 1 || t.SigmaMM < c.least {
-			c.least = t.SigmaMM
+		if len(c.polys) == 1 || p.sigma < c.least {
+			c.least = p.sigma
 		}
-		c.sigma = max(c.sigma, t.SigmaMM)
+		c.sigma = max(c.sigma, p.sigma)
 	}
 	// the least certain first: sigmaNear stops at the first near the shot
 	slices.SortStableFunc(c.polys, func(x, y prepared) int { return cmp.Compare(y.sigma, x.sigma) })
@@ -191,21 +203,38 @@ func LineOfFire(firer, target ModelPosition, terrain []Terrain) Sight {
 
 // Sight decides the target's cover from the firer.
 func (c *CoverMap) Sight(firer, target ModelPosition) Sight {
-	anyIn, heavyIn := c.standsIn(target)
-	return c.sight(firer, target, c.firerIn(firer), anyIn, heavyIn)
+	return c.sight(firer, target, c.firerIn(firer), c.standsIn(target))
 }
 
-// inOrOut is how deep the model's base centre stands in the outline
-// (negative: how far outside), or 0, a call too close to make, when the
-// centre is in a disc where the camera did not see the outline
-// (Terrain.Unseen: a base, usually this model's, stood over the piece's
-// edge): the piece may run anywhere there, the centre in it or not.
-func (pp *prepared) inOrOut(m ModelPosition) float64 {
+// depth is how deep a base centre stands in an outline (negative: how far
+// outside) in millimetres, and the outline's σ at the point of it nearest
+// the centre.
+type depth struct{ mm, sigma float64 }
+
+// sigmaOn is the outline's σ at the fraction t of the way from vertex i
+// to vertex j.
+func (pp *prepared) sigmaOn(i, j int, t float64) float64 {
+	if pp.vsig == nil {
+		return pp.sigma
+	}
+	return pp.vsig[i] + t*(pp.vsig[j]-pp.vsig[i])
+}
+
+// inOrOut is how deep the model's base centre stands in the outline, or
+// 0, a call too close to make, when the centre is in a disc where the
+// camera did not see the outline (Terrain.Unseen: a base, usually this
+// model's, stood over the piece's edge): the piece may run anywhere
+// there, the centre in it or not.
+func (pp *prepared) inOrOut(m ModelPosition) depth {
 	p := modelVec(m)
 	if pp.unseenAt(p, 2*math.Hypot(m.SigmaMM, pp.sigma)) {
-		return 0
+		return depth{0, pp.sigma}
 	}
-	return signedDist(pp.pts, p)
+	d, i, j, t := nearestOnOutline(pp.pts, p)
+	if !inside(pp.pts, p) {
+		d = -d
+	}
+	return depth{d, pp.sigmaOn(i, j, t)}
 }
 
 // unseenAt reports whether p is within grow of a disc where the outline
@@ -219,16 +248,16 @@ func (pp *prepared) unseenAt(p tp, grow float64) bool {
 	return false
 }
 
-// firerIn is, for each outline, how deep the firer's base centre stands in
-// it (negative: how far outside). Terrain the firer stands in does not
-// cover its targets.
-func (c *CoverMap) firerIn(m ModelPosition) []float64 {
-	out := make([]float64, len(c.polys))
+// standsIn is, for each outline, how deep the model's base centre stands
+// in it. Terrain the firer stands in does not cover its targets; terrain
+// the target stands in covers it.
+func (c *CoverMap) standsIn(m ModelPosition) []depth {
+	out := make([]depth, len(c.polys))
 	p := modelVec(m)
 	for i := range c.polys {
 		pp := &c.polys[i]
-		if d := p.dist(pp.centre) - pp.radius; d > 0 {
-			out[i] = -d // at least this far outside: enough to decide
+		if d := p.dist(pp.centre) - pp.radius; d > farMM {
+			out[i] = depth{-d, pp.sigma} // at least this far outside
 			continue
 		}
 		out[i] = pp.inOrOut(m)
@@ -236,26 +265,13 @@ func (c *CoverMap) firerIn(m ModelPosition) []float64 {
 	return out
 }
 
-// standsIn is how deep the model's base centre stands inside any terrain
-// and inside heavy terrain (negative: how far outside).
-func (c *CoverMap) standsIn(m ModelPosition) (anyMM, heavyMM float64) {
-	anyMM, heavyMM = math.Inf(-1), math.Inf(-1)
-	p := modelVec(m)
-	for i := range c.polys {
-		pp := &c.polys[i]
-		// Outside the circle around the outline by d, the centre is at
-		// least d outside the outline: skip what cannot raise a margin.
-		if d := p.dist(pp.centre) - pp.radius; -d <= anyMM && (!pp.heavy || -d <= heavyMM) {
-			continue
-		}
-		sd := pp.inOrOut(m)
-		anyMM = max(anyMM, sd)
-		if pp.heavy {
-			heavyMM = max(heavyMM, sd)
-		}
-	}
-	return anyMM, heavyMM
-}
+// farMM: a centre this far outside the circle around an outline is
+// outside it beyond any bound; its depth is not measured nearer, nor
+// scaled (see pointScale).
+const farMM = 50
+
+// firerIn is standsIn for the firer.
+func (c *CoverMap) firerIn(m ModelPosition) []depth { return c.standsIn(m) }
 
 // interval is a range of the pencil parameter u in [-1, 1] across the band
 // (a polygon's shadow), with, at each end, how many millimetres of
@@ -268,11 +284,33 @@ type interval struct{ lo, hi, wlo, whi float64 }
 // the band and f, the factor of its scale (see lines).
 type cut struct{ y, f float64 }
 
-func (c *CoverMap) sight(firer, target ModelPosition, firerIn []float64, anyIn, heavyIn float64) Sight {
+func (c *CoverMap) sight(firer, target ModelPosition, firerAt, targetAt []depth) Sight {
 	c.shot = c.sigmaNear(firer, target)
-	s := Sight{Firer: firer.ID, Target: target.ID,
-		BoundMM: 2 * math.Sqrt(sq(max(firer.SigmaMM, target.SigmaMM))+sq(c.shot))}
+	sb := max(firer.SigmaMM, target.SigmaMM)
+	c.refP, c.sb2 = math.Hypot(sb, c.shot), sb*sb
+	s := Sight{Firer: firer.ID, Target: target.ID, BoundMM: 2 * c.refP}
 	b := s.BoundMM
+	// depths in millimetres of the shot's reference point (see
+	// pointScale)
+	firerIn := c.firerScratch[:0]
+	scaled := func(d depth) float64 {
+		if d.mm < -farMM {
+			return d.mm
+		}
+		return d.mm * c.pointScale(d.sigma)
+	}
+	for _, d := range firerAt {
+		firerIn = append(firerIn, scaled(d))
+	}
+	c.firerScratch = firerIn
+	anyIn, heavyIn := math.Inf(-1), math.Inf(-1)
+	for i, d := range targetAt {
+		x := scaled(d)
+		anyIn = max(anyIn, x)
+		if c.polys[i].heavy {
+			heavyIn = max(heavyIn, x)
+		}
+	}
 	// The outlines the firer stands in are left out; one whose edge is
 	// within the bound of the firer's centre may be in or out, and the
 	// decision is taken both ways.
@@ -313,6 +351,20 @@ func (c *CoverMap) sight(firer, target ModelPosition, firerIn []float64, anyIn, 
 }
 
 func sq(x float64) float64 { return x * x }
+
+// pointScale turns a margin at an outline point of σ so into
+// millimetres of the shot's reference point, σ_p = √(σ_b² + shot²) with
+// σ_b the larger base σ and shot the largest outline σ near the shot,
+// which BoundMM is two of: a margin of x mm at a point whose own σ_p' is
+// smaller is x·σ_p/σ_p' of the reference's, as far past the bound as x is
+// past 2σ_p'. (sight sets refP = σ_p and sb2 = σ_b² for the shot.)
+func (c *CoverMap) pointScale(so float64) float64 {
+	own := math.Sqrt(c.sb2 + so*so)
+	if own == 0 || c.refP == 0 {
+		return 1
+	}
+	return c.refP / own
+}
 
 // unknownW is the scale of a shadow's end on an edge not seen: a margin
 // that turns on it is (nearly) zero, within any bound.
@@ -375,15 +427,18 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 	// for s1 = D − rb: |Δy|/|Δs| in y per mm), besides the band's σ_b
 	// across: an edge nearly parallel to the stretch's end moves its
 	// crossing far for a small error, and its margin shrinks by f, the
-	// ratio of one point's σ to the crossing's.
-	sb0, so := max(firer.SigmaMM, target.SigmaMM), c.shot
-	sp, ss := math.Hypot(sb0, so), math.Sqrt2*sb0
-	cutF := func(ds, dy float64) float64 {
+	// ratio of one point's σ to the crossing's. An outline's σ varies
+	// along it (Terrain.VertexSigmaMM): each shadow end's scale is taken
+	// at its own σ, so, relative to the shot's reference σ_p (the largest
+	// outline σ near the shot; see pointScale).
+	sb0 := max(firer.SigmaMM, target.SigmaMM)
+	sp, ss := c.refP, math.Sqrt2*sb0
+	cutF := func(ds, dy, so float64) float64 {
 		den := math.Sqrt((so*so*(ds*ds+dy*dy)+dy*dy*ss*ss)/(ds*ds) + sb0*sb0)
 		if den == 0 || math.IsNaN(den) {
-			return 1
+			return c.pointScale(so)
 		}
-		return min(1, sp/den)
+		return sp / den
 	}
 	all, heavy, buf := c.all[:0], c.heavy[:0], c.buf
 	// Outlines farther from the band than this cannot change a decision;
@@ -406,13 +461,23 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 		}
 		buf = buf[:0]
 		m := len(p.pts)
+		// a point's scale (pointScale): one for the whole outline when
+		// its σ is one
+		uniform := c.pointScale(p.sigma)
+		scaleAt := func(so float64) float64 {
+			if p.vsig == nil {
+				return uniform
+			}
+			return c.pointScale(so)
+		}
 		// Each edge's part inside the stretch, then where the polygon meets
 		// the stretch's two ends: the u they cover is the polygon's shadow
 		// on the band (the pencil maps lines to lines, so u is monotone
 		// along an edge).
 		cut0, cut1 := c.cut0[:0], c.cut1[:0]
 		for j := range m {
-			pa, pb := p.pts[(j+m-1)%m].sub(a), p.pts[j].sub(a)
+			i := (j + m - 1) % m
+			pa, pb := p.pts[i].sub(a), p.pts[j].sub(a)
 			sa, ya := pa.dot(d), pa.dot(n)
 			sb, yb := pb.dot(d), pb.dot(n)
 			// An edge not seen (drawn across a base) may lie anywhere
@@ -421,7 +486,8 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			unseen := len(p.unseen) > 0
 			for _, e := range [2]float64{s0, s1} {
 				if (sa < e) != (sb < e) {
-					x := cut{ya + (e-sa)/(sb-sa)*(yb-ya), cutF(sb-sa, yb-ya)}
+					te := (e - sa) / (sb - sa)
+					x := cut{ya + te*(yb-ya), cutF(sb-sa, yb-ya, p.sigmaOn(i, j, te))}
 					if unseen && p.unseenAt(a.add(d.scale(e)).add(n.scale(x.y)), 0) {
 						x.f = unknownW
 					}
@@ -448,13 +514,14 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 			w0, w1 := w(sa+t0*(sb-sa)), w(sa+t1*(sb-sa))
 			u0 := (ya + t0*(yb-ya)) / w0
 			u1 := (ya + t1*(yb-ya)) / w1
-			iv := interval{u0, u1, w0, w1}
-			// An end clipped by the stretch is a crossing.
+			// an end clipped by the stretch is a crossing
+			so0, so1 := p.sigmaOn(i, j, t0), p.sigmaOn(i, j, t1)
+			iv := interval{u0, u1, w0 * scaleAt(so0), w1 * scaleAt(so1)}
 			if t0 > 0 {
-				iv.wlo *= cutF(sb-sa, yb-ya)
+				iv.wlo = w0 * cutF(sb-sa, yb-ya, so0)
 			}
 			if t1 < 1 {
-				iv.whi *= cutF(sb-sa, yb-ya)
+				iv.whi = w1 * cutF(sb-sa, yb-ya, so1)
 			}
 			if unseen {
 				// the shadow's ends, where they lie in an unseen disc
@@ -668,15 +735,15 @@ type UnitCover struct {
 // models.
 func (c *CoverMap) UnitCover(firing, targets []ModelPosition) UnitCover {
 	uc := UnitCover{Total: len(targets)}
-	firerIn := make([][]float64, len(firing))
+	firerIn := make([][]depth, len(firing))
 	for i, f := range firing {
 		firerIn[i] = c.firerIn(f)
 	}
 	for _, t := range targets {
-		anyIn, heavyIn := c.standsIn(t)
+		in := c.standsIn(t)
 		lo, hi := levelHeavy, levelHeavy
 		for i, f := range firing {
-			s := c.sight(f, t, firerIn[i], anyIn, heavyIn)
+			s := c.sight(f, t, firerIn[i], in)
 			uc.Sights = append(uc.Sights, s)
 			lo, hi = min(lo, coverLevel(s.Low)), min(hi, coverLevel(s.High))
 		}

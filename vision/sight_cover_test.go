@@ -38,7 +38,7 @@ func (c *coverStats) add(decided bool, got, low, high, want int) {
 // decided from the snapshot and compared with the decision on the
 // generator's true positions and outlines. No decision may be wrong and
 // unflagged. The issue asks 99% of the shots decided and agreeing; that
-// is not reached (about 96%, logged): see the assertion below.
+// is not reached (about 97.5%, logged): see the assertion below.
 //
 // The table is read bare first, then with its models, as at a real
 // table (terrain set, then models deployed): the terrain's memory fills
@@ -51,9 +51,9 @@ func TestCoverEndToEnd(t *testing.T) {
 	// hold-out tables: not looked at while the memory's tolerances and
 	// the σ were set; decided with the rest, and logged on their own
 	holdout := []uint64{7800, 7900, 8000}
-	wantAgree := 95.0
+	wantAgree := 96.5
 	if testing.Short() {
-		seeds, holdout, wantAgree = seeds[:2], nil, 96
+		seeds, holdout, wantAgree = seeds[:2], nil, 97
 	}
 	seeds = append(seeds, holdout...)
 	var shots, units, seenOnly, noMemory, held coverStats
@@ -133,6 +133,9 @@ func TestCoverEndToEnd(t *testing.T) {
 				seenOnly.add(!sb.Close, coverLevel(sb.Cover), coverLevel(sb.Low), coverLevel(sb.High), want)
 				sf := cmFresh.Sight(f, g)
 				noMemory.add(!sf.Close, coverLevel(sf.Cover), coverLevel(sf.Low), coverLevel(sf.High), want)
+				if !sf.Close && coverLevel(sf.Cover) != want {
+					t.Logf("seed %d, no memory: %s → %s decided %q, truth %q (any %.2f heavy %.2f bound %.2f)", seed, f.ID, g.ID, sf.Cover, coverName(want), sf.AnyMM, sf.HeavyMM, sf.BoundMM)
+				}
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
 				if slices.Contains(holdout, seed) {
@@ -217,10 +220,11 @@ func TestCoverEndToEnd(t *testing.T) {
 	}
 	// The issue's 99% is not reached (see the README's cover paragraph):
 	// read bare first, the table has hardly a place a base hides (2 on 10
-	// tables), but a third of the pieces report an outline σ near a
-	// millimetre (a corner the blur rounded, fitted badly), and shots
-	// near them are flagged. The threshold is today's figure (96.4%;
-	// 97.2% for the -short two tables) less a little.
+	// tables); what is flagged is mostly the geometry's own close calls
+	// (a model's centre within a millimetre of an outline flags its ~40
+	// shots) at the σ the camera honestly reports. The threshold is
+	// today's figure (97.5%; 97.8% for the -short two tables) less a
+	// little.
 	if pct(shots.agree, shots.total) < wantAgree {
 		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.0f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
 	}
@@ -265,6 +269,25 @@ type coverErrors struct {
 	// each true corner's distance from the read outline, mm and in σ:
 	// a polygon's shadow ends at its corners
 	corner, cornerZ []float64
+	// true corners more than 3σ (their own) from the outline, not under
+	// an unseen disc
+	worst []string
+}
+
+// sigmaNearest is the read outline's σ at its point nearest p.
+func sigmaNearest(r Terrain, p geom.Vec2) float64 {
+	pp := NewCoverMap([]Terrain{r}).polys[0]
+	_, i, j, t := nearestOnOutline(pp.pts, tp{p.X, p.Y})
+	return pp.sigmaOn(i, j, t)
+}
+
+func unseenNear(r Terrain, p geom.Vec2) bool {
+	for _, u := range r.Unseen {
+		if math.Hypot(p.X-u.X, p.Y-u.Y) <= u.R+3 {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *coverErrors) model(m, truth ModelPosition) {
@@ -299,18 +322,23 @@ func (c *coverErrors) outlines(read []Terrain, truth []synth.TerrainPiece) {
 			a, b := tp.Outline[i], tp.Outline[(i+1)%len(tp.Outline)]
 			d := outlineDist(poly, a)
 			c.corner = append(c.corner, d)
-			c.cornerZ = append(c.cornerZ, d/r.SigmaMM)
+			c.cornerZ = append(c.cornerZ, d/sigmaNearest(r, a))
+			if z := d / sigmaNearest(r, a); z > 3 && !unseenNear(r, a) {
+				c.worst = append(c.worst, fmt.Sprintf("piece %s corner (%.1f, %.1f) %.2f mm off, σ there %.2f (%.1fσ), piece σ %.2f", r.ID, a.X, a.Y, d, sigmaNearest(r, a), z, r.SigmaMM))
+			}
 			n := int(math.Ceil(a.Dist(b) / 2))
-			sum := 0.0
+			sum, sumZ := 0.0, 0.0
 			for k := 0; k < n; k++ {
-				d := outlineDist(poly, a.Add(b.Sub(a).Scale(float64(k)/float64(n))))
+				q := a.Add(b.Sub(a).Scale(float64(k) / float64(n)))
+				d := outlineDist(poly, q)
 				c.point = append(c.point, d)
-				c.pointZ = append(c.pointZ, d/r.SigmaMM)
+				c.pointZ = append(c.pointZ, d/sigmaNearest(r, q))
 				sum += d
+				sumZ += d / sigmaNearest(r, q)
 			}
 			if a.Dist(b) >= 10 {
 				c.edge = append(c.edge, sum/float64(n))
-				c.edgeZ = append(c.edgeZ, sum/float64(n)/r.SigmaMM)
+				c.edgeZ = append(c.edgeZ, sumZ/float64(n))
 			}
 		}
 	}
@@ -325,4 +353,7 @@ func (c *coverErrors) log(t *testing.T) {
 	t.Logf("outline point error (%d): mm %s; in σ %s", len(c.point), q(c.point), q(c.pointZ))
 	t.Logf("outline corner error (%d): mm %s; in σ %s", len(c.corner), q(c.corner), q(c.cornerZ))
 	t.Logf("outline edge error, mean along each true edge (%d): mm %s; in σ %s", len(c.edge), q(c.edge), q(c.edgeZ))
+	for _, w := range c.worst {
+		t.Log(w)
+	}
 }

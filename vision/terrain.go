@@ -16,6 +16,11 @@ type Terrain struct {
 	Outline [][2]float64 `json:"outline"`
 	// SigmaMM is the standard uncertainty of the outline, per axis.
 	SigmaMM float64 `json:"sigma_mm"`
+	// VertexSigmaMM, when given, is the standard uncertainty at each
+	// vertex of Outline, in its order (a corner the blur rounded is less
+	// certain than a straight edge's ends); along an edge it runs
+	// linearly from one end's to the other's. SigmaMM is the largest.
+	VertexSigmaMM []float64 `json:"vertex_sigma_mm,omitempty"`
 	// Unseen are the places where the outline was not seen: a model's
 	// base stood over the piece's edge and the camera drew the edge across
 	// it. The piece may run anywhere inside an unseen disc; SigmaMM does

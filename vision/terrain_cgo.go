@@ -262,16 +262,22 @@ func (r *terrainReader) read(frame gocv.Mat, models []ModelPosition) terrainRead
 			// the half-size outline's σ: half a halved pixel
 			sigma := 0.5 * terrainShrink * r.cal.ScaleAt(polygonCentroid(poly))
 			var unseen []UnseenDisc
+			var vsig []float64
 			if full {
-				if fine, us, s, ok := r.refineOutline(fr, roughs[k], bases); ok {
-					poly, unseen, sigma = fine, us, s
+				if fine, us, vs, ok := r.refineOutline(fr, roughs[k], bases); ok {
+					poly, unseen, sigma = fine, us, slices.Max(vs)
+					vsig = make([]float64, len(vs))
+					for i, s := range vs {
+						vsig[i] = round3(math.Hypot(calMM, s))
+					}
 					if signedArea(poly) < 0 {
 						slices.Reverse(poly)
+						slices.Reverse(vsig)
 					}
 				}
 			}
 			out.terrain = append(out.terrain, Terrain{Kind: class, Outline: poly, Unseen: unseen,
-				SigmaMM: round3(math.Hypot(calMM, sigma))})
+				SigmaMM: round3(math.Hypot(calMM, sigma)), VertexSigmaMM: vsig})
 		}
 	}
 	numberTerrain(out.terrain)

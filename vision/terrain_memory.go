@@ -75,8 +75,8 @@ func remember(terrain []Terrain) []Terrain {
 
 // recall fills what bases hide in cur from memory: each piece with unseen
 // discs that agrees with a remembered piece where both were seen takes the
-// remembered outline (and the larger of the two σ) and loses its unseen
-// discs.
+// remembered outline (with its σ, at least the new reading's least) and
+// loses its unseen discs.
 func recall(memory, cur []Terrain) []Terrain {
 	if len(memory) == 0 {
 		return cur
@@ -93,7 +93,20 @@ func recall(memory, cur []Terrain) []Terrain {
 			}
 			used[j] = true
 			out[i].Outline = slices.Clone(m.Outline)
-			out[i].SigmaMM = math.Max(m.SigmaMM, c.SigmaMM)
+			// the remembered outline's σ, at least the least the new
+			// reading has anywhere
+			least := c.SigmaMM
+			if len(c.VertexSigmaMM) > 0 {
+				least = slices.Min(c.VertexSigmaMM)
+			}
+			out[i].VertexSigmaMM = nil
+			if len(m.VertexSigmaMM) == len(m.Outline) {
+				out[i].VertexSigmaMM = make([]float64, len(m.VertexSigmaMM))
+				for k, s := range m.VertexSigmaMM {
+					out[i].VertexSigmaMM[k] = math.Max(s, least)
+				}
+			}
+			out[i].SigmaMM = math.Max(m.SigmaMM, least)
 			out[i].Unseen = nil
 			break
 		}
