@@ -58,15 +58,6 @@ func boundaryDist(poly []tp, p tp) float64 {
 	return best
 }
 
-// signedDist is the distance from p to the outline, positive inside.
-func signedDist(poly []tp, p tp) float64 {
-	d := boundaryDist(poly, p)
-	if inside(poly, p) {
-		return d
-	}
-	return -d
-}
-
 // segmentsCross reports whether the segments ab and cd meet.
 func segmentsCross(a, b, c, d tp) bool {
 	d1, d2 := b.sub(a).cross(c.sub(a)), b.sub(a).cross(d.sub(a))

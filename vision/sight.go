@@ -71,8 +71,9 @@
 // interpolated between its edge's two corners; a margin at a point is
 // scaled by σ_p/σ_p' (pointScale, σ_p' that point's own), so that every
 // margin compares with the one bound of the shot. Every margin is then
-// compared with BoundMM = 2σ_p (k = 2, as every other check in vision). Why 2: the true margins are spread evenly near zero, about 1%
-// of shots per σ_p on each side (TestSightProperty), so a margin just past
+// compared with BoundMM = 2σ_p (k = 2, as every other check in vision).
+// Why 2: the true margins are spread evenly near zero, about 1% of shots
+// per σ_p on each side (TestSightProperty), so a margin just past
 // kσ_p is crossed by a normal error with probability Q(k) and about
 // 2%·∫_k^∞ Q shots in a hundred are decided wrong: ~2 in 10,000 at k = 2
 // (measured 1 of 20,400), ~20 at k = 1, ~45 at k = 0.5; with errors kept
