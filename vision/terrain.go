@@ -1,5 +1,7 @@
 package vision
 
+import "slices"
+
 // Cover kinds (skirmish rulebook, "Modyfikator przeszkód": light cover is
 // marked yellow, heavy cover green).
 const (
@@ -51,4 +53,12 @@ type TableMarker struct {
 	SigmaMM    float64 `json:"sigma_mm"`
 	// Confidence is how sure the reading is (0–1).
 	Confidence float64 `json:"confidence,omitempty"`
+}
+
+// leastSigma is the smallest σ the outline has anywhere.
+func (t Terrain) leastSigma() float64 {
+	if len(t.VertexSigmaMM) > 0 {
+		return slices.Min(t.VertexSigmaMM)
+	}
+	return t.SigmaMM
 }

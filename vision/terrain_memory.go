@@ -95,10 +95,7 @@ func recall(memory, cur []Terrain) []Terrain {
 			out[i].Outline = slices.Clone(m.Outline)
 			// the remembered outline's σ, at least the least the new
 			// reading has anywhere
-			least := c.SigmaMM
-			if len(c.VertexSigmaMM) > 0 {
-				least = slices.Min(c.VertexSigmaMM)
-			}
+			least := c.leastSigma()
 			out[i].VertexSigmaMM = nil
 			if len(m.VertexSigmaMM) == len(m.Outline) {
 				out[i].VertexSigmaMM = make([]float64, len(m.VertexSigmaMM))

@@ -173,7 +173,9 @@ func (p *Pipeline) applyTerrain(s *Snapshot, frame gocv.Mat) {
 }
 
 // sameTerrain: the same pieces, each of the same kind within 3 mm (or
-// 3σ) of where it was (centroid) and within 10% of its area.
+// 3σ, the outline's least: a piece's centroid is known far better than
+// its least certain corner) of where it was (centroid) and within 10% of
+// its area.
 func sameTerrain(a, b []Terrain) bool {
 	if len(a) != len(b) {
 		return false
@@ -186,7 +188,7 @@ func sameTerrain(a, b []Terrain) bool {
 			if used[j] || a[i].Kind != b[j].Kind {
 				continue
 			}
-			if polygonCentroid(b[j].Outline).Dist(ca) <= math.Max(3, 3*a[i].SigmaMM) && math.Abs(polygonArea(b[j].Outline)-aa) <= 0.1*aa {
+			if polygonCentroid(b[j].Outline).Dist(ca) <= math.Max(3, 3*a[i].leastSigma()) && math.Abs(polygonArea(b[j].Outline)-aa) <= 0.1*aa {
 				used[j], found = true, true
 				break
 			}
