@@ -58,6 +58,27 @@ func pieceMap(s Snapshot) map[string]int {
 	return got
 }
 
+// feeder runs frames through the pipeline, a second apart, and gives the
+// snapshots they made.
+func feeder(t *testing.T, p *Pipeline) func(frames ...gocv.Mat) []Snapshot {
+	clock := 0
+	return func(frames ...gocv.Mat) []Snapshot {
+		t.Helper()
+		var out []Snapshot
+		for _, m := range frames {
+			clock++
+			s, err := p.Process(m, time.Unix(int64(clock), 0))
+			if err != nil {
+				t.Fatalf("frame %d: %v", clock, err)
+			}
+			if s != nil {
+				out = append(out, *s)
+			}
+		}
+		return out
+	}
+}
+
 func TestPipelineCountsBoard(t *testing.T) {
 	bb := newBitwaBoard(t)
 	path := bb.path
@@ -107,22 +128,7 @@ func TestBoardOnlyPipeline(t *testing.T) {
 	defer p.Close()
 	var imgs int
 	p.OnImage(func([]byte) { imgs++ })
-	clock := 0
-	run := func(frames ...gocv.Mat) []Snapshot {
-		t.Helper()
-		var out []Snapshot
-		for _, m := range frames {
-			clock++
-			s, err := p.Process(m, time.Unix(int64(clock), 0))
-			if err != nil {
-				t.Fatalf("frame %d: %v", clock, err)
-			}
-			if s != nil {
-				out = append(out, *s)
-			}
-		}
-		return out
-	}
+	run := feeder(t, p)
 	one := []synth.BoardPiece{{Colour: "wp", X: 100, Y: 130}, {Colour: "acz", X: 500, Y: 300}}
 	moved := []synth.BoardPiece{{Colour: "wp", X: 100, Y: 130}, {Colour: "acz", X: 500, Y: 300}, {Colour: "acz", X: 510, Y: 300}}
 	a1, a2, a3, a4 := bb.frame(t, 1, one...), bb.frame(t, 2, one...), bb.frame(t, 3, one...), bb.frame(t, 4, one...)
@@ -245,22 +251,7 @@ func TestTableCameraCountsBoardChange(t *testing.T) {
 			m.Close()
 		}
 	}()
-	clock := 0
-	run := func(frames ...gocv.Mat) []Snapshot {
-		t.Helper()
-		var out []Snapshot
-		for _, m := range frames {
-			clock++
-			s, err := p.Process(m, time.Unix(int64(clock), 0))
-			if err != nil {
-				t.Fatalf("frame %d: %v", clock, err)
-			}
-			if s != nil {
-				out = append(out, *s)
-			}
-		}
-		return out
-	}
+	run := feeder(t, p)
 	snaps := run(frames[:4]...)
 	if len(snaps) == 0 || pieceMap(snaps[len(snaps)-1])["S2/acz"] != 1 {
 		t.Fatalf("the table still: want a snapshot with the board's count, got %+v", snaps)

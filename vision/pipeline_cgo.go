@@ -453,6 +453,12 @@ func (p *Pipeline) trayOnly(frame gocv.Mat, at time.Time) *Snapshot {
 	if p.tray == nil || !p.tray.fresh || !p.haveSnap {
 		return nil
 	}
+	return p.lastAgain(frame, at)
+}
+
+// lastAgain is the last snapshot again, numbered anew and finished on the
+// frame: its models did not move, what else it carries is read again.
+func (p *Pipeline) lastAgain(frame gocv.Mat, at time.Time) *Snapshot {
 	s := p.lastSnap
 	s.Models = slices.Clone(s.Models)
 	s.Warnings, s.Image, s.Time = nil, "", at
@@ -484,13 +490,7 @@ func (p *Pipeline) stillTableChange(frame gocv.Mat, at time.Time, moving bool) *
 	if same {
 		return nil
 	}
-	s := p.lastSnap
-	s.Models = slices.Clone(s.Models)
-	s.Warnings, s.Image, s.Time = nil, "", at
-	p.tracker.seq++
-	s.Seq = p.tracker.seq
-	p.finish(&s, frame)
-	return &s
+	return p.lastAgain(frame, at)
 }
 
 // regionInset: a marker nearer a region's edge than this is not looked
