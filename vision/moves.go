@@ -46,12 +46,14 @@ func Moves(start, end Snapshot, allowance func(ModelPosition) float64, krokMM fl
 	if len(terrain) == 0 {
 		terrain = end.Terrain
 	}
-	sigmaT := 0.0
-	var polys [][]tp
+	type poly struct {
+		pts   []tp
+		sigma float64
+	}
+	var polys []poly
 	for _, t := range terrain {
 		if len(t.Outline) >= 3 {
-			polys = append(polys, outline(t))
-			sigmaT = math.Max(sigmaT, t.SigmaMM)
+			polys = append(polys, poly{outline(t), t.SigmaMM})
 		}
 	}
 	if krokMM == 0 {
@@ -68,12 +70,27 @@ func Moves(start, end Snapshot, allowance func(ModelPosition) float64, krokMM fl
 			continue
 		}
 		a, b := modelVec(s), modelVec(m)
+		sm := math.Max(s.SigmaMM, m.SigmaMM)
 		mv := Move{Model: m.ID, Unit: m.Unit,
 			Distance:    Distance{MM: a.dist(b), BoundMM: 2 * math.Hypot(s.SigmaMM, m.SigmaMM)},
 			JumpMM:      math.Inf(-1),
-			JumpBoundMM: 2 * math.Hypot(math.Max(s.SigmaMM, m.SigmaMM), sigmaT)}
+			JumpBoundMM: 2 * sm}
+		// each piece against its own bound: the jump is the piece whose
+		// depth is the most bounds past its edge (a piece far off with a
+		// sloppy outline does not make every move close)
+		best := math.Inf(-1)
 		for _, p := range polys {
-			mv.JumpMM = math.Max(mv.JumpMM, -segmentDepth(p, a, b))
+			d, bound := -segmentDepth(p.pts, a, b), 2*math.Hypot(sm, p.sigma)
+			z := d / bound
+			if bound == 0 {
+				z = math.Copysign(math.Inf(1), d)
+				if d == 0 {
+					z = 0
+				}
+			}
+			if z > best {
+				best, mv.JumpMM, mv.JumpBoundMM = z, d, bound
+			}
 		}
 		mv.JumpMM = clampMM(mv.JumpMM)
 		if mv.Distance.MM <= mv.Distance.BoundMM {

@@ -53,13 +53,17 @@ func equalStrings(a, b []string) bool {
 
 func TestMoves(t *testing.T) {
 	wall := rect("w", CoverHeavy, 200, -50, 210, 50)
-	start := Snapshot{Terrain: []Terrain{wall}, Models: []ModelPosition{
+	// a piece far off read badly: it does not make the moves by the wall
+	// close calls
+	sloppy := rect("s", CoverLight, 1000, 1000, 1100, 1100)
+	sloppy.SigmaMM = 5
+	start := Snapshot{Terrain: []Terrain{wall, sloppy}, Models: []ModelPosition{
 		model("over", "a", 150, 0), model("beside", "a", 150, 100), model("graze", "a", 150, 51.5),
-		model("still", "a", 205, 0), model("gone", "a", 0, 0),
+		model("clip", "a", 150, 46), model("still", "a", 205, 0), model("gone", "a", 0, 0),
 	}}
 	end := Snapshot{KrokMM: 25.4, Models: []ModelPosition{
 		model("over", "a", 260, 0), model("beside", "a", 260, 100), model("graze", "a", 260, 51.5),
-		model("still", "a", 205, 0), model("new", "a", 0, 0),
+		model("clip", "a", 260, 46), model("still", "a", 205, 0), model("new", "a", 0, 0),
 	}}
 	allow := func(m ModelPosition) float64 { return 100 }
 	got := Moves(start, end, allow, 0)
@@ -72,6 +76,7 @@ func TestMoves(t *testing.T) {
 		{"over", 110, true, false, 10},
 		{"beside", 110, false, false, 10},
 		{"graze", 110, false, true, 10},
+		{"clip", 110, true, false, 10}, // 4 mm past the wall's edge, bound 2.24
 		{"still", 0, false, false, 0},
 	}
 	if len(got) != len(want) {
