@@ -11,12 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"gocv.io/x/gocv"
 
+	"github.com/sztab/sztab/internal/logbuf"
 	"github.com/sztab/sztab/vision/synth"
 )
 
@@ -250,7 +250,7 @@ func TestRunCameraDisappears(t *testing.T) {
 	moved := tb.scene.Moved(2, 5)
 	writeFrames(t, filepath.Join(dir, "later"), frames(t, moved), 3)
 
-	var logs syncBuffer
+	var logs logbuf.Buffer
 	p, err := Open(cfg, slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -381,25 +381,7 @@ func TestOpenAndReloadErrors(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink tests can read while Run writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func waitFor(t *testing.T, b *syncBuffer, text string) {
+func waitFor(t *testing.T, b *logbuf.Buffer, text string) {
 	t.Helper()
 	for i := 0; i < 600; i++ {
 		if strings.Contains(b.String(), text) {
