@@ -204,7 +204,7 @@ func LineOfFire(firer, target ModelPosition, terrain []Terrain) Sight {
 
 // Sight decides the target's cover from the firer.
 func (c *CoverMap) Sight(firer, target ModelPosition) Sight {
-	return c.sight(firer, target, c.firerIn(firer), c.standsIn(target))
+	return c.sight(firer, target, c.standsIn(firer), c.standsIn(target))
 }
 
 // depth is how deep a base centre stands in an outline (negative: how far
@@ -270,9 +270,6 @@ func (c *CoverMap) standsIn(m ModelPosition) []depth {
 // outside it beyond any bound; its depth is not measured nearer, nor
 // scaled (see pointScale).
 const farMM = 50
-
-// firerIn is standsIn for the firer.
-func (c *CoverMap) firerIn(m ModelPosition) []depth { return c.standsIn(m) }
 
 // interval is a range of the pencil parameter u in [-1, 1] across the band
 // (a polygon's shadow), with, at each end, how many millimetres of
@@ -738,7 +735,7 @@ func (c *CoverMap) UnitCover(firing, targets []ModelPosition) UnitCover {
 	uc := UnitCover{Total: len(targets)}
 	firerIn := make([][]depth, len(firing))
 	for i, f := range firing {
-		firerIn[i] = c.firerIn(f)
+		firerIn[i] = c.standsIn(f)
 	}
 	for _, t := range targets {
 		in := c.standsIn(t)

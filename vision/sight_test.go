@@ -459,7 +459,7 @@ func flagReason(cm *CoverMap, f, g ModelPosition, s Sight) string {
 			heavyIn = max(heavyIn, d.mm)
 		}
 	}
-	fi := cm.firerIn(f)
+	fi := cm.standsIn(f)
 	var why []string
 	if math.Abs(anyIn) <= b || math.Abs(heavyIn) <= b {
 		why = append(why, "stands-in")
@@ -512,7 +512,7 @@ func benchSight(b *testing.B, mixed bool) {
 			in[i] = cm.standsIn(t)
 		}
 		for _, f := range firing {
-			fi := cm.firerIn(f)
+			fi := cm.standsIn(f)
 			for i, t := range targets {
 				_ = cm.sight(f, t, fi, in[i])
 			}
