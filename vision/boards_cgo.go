@@ -100,9 +100,9 @@ type boardReader struct {
 	counter *board.Counter
 	buf     []byte
 	// stale is set when the image changed since the board was last
-	// counted; until it is, the last count (pieces, warnings) stands.
+	// counted (and when nothing was counted yet); until it is, the last
+	// count (pieces, warnings) stands.
 	stale    bool
-	counted  bool
 	pieces   []PieceCount
 	warnings []string
 	// still counts the frames since a board-only camera's board last
@@ -255,12 +255,17 @@ func (p *Pipeline) countBoard(s *Snapshot, frame gocv.Mat) {
 	if b == nil {
 		return
 	}
-	if b.stale || !b.counted {
-		b.pieces, b.warnings = b.count(frame)
-		b.stale, b.counted = false, true
-	}
+	b.refresh(frame)
 	s.Pieces = slices.Clone(b.pieces)
 	s.Warnings = append(s.Warnings, b.warnings...)
+}
+
+// refresh counts the frame when the image changed since the last count.
+func (b *boardReader) refresh(frame gocv.Mat) {
+	if b.stale {
+		b.pieces, b.warnings = b.count(frame)
+		b.stale = false
+	}
 }
 
 func (b *boardReader) count(frame gocv.Mat) ([]PieceCount, []string) {

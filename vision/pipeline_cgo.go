@@ -484,7 +484,7 @@ func (p *Pipeline) stillTableChange(frame gocv.Mat, at time.Time, moving bool) *
 	same := sameTerrain(before, t.terrain) && sameMarkers(beforeM, t.markers) && slices.Equal(beforeW, t.warnings)
 	if board {
 		pieces, warnings := b.pieces, b.warnings
-		p.countBoard(&Snapshot{}, frame)
+		b.refresh(frame)
 		same = same && slices.Equal(pieces, b.pieces) && slices.Equal(warnings, b.warnings)
 	}
 	if same {
