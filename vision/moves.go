@@ -81,14 +81,8 @@ func Moves(start, end Snapshot, allowance func(ModelPosition) float64, krokMM fl
 		best := math.Inf(-1)
 		for _, p := range polys {
 			d, bound := -segmentDepth(p.pts, a, b), 2*math.Hypot(sm, p.sigma)
-			z := d / bound
-			if bound == 0 {
-				z = math.Copysign(math.Inf(1), d)
-				if d == 0 {
-					z = 0
-				}
-			}
-			if z > best {
+			// (a bound of 0, exact positions, ranks by the depth's sign)
+			if z := d / math.Max(bound, 1e-12); z > best {
 				best, mv.JumpMM, mv.JumpBoundMM = z, d, bound
 			}
 		}

@@ -51,11 +51,8 @@ func pointSegDist(p, a, b tp) float64 {
 
 // boundaryDist is the distance from p to the polygon's outline.
 func boundaryDist(poly []tp, p tp) float64 {
-	best := math.Inf(1)
-	for i, j := 0, len(poly)-1; i < len(poly); j, i = i, i+1 {
-		best = min(best, pointSegDist(p, poly[j], poly[i]))
-	}
-	return best
+	d, _, _, _ := nearestOnOutline(poly, p)
+	return d
 }
 
 // segmentsCross reports whether the segments ab and cd meet.
