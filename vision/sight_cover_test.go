@@ -274,11 +274,15 @@ type coverErrors struct {
 	worst []string
 }
 
-// sigmaNearest is the read outline's σ at its point nearest p.
-func sigmaNearest(r Terrain, p geom.Vec2) float64 {
+// nearestOn measures points against the read outline: a point's distance
+// from it and the σ reported at its point nearest (the outline prepared
+// once).
+func nearestOn(r Terrain) func(p geom.Vec2) (dist, sigma float64) {
 	pp := NewCoverMap([]Terrain{r}).polys[0]
-	_, i, j, t := nearestOnOutline(pp.pts, tp{p.X, p.Y})
-	return pp.sigmaOn(i, j, t)
+	return func(p geom.Vec2) (float64, float64) {
+		d, i, j, t := nearestOnOutline(pp.pts, tp{p.X, p.Y})
+		return d, pp.sigmaOn(i, j, t)
+	}
 }
 
 func unseenNear(r Terrain, p geom.Vec2) bool {
@@ -317,24 +321,23 @@ func (c *coverErrors) outlines(read []Terrain, truth []synth.TerrainPiece) {
 			continue
 		}
 		r := read[bi]
-		poly := vecs(r.Outline)
+		near := nearestOn(r)
 		for i := range tp.Outline {
 			a, b := tp.Outline[i], tp.Outline[(i+1)%len(tp.Outline)]
-			d := outlineDist(poly, a)
+			d, s := near(a)
 			c.corner = append(c.corner, d)
-			c.cornerZ = append(c.cornerZ, d/sigmaNearest(r, a))
-			if z := d / sigmaNearest(r, a); z > 3 && !unseenNear(r, a) {
-				c.worst = append(c.worst, fmt.Sprintf("piece %s corner (%.1f, %.1f) %.2f mm off, σ there %.2f (%.1fσ), piece σ %.2f", r.ID, a.X, a.Y, d, sigmaNearest(r, a), z, r.SigmaMM))
+			c.cornerZ = append(c.cornerZ, d/s)
+			if d/s > 3 && !unseenNear(r, a) {
+				c.worst = append(c.worst, fmt.Sprintf("piece %s corner (%.1f, %.1f) %.2f mm off, σ there %.2f (%.1fσ), piece σ %.2f", r.ID, a.X, a.Y, d, s, d/s, r.SigmaMM))
 			}
 			n := int(math.Ceil(a.Dist(b) / 2))
 			sum, sumZ := 0.0, 0.0
 			for k := 0; k < n; k++ {
-				q := a.Add(b.Sub(a).Scale(float64(k) / float64(n)))
-				d := outlineDist(poly, q)
+				d, s := near(a.Add(b.Sub(a).Scale(float64(k) / float64(n))))
 				c.point = append(c.point, d)
-				c.pointZ = append(c.pointZ, d/sigmaNearest(r, q))
+				c.pointZ = append(c.pointZ, d/s)
 				sum += d
-				sumZ += d / sigmaNearest(r, q)
+				sumZ += d / s
 			}
 			if a.Dist(b) >= 10 {
 				c.edge = append(c.edge, sum/float64(n))

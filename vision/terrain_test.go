@@ -185,11 +185,12 @@ func scoreTerrain(s *synth.Scene, snap Snapshot) *terrainScore {
 			sc.wrongKind++
 		}
 		perTrue[owner[i]]++
+		near := nearestOn(d)
 		for _, q := range boundarySamples(vecs(d.Outline), 2) {
 			e := outlineDist(tp.Outline, q)
 			sc.errs = append(sc.errs, e)
 			sc.sigmaSamples++
-			if e <= 2*sigmaNearest(d, q) {
+			if _, s := near(q); e <= 2*s {
 				sc.withinSigma++
 			}
 		}
@@ -713,6 +714,7 @@ func TestTerrainMemory(t *testing.T) {
 		if read == nil {
 			t.Fatalf("truth piece %d not read", h.truth)
 		}
+		near := nearestOn(*read)
 		for _, q := range boundarySamples(tp.Outline, 1) {
 			in := false
 			for _, u := range h.discs {
@@ -721,10 +723,10 @@ func TestTerrainMemory(t *testing.T) {
 			if !in {
 				continue
 			}
-			e := outlineDist(vecs(read.Outline), q)
+			e, s := near(q)
 			errs = append(errs, e)
 			n++
-			if e <= 2*sigmaNearest(*read, q) {
+			if e <= 2*s {
 				within++
 			}
 		}
