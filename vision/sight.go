@@ -66,8 +66,8 @@
 // a worst-case sum. Where a shadow's end is an edge crossing an end of
 // the stretch rather than a vertex, it moves more than the point (see
 // cutF in lines) and its margin is scaled down by the ratio. An outline
-// whose σ varies along it (Terrain.VertexSigmaMM: a corner the blur
-// rounded is less certain than a straight edge) has each point's σ_o
+// whose σ varies along it (Terrain.VertexSigmaMM: a corner that stands
+// off the paint around it is less certain than a straight edge) has each point's σ_o
 // interpolated between its edge's two corners; a margin at a point is
 // scaled by σ_p/σ_p' (pointScale, σ_p' that point's own), so that every
 // margin compares with the one bound of the shot. Every margin is then

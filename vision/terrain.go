@@ -19,8 +19,8 @@ type Terrain struct {
 	// SigmaMM is the standard uncertainty of the outline, per axis.
 	SigmaMM float64 `json:"sigma_mm"`
 	// VertexSigmaMM, when given, is the standard uncertainty at each
-	// vertex of Outline, in its order (a corner the blur rounded is less
-	// certain than a straight edge's ends); along an edge it runs
+	// vertex of Outline, in its order (a corner that stands off the paint
+	// around it is less certain than a straight edge's ends); along an edge it runs
 	// linearly from one end's to the other's. SigmaMM is the largest.
 	VertexSigmaMM []float64 `json:"vertex_sigma_mm,omitempty"`
 	// Unseen are the places where the outline was not seen: a model's
