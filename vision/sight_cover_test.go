@@ -38,7 +38,8 @@ func (c *coverStats) add(decided bool, got, low, high, want int) {
 // decided from the snapshot and compared with the decision on the
 // generator's true positions and outlines. No decision may be wrong and
 // unflagged. The issue asks 99% of the shots decided and agreeing; that
-// is not reached (about 97.5%, logged): see the assertion below.
+// is not reached (about 97.7%, logged): see the assertion below, and the
+// ceiling logged beside it.
 //
 // The table is read bare first, then with its models, as at a real
 // table (terrain set, then models deployed): the terrain's memory fills
@@ -51,12 +52,12 @@ func TestCoverEndToEnd(t *testing.T) {
 	// hold-out tables: not looked at while the memory's tolerances and
 	// the σ were set; decided with the rest, and logged on their own
 	holdout := []uint64{7800, 7900, 8000}
-	wantAgree := 96.5
+	wantAgree := 97.0
 	if testing.Short() {
-		seeds, holdout, wantAgree = seeds[:2], nil, 97
+		seeds, holdout, wantAgree = seeds[:2], nil, 97.5
 	}
 	seeds = append(seeds, holdout...)
-	var shots, units, seenOnly, noMemory, held coverStats
+	var shots, units, seenOnly, noMemory, held, ceiling coverStats
 	var errs coverErrors
 	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
@@ -120,6 +121,15 @@ func TestCoverEndToEnd(t *testing.T) {
 			seenT[i].Unseen = nil
 		}
 		cmSeen := NewCoverMap(seenT)
+		// the ceiling: the true outlines and centres, each outline at the
+		// least σ the camera reports for any outline (splitMM/√3) and each
+		// model at the σ reported for it: what a perfect reading, as
+		// certain as the camera can honestly be, would still flag
+		perfectT := slices.Clone(truthT)
+		for i := range perfectT {
+			perfectT[i].SigmaMM = splitMM / math.Sqrt(3)
+		}
+		cmPerfect := NewCoverMap(perfectT)
 		// the truth of every pair once (it is the slow part)
 		truth := map[[2]string]int{}
 		for _, f := range seen {
@@ -136,6 +146,11 @@ func TestCoverEndToEnd(t *testing.T) {
 				if !sf.Close && coverLevel(sf.Cover) != want {
 					t.Logf("seed %d, no memory: %s → %s decided %q, truth %q (any %.2f heavy %.2f bound %.2f)", seed, f.ID, g.ID, sf.Cover, coverName(want), sf.AnyMM, sf.HeavyMM, sf.BoundMM)
 				}
+				tf, tg := f, g
+				tf.X, tf.Y = truthM[f.ID].X, truthM[f.ID].Y
+				tg.X, tg.Y = truthM[g.ID].X, truthM[g.ID].Y
+				sp := cmPerfect.Sight(tf, tg)
+				ceiling.add(!sp.Close, coverLevel(sp.Cover), coverLevel(sp.Low), coverLevel(sp.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
 				if slices.Contains(holdout, seed) {
@@ -208,6 +223,8 @@ func TestCoverEndToEnd(t *testing.T) {
 	}
 	t.Logf("without the bare table's memory: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
+	t.Logf("ceiling, the true outlines and centres at the σ the camera reports at best: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+		ceiling.agree, pct(ceiling.agree, ceiling.total), ceiling.flagged, pct(ceiling.flagged, ceiling.total), ceiling.wrong)
 	errs.log(t)
 	t.Logf("flagged: %d decided when the unseen discs are left out; their bound (2σ_p) p50 %.2f p90 %.2f max %.2f mm", flaggedUnseen,
 		geom.Percentile(flaggedBounds, .5), geom.Percentile(flaggedBounds, .9), geom.Percentile(flaggedBounds, 1))
@@ -215,6 +232,9 @@ func TestCoverEndToEnd(t *testing.T) {
 		seenOnly.agree, pct(seenOnly.agree, seenOnly.total), seenOnly.flagged, pct(seenOnly.flagged, seenOnly.total), seenOnly.wrong)
 	t.Logf("units: %d, %d decided and agree (%.2f%%), %d flagged, %d wrong and unflagged",
 		units.total, units.agree, pct(units.agree, units.total), units.flagged, units.wrong)
+	if ceiling.wrong > 0 {
+		t.Errorf("%d shots decided wrong on the true outlines and centres", ceiling.wrong)
+	}
 	if shots.wrong > 0 || units.wrong > 0 {
 		t.Errorf("%d shots and %d unit decisions wrong and unflagged, want none", shots.wrong, units.wrong)
 	}
@@ -222,11 +242,12 @@ func TestCoverEndToEnd(t *testing.T) {
 	// read bare first, the table has hardly a place a base hides (2 on 10
 	// tables); what is flagged is mostly the geometry's own close calls
 	// (a model's centre within a millimetre of an outline flags its ~40
-	// shots) at the σ the camera honestly reports. The threshold is
-	// today's figure (97.5%; 97.8% for the -short two tables) less a
-	// little.
+	// shots) at the σ the camera honestly reports: the ceiling, a perfect
+	// reading at the least σ the camera reports, decides 98.1%. The
+	// threshold is today's figure (97.65%; 97.9% for the -short two
+	// tables) less a little.
 	if pct(shots.agree, shots.total) < wantAgree {
-		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.0f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
+		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.1f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
 	}
 	if pct(units.agree, units.total) < 90 {
 		t.Errorf("%.2f%% of %d unit decisions decided and agree with the truth, want at least 90%%", pct(units.agree, units.total), units.total)
