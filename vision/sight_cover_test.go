@@ -5,6 +5,7 @@ package vision
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -38,7 +39,7 @@ func (c *coverStats) add(decided bool, got, low, high, want int) {
 // decided from the snapshot and compared with the decision on the
 // generator's true positions and outlines. No decision may be wrong and
 // unflagged. The issue asks 99% of the shots decided and agreeing; that
-// is not reached (about 97.7%, logged): see the assertion below, and the
+// is not reached (about 97.6%, logged): see the assertion below, and the
 // ceiling logged beside it.
 //
 // The table is read bare first, then with its models, as at a real
@@ -62,6 +63,13 @@ func TestCoverEndToEnd(t *testing.T) {
 	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
 		tt := newTerrainTable(t, accuracyOptions(2304, 1296), seed, terrainOptions())
+		// Real bases are not all the registry's height: each model's is
+		// off by the registry's height tolerance (σ 0.5 mm), so that the
+		// parallax it puts in the models' σ is there to be measured.
+		rng := rand.New(rand.NewPCG(seed, 0x4845))
+		for i := range tt.scene.Models {
+			tt.scene.Models[i].Height += tt.reg.Defaults.HeightToleranceMM * rng.NormFloat64()
+		}
 		// the table as set, read still, then the models deployed on it
 		bare := renderMat(t, bareScene(tt.scene))
 		m := renderMat(t, tt.scene)
@@ -235,6 +243,15 @@ func TestCoverEndToEnd(t *testing.T) {
 	if ceiling.wrong > 0 {
 		t.Errorf("%d shots decided wrong on the true outlines and centres", ceiling.wrong)
 	}
+	// the σ the decisions rest on hold: p99 of each error within 2.5σ
+	for _, e := range []struct {
+		what string
+		z    []float64
+	}{{"model centres", errs.centreZ}, {"true outline points", errs.pointZ}, {"true corners", errs.cornerZ}} {
+		if p := geom.Percentile(e.z, .99); p > 2.5 {
+			t.Errorf("%s: p99 of the error is %.2fσ of the σ reported, want at most 2.5σ", e.what, p)
+		}
+	}
 	if shots.wrong > 0 || units.wrong > 0 {
 		t.Errorf("%d shots and %d unit decisions wrong and unflagged, want none", shots.wrong, units.wrong)
 	}
@@ -244,7 +261,7 @@ func TestCoverEndToEnd(t *testing.T) {
 	// (a model's centre within a millimetre of an outline flags its ~40
 	// shots) at the σ the camera honestly reports: the ceiling, a perfect
 	// reading at the least σ the camera reports, decides 98.1%. The
-	// threshold is today's figure (97.65%; 97.9% for the -short two
+	// threshold is today's figure (97.6%; 98.0% for the -short two
 	// tables) less a little.
 	if pct(shots.agree, shots.total) < wantAgree {
 		t.Errorf("%.2f%% of %d shots decided and agree with the truth, want at least %.1f%%", pct(shots.agree, shots.total), shots.total, wantAgree)
