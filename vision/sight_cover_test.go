@@ -58,7 +58,7 @@ func TestCoverEndToEnd(t *testing.T) {
 		seeds, holdout, wantAgree = seeds[:2], nil, 97.5
 	}
 	seeds = append(seeds, holdout...)
-	var shots, units, seenOnly, noMemory, held, ceiling coverStats
+	var shots, units, seenOnly, noMemory, held, ceiling, exactOutlines coverStats
 	var errs coverErrors
 	flaggedUnseen, flaggedBounds := 0, []float64(nil)
 	for _, seed := range seeds {
@@ -138,6 +138,8 @@ func TestCoverEndToEnd(t *testing.T) {
 			perfectT[i].SigmaMM = splitMM / math.Sqrt(3)
 		}
 		cmPerfect := NewCoverMap(perfectT)
+		// and with the outlines exact: the models' σ alone
+		cmExact := NewCoverMap(truthT)
 		// the truth of every pair once (it is the slow part)
 		truth := map[[2]string]int{}
 		for _, f := range seen {
@@ -159,6 +161,8 @@ func TestCoverEndToEnd(t *testing.T) {
 				tg.X, tg.Y = truthM[g.ID].X, truthM[g.ID].Y
 				sp := cmPerfect.Sight(tf, tg)
 				ceiling.add(!sp.Close, coverLevel(sp.Cover), coverLevel(sp.Low), coverLevel(sp.High), want)
+				se := cmExact.Sight(tf, tg)
+				exactOutlines.add(!se.Close, coverLevel(se.Cover), coverLevel(se.Low), coverLevel(se.High), want)
 				sg := cm.Sight(f, g)
 				shots.add(!sg.Close, coverLevel(sg.Cover), coverLevel(sg.Low), coverLevel(sg.High), want)
 				if slices.Contains(holdout, seed) {
@@ -233,6 +237,8 @@ func TestCoverEndToEnd(t *testing.T) {
 		noMemory.agree, pct(noMemory.agree, noMemory.total), noMemory.flagged, pct(noMemory.flagged, noMemory.total), noMemory.wrong)
 	t.Logf("ceiling, the true outlines and centres at the σ the camera reports at best: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
 		ceiling.agree, pct(ceiling.agree, ceiling.total), ceiling.flagged, pct(ceiling.flagged, ceiling.total), ceiling.wrong)
+	t.Logf("the same with the outlines exact (σ 0), the models' σ alone: %d decided and agree (%.2f%%), %d flagged (%.2f%%), %d wrong and unflagged",
+		exactOutlines.agree, pct(exactOutlines.agree, exactOutlines.total), exactOutlines.flagged, pct(exactOutlines.flagged, exactOutlines.total), exactOutlines.wrong)
 	errs.log(t)
 	t.Logf("flagged: %d decided when the unseen discs are left out; their bound (2σ_p) p50 %.2f p90 %.2f max %.2f mm", flaggedUnseen,
 		geom.Percentile(flaggedBounds, .5), geom.Percentile(flaggedBounds, .9), geom.Percentile(flaggedBounds, 1))
@@ -240,8 +246,8 @@ func TestCoverEndToEnd(t *testing.T) {
 		seenOnly.agree, pct(seenOnly.agree, seenOnly.total), seenOnly.flagged, pct(seenOnly.flagged, seenOnly.total), seenOnly.wrong)
 	t.Logf("units: %d, %d decided and agree (%.2f%%), %d flagged, %d wrong and unflagged",
 		units.total, units.agree, pct(units.agree, units.total), units.flagged, units.wrong)
-	if ceiling.wrong > 0 {
-		t.Errorf("%d shots decided wrong on the true outlines and centres", ceiling.wrong)
+	if ceiling.wrong+exactOutlines.wrong > 0 {
+		t.Errorf("%d shots decided wrong on the true outlines and centres", ceiling.wrong+exactOutlines.wrong)
 	}
 	// the σ the decisions rest on hold: p99 of each error within 2.5σ
 	for _, e := range []struct {
