@@ -1,10 +1,12 @@
 package companion
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,7 +299,11 @@ func (t *table) correct(ctx context.Context, in Input) (int64, *rules.Rejection,
 		return 0, rej, nil
 	}
 	rb, _ := json.Marshal(CorrectionBody{Target: seq, Old: typeOf(old), New: a.Type(), Action: body, By: senderName(in), Reason: in.Text})
-	text := rules.Textf("sędzia poprawia wpis %d: %s → %s: %s", "the referee corrects entry %d: %s → %s: %s", seq, typeOf(old), a.Type(), in.Text)
+	what := typeOf(old) + " → " + a.Type()
+	if ch := actionChange(t.plan.steps[i].body, body); ch != "" {
+		what += " (" + ch + ")"
+	}
+	text := rules.Textf("sędzia poprawia wpis %d: %s: %s", "the referee corrects entry %d: %s: %s", seq, what, in.Text)
 	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: "correction", Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, rolls)
 }
 
@@ -533,6 +539,89 @@ func physicalRolls(g Game, table string, a Action, rolls []keyedRoll) []keyedRol
 		}
 	}
 	return rolls
+}
+
+// actionChange says what a correction changed, for the people at the
+// table: each value of the action's JSON that differs, by its path, old →
+// new ("dice[0]: 6 → 5, rolls[0].value: 6 → 5"); objects, and arrays of
+// the same length, are compared inside, and the action's type is left
+// out (the text names it). Values longer than maxChangeValue are cut.
+func actionChange(old, new []byte) string {
+	a, errA := decodeNumbers(old)
+	b, errB := decodeNumbers(new)
+	if errA != nil || errB != nil {
+		return ""
+	}
+	if oa, ok := a.(map[string]any); ok {
+		delete(oa, "type")
+	}
+	if ob, ok := b.(map[string]any); ok {
+		delete(ob, "type")
+	}
+	var out []string
+	diffValues("", a, b, &out)
+	return strings.Join(out, ", ")
+}
+
+func decodeNumbers(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+// diffValues appends "path: old → new" for each value that differs
+// between a and b (nil: absent).
+func diffValues(path string, a, b any, out *[]string) {
+	switch x := a.(type) {
+	case map[string]any:
+		if y, ok := b.(map[string]any); ok {
+			keys := slices.Collect(maps.Keys(x))
+			for k := range y {
+				if _, ok := x[k]; !ok {
+					keys = append(keys, k)
+				}
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				diffValues(p, x[k], y[k], out)
+			}
+			return
+		}
+	case []any:
+		if y, ok := b.([]any); ok && len(x) == len(y) {
+			for i := range x {
+				diffValues(fmt.Sprintf("%s[%d]", path, i), x[i], y[i], out)
+			}
+			return
+		}
+	}
+	if ja, jb := shortJSON(a), shortJSON(b); ja != jb {
+		*out = append(*out, path+": "+ja+" → "+jb)
+	}
+}
+
+const maxChangeValue = 60
+
+// shortJSON is v on one line, "–" when absent, cut to maxChangeValue.
+func shortJSON(v any) string {
+	if v == nil {
+		return "–"
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	s := string(data)
+	if r := []rune(s); len(r) > maxChangeValue {
+		s = string(r[:maxChangeValue-1]) + "…"
+	}
+	return s
 }
 
 func typeOf(a Action) string {

@@ -1,6 +1,7 @@
 package companion_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -281,6 +282,35 @@ func playRulings(t *testing.T, tc rulingsCase) {
 		if !strings.Contains(heard, "\n"+want) {
 			t.Errorf("the public log has no %q event:\n%s", strings.TrimSuffix(want, ": "), heard)
 		}
+	}
+	// ... and what the correction changed: each field of the action whose
+	// value differs is named in the correction's event, by its path
+	// (actionChange's own test checks the values)
+	var before, after map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(entryBody(t, jpath, target)), &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(fixed), &after); err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(heard, "\n") {
+		if strings.HasPrefix(l, "correction: ") {
+			line = l
+		}
+	}
+	changed := 0
+	for k, v := range after {
+		if k == "type" || bytes.Equal(compactJSON(t, v).Bytes(), compactJSON(t, before[k]).Bytes()) {
+			continue
+		}
+		changed++
+		if !strings.Contains(line, "("+k) && !strings.Contains(line, ", "+k) {
+			t.Errorf("the correction's event does not say what became of %q: %q", k, line)
+		}
+	}
+	if changed == 0 {
+		t.Errorf("the case's correction %s changes no field of entry %d", fixed, target)
 	}
 	for _, want := range []string{"die read wrong", "taken back at the players' request", "the table agreed", "is that legal?", "it is, play on"} {
 		if !strings.Contains(heard, want) {
@@ -673,4 +703,16 @@ func TestMosquittoPlayerCannotRule(t *testing.T) {
 	if strings.Count(kinds, " undo ") != 1 || !strings.Contains(kinds, `"by":"referee","reason":"the referee's own"`) {
 		t.Errorf("the journal's rulings: %q, want the referee's undo alone", kinds)
 	}
+}
+
+// compactJSON is v on one line (empty for no value).
+func compactJSON(t *testing.T, v json.RawMessage) *bytes.Buffer {
+	t.Helper()
+	var b bytes.Buffer
+	if len(v) > 0 {
+		if err := json.Compact(&b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &b
 }
