@@ -129,6 +129,7 @@ type CoverMap struct {
 	all, heavy, buf, merged []interval
 	cut0, cut1              []cut
 	firerScratch            []float64
+	leftOut                 []bool  // per outline: left out of the shot's lines
 	refP, sb2               float64 // the shot's σ_p and σ_b² (see pointScale)
 }
 
@@ -312,21 +313,28 @@ func (c *CoverMap) sight(firer, target ModelPosition, firerAt, targetAt []depth)
 	// The outlines the firer stands in are left out; one whose edge is
 	// within the bound of the firer's centre may be in or out, and the
 	// decision is taken both ways.
-	sure := func(i int) bool { return firerIn[i] <= 0 }
-	maybe := sure
+	if cap(c.leftOut) < len(firerIn) {
+		c.leftOut = make([]bool, len(firerIn))
+	}
+	out := c.leftOut[:len(firerIn)]
 	unsure := false
-	for _, d := range firerIn {
+	for i, d := range firerIn {
+		out[i] = d > 0
 		if math.Abs(d) <= b {
 			unsure = true
 		}
 	}
-	anyMM, heavyMM := c.lines(firer, target, b, sure)
+	anyMM, heavyMM := c.lines(firer, target, b, out)
 	anyLo, anyHi, heavyLo, heavyHi := anyMM, anyMM, heavyMM, heavyMM
 	if unsure {
-		maybe = func(i int) bool { return firerIn[i] < -b }
-		a2, h2 := c.lines(firer, target, b, maybe)
-		maybe = func(i int) bool { return firerIn[i] <= b }
-		a3, h3 := c.lines(firer, target, b, maybe)
+		for i, d := range firerIn {
+			out[i] = d >= -b // in, or maybe in
+		}
+		a2, h2 := c.lines(firer, target, b, out)
+		for i, d := range firerIn {
+			out[i] = d > b // surely in
+		}
+		a3, h3 := c.lines(firer, target, b, out)
 		anyLo, anyHi = min(anyLo, a2, a3), max(anyHi, a2, a3)
 		heavyLo, heavyHi = min(heavyLo, h2, h3), max(heavyHi, h2, h3)
 	}
@@ -396,7 +404,9 @@ func clampMM(x float64) float64 { return max(-1000, min(1000, x)) }
 // must shrink before one line gets through) or negative (minus the
 // clearance of the best clear line). Touching or overlapping bases have no
 // line between them: -Inf.
-func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i int) bool) (anyMM, heavyMM float64) {
+//
+// leftOut[i] leaves outline i out (terrain the firer stands in).
+func (c *CoverMap) lines(firer, target ModelPosition, bound float64, leftOut []bool) (anyMM, heavyMM float64) {
 	a, b := modelVec(firer), modelVec(target)
 	ra, rb := radiusOf(firer.BaseMM), radiusOf(target.BaseMM)
 	D := a.dist(b)
@@ -445,7 +455,7 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 	reach := wmax + 2*bound + 1
 	for i := range c.polys {
 		p := &c.polys[i]
-		if !use(i) {
+		if leftOut[i] {
 			continue
 		}
 		rel := p.centre.sub(a)
@@ -476,8 +486,11 @@ func (c *CoverMap) lines(firer, target ModelPosition, bound float64, use func(i 
 		for j := range m {
 			i := (j + m - 1) % m
 			pa, pb := p.pts[i].sub(a), p.pts[j].sub(a)
-			sa, ya := pa.dot(d), pa.dot(n)
-			sb, yb := pb.dot(d), pb.dot(n)
+			sa, sb := pa.dot(d), pb.dot(d)
+			if (sa < s0 && sb < s0) || (sa > s1 && sb > s1) {
+				continue // wholly before the stretch or past it
+			}
+			ya, yb := pa.dot(n), pb.dot(n)
 			// An edge not seen (drawn across a base) may lie anywhere
 			// under it: the ends of its shadow are not known, a margin
 			// that turns on them is none.

@@ -467,7 +467,11 @@ func flagReason(cm *CoverMap, f, g ModelPosition, s Sight) string {
 	if slices.ContainsFunc(fi, func(d depth) bool { return math.Abs(d.mm) <= b }) {
 		why = append(why, "firer-in")
 	}
-	a, h := cm.lines(f, g, b, func(i int) bool { return fi[i].mm <= 0 })
+	out := make([]bool, len(fi))
+	for i, d := range fi {
+		out[i] = d.mm > 0
+	}
+	a, h := cm.lines(f, g, b, out)
 	if math.Abs(a) <= b && anyIn < -b {
 		why = append(why, "lines-any")
 	}
