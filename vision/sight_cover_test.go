@@ -112,14 +112,13 @@ func TestCoverEndToEnd(t *testing.T) {
 		// and with the outlines exact: the models' σ alone
 		cmExact := NewCoverMap(truthT)
 		// the truth of every pair once (it is the slow part)
-		truth := map[[2]string]int{}
+		truth := ct.truthPairs()
 		for _, f := range seen {
 			for _, g := range seen {
 				if f.ID == g.ID {
 					continue
 				}
-				want := coverLevel(truthCover(truthM[f.ID], truthM[g.ID], truthT))
-				truth[[2]string{f.ID, g.ID}] = want
+				want := truth[[2]string{f.ID, g.ID}]
 				sb := cmDrawn.Sight(f, g)
 				seenOnly.add(!sb.Close, coverLevel(sb.Cover), coverLevel(sb.Low), coverLevel(sb.High), want)
 				sf := cmFresh.Sight(f, g)
