@@ -13,14 +13,14 @@ import (
 // a and b both had it, so the higher-ranked a; c and d neither, so c.
 func ExamplePair() {
 	in := tournament.PairInput{
-		Ranked:    []string{"a", "b", "c", "d", "e"},
-		Points:    map[string]float64{"a": 3, "b": 3, "c": 3},
-		Met:       map[[2]string]int{tournament.PairKey("a", "d"): 1, tournament.PairKey("b", "e"): 1},
-		Byes:      map[string]int{"c": 1},
-		FirstSeat: map[string]int{"a": 1, "b": 1},
-		LastFirst: map[string]bool{"a": true, "b": true},
-		Seats:     2,
-		Tables:    []string{"t1", "t2", "t3"},
+		Ranked:   []string{"a", "b", "c", "d", "e"},
+		Points:   map[string]float64{"a": 3, "b": 3, "c": 3},
+		Met:      map[[2]string]int{tournament.PairKey("a", "d"): 1, tournament.PairKey("b", "e"): 1},
+		Byes:     map[string]int{"c": 1},
+		SeatsHad: map[string][]int{"a": {1}, "b": {1}, "d": {0, 1}, "e": {0, 1}},
+		LastSeat: map[string]int{"a": 1, "b": 1, "d": 2, "e": 2},
+		Seats:    2,
+		Tables:   []string{"t1", "t2", "t3"},
 	}
 	tables, byes, err := tournament.Pair(in)
 	if err != nil {

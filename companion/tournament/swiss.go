@@ -23,10 +23,11 @@ type PairInput struct {
 	Met map[[2]string]int
 	// Byes is how many byes each player had.
 	Byes map[string]int
-	// FirstSeat is how many times each player had seat 1; LastFirst
-	// whether they had it in their latest game.
-	FirstSeat map[string]int
-	LastFirst map[string]bool
+	// SeatsHad is how many times each player had each seat (index 0 is
+	// seat 1); LastSeat the seat they had in their latest game (1 is seat
+	// 1; 0: none yet).
+	SeatsHad map[string][]int
+	LastSeat map[string]int
 	// Seats is the players a table (2 for Swiss proper, more for pods).
 	Seats int
 	// Tables are the table ids, best table first.
@@ -73,9 +74,12 @@ const searchBudget = 50_000
 // Pods are all of Seats players, or of Seats and Seats−1 (never under 2)
 // when that seats everyone; else the remainder get byes, chosen as above.
 //
-// Seats: at each table seat 1 goes to the player who had it fewer times,
-// then to one who did not have it in their latest game, then to the
-// higher-ranked; in pods the same order fills seats 1, 2, … .
+// Seats: at a table of two, seat 1 goes to the player who had it fewer
+// times, then to one who did not have it in their latest game, then to
+// the higher-ranked. In pods every seat is spread: of the pod's seatings,
+// the one that gives its players the seats they had fewest times (summed
+// over the pod), then the fewest their latest game's seat again, then
+// the first in the order above (seat 1 to who had it fewer times, …).
 // Tables: the best-ranked table gets the first table id.
 //
 // The same input gives the same pairing.
@@ -139,17 +143,20 @@ func Pair(in PairInput) ([]Pairing, []string, error) {
 	// Seat order, then tables in rank order of each table's best player.
 	for _, g := range groups {
 		slices.SortStableFunc(g, func(a, b string) int {
-			if c := cmp.Compare(in.FirstSeat[a], in.FirstSeat[b]); c != 0 {
+			if c := cmp.Compare(in.had(a, 0), in.had(b, 0)); c != 0 {
 				return c
 			}
-			if in.LastFirst[a] != in.LastFirst[b] {
-				if in.LastFirst[b] {
+			if fa, fb := in.LastSeat[a] == 1, in.LastSeat[b] == 1; fa != fb {
+				if fb {
 					return -1
 				}
 				return 1
 			}
 			return cmp.Compare(rank[a], rank[b])
 		})
+		if k > 2 {
+			spreadSeats(in, g)
+		}
 	}
 	best := func(g []string) int {
 		m := math.MaxInt
@@ -168,6 +175,74 @@ func Pair(in PairInput) ([]Pairing, []string, error) {
 	}
 	slices.SortFunc(byes, func(a, b string) int { return cmp.Compare(rank[a], rank[b]) })
 	return out, byes, nil
+}
+
+// had is how many times p had seat i+1.
+func (in PairInput) had(p string, i int) int {
+	if h := in.SeatsHad[p]; i < len(h) {
+		return h[i]
+	}
+	return 0
+}
+
+// countSeat adds a game at seat i+1 to a player's SeatsHad.
+func countSeat(had []int, i int) []int {
+	for len(had) <= i {
+		had = append(had, 0)
+	}
+	had[i]++
+	return had
+}
+
+// spreadSeats reorders a pod, given in its seat-1 order, into the seating
+// whose players had their seats fewest times, then repeat their latest
+// game's seat least; ties keep the earliest seating in lexicographic
+// order from the one given.
+func spreadSeats(in PairInput, g []string) {
+	cost := func(order []string) (repeats, same int) {
+		for i, p := range order {
+			repeats += in.had(p, i)
+			if in.LastSeat[p] == i+1 {
+				same++
+			}
+		}
+		return repeats, same
+	}
+	best := slices.Clone(g)
+	br, bs := cost(best)
+	perm := slices.Clone(g)
+	for nextPermutation(perm, g) {
+		if r, sm := cost(perm); r < br || (r == br && sm < bs) {
+			best, br, bs = slices.Clone(perm), r, sm
+		}
+	}
+	copy(g, best)
+}
+
+// nextPermutation steps perm, a permutation of base, to the next one in
+// lexicographic order of positions in base; false after the last.
+func nextPermutation(perm, base []string) bool {
+	pos := make([]int, len(perm))
+	for i, p := range perm {
+		pos[i] = slices.Index(base, p)
+	}
+	i := len(pos) - 2
+	for i >= 0 && pos[i] >= pos[i+1] {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	j := len(pos) - 1
+	for pos[j] <= pos[i] {
+		j--
+	}
+	pos[i], pos[j] = pos[j], pos[i]
+	slices.Reverse(pos[i+1:])
+	for k, x := range pos {
+		perm[k] = base[x]
+	}
+	return true
 }
 
 // podSizes are the table sizes for n players at k seats.

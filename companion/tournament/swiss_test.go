@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -25,7 +26,7 @@ type sim struct {
 func newSim(n, seats int, seed uint64) *sim {
 	s := &sim{rng: rand.New(rand.NewPCG(seed, 7)), byes: map[string]int{}}
 	s.in = PairInput{Points: map[string]float64{}, Met: map[[2]string]int{}, Byes: s.byes,
-		FirstSeat: map[string]int{}, LastFirst: map[string]bool{}, Seats: seats}
+		SeatsHad: map[string][]int{}, LastSeat: map[string]int{}, Seats: seats}
 	for i := range n {
 		s.players = append(s.players, fmt.Sprintf("p%02d", i))
 		s.in.Tables = append(s.in.Tables, fmt.Sprintf("t%02d", i))
@@ -54,10 +55,8 @@ func (s *sim) round(t testing.TB, r int) ([]Pairing, []string) {
 	}
 	for _, p := range tables {
 		for i, a := range p.Players {
-			s.in.LastFirst[a] = i == 0
-			if i == 0 {
-				s.in.FirstSeat[a]++
-			}
+			s.in.LastSeat[a] = i + 1
+			s.in.SeatsHad[a] = countSeat(s.in.SeatsHad[a], i)
 			for _, b := range p.Players[i+1:] {
 				s.in.Met[PairKey(a, b)]++
 			}
@@ -111,7 +110,10 @@ func TestSwissProperties(t *testing.T) {
 				rounds := min(n-1+n%2, 7)
 				for r := 1; r <= rounds; r++ {
 					metBefore := maps.Clone(s.in.Met)
-					firstBefore := maps.Clone(s.in.FirstSeat)
+					firstBefore := map[string]int{}
+					for _, p := range s.players {
+						firstBefore[p] = s.in.had(p, 0)
+					}
 					tables, byes := s.round(t, r)
 					seen := map[string]int{}
 					rematch := false
@@ -153,8 +155,8 @@ func TestSwissProperties(t *testing.T) {
 					games := rounds - s.byes[p]
 					// Seats are given after pairing, not a pairing criterion:
 					// seat 1 is at most 3 games off even.
-					if d := 2*s.in.FirstSeat[p] - games; d > 3 || d < -3 {
-						t.Errorf("%s had seat 1 %d times in %d games", p, s.in.FirstSeat[p], games)
+					if d := 2*s.in.had(p, 0) - games; d > 3 || d < -3 {
+						t.Errorf("%s had seat 1 %d times in %d games", p, s.in.had(p, 0), games)
 					}
 				}
 			})
@@ -167,12 +169,12 @@ func TestSwissScoreGroups(t *testing.T) {
 	// The fold pairs the first of each group with its third, and nobody
 	// meets a round-1 opponent.
 	in := PairInput{
-		Ranked:    []string{"a", "b", "c", "d", "e", "f", "g", "h"},
-		Points:    map[string]float64{"a": 3, "b": 3, "c": 3, "d": 3},
-		Met:       map[[2]string]int{PairKey("a", "e"): 1, PairKey("b", "f"): 1, PairKey("c", "g"): 1, PairKey("d", "h"): 1},
-		FirstSeat: map[string]int{"a": 1, "b": 1, "c": 1, "d": 1},
-		LastFirst: map[string]bool{"a": true, "b": true, "c": true, "d": true},
-		Seats:     2, Tables: []string{"t1", "t2", "t3", "t4"},
+		Ranked:   []string{"a", "b", "c", "d", "e", "f", "g", "h"},
+		Points:   map[string]float64{"a": 3, "b": 3, "c": 3, "d": 3},
+		Met:      map[[2]string]int{PairKey("a", "e"): 1, PairKey("b", "f"): 1, PairKey("c", "g"): 1, PairKey("d", "h"): 1},
+		SeatsHad: map[string][]int{"a": {1}, "b": {1}, "c": {1}, "d": {1}},
+		LastSeat: map[string]int{"a": 1, "b": 1, "c": 1, "d": 1},
+		Seats:    2, Tables: []string{"t1", "t2", "t3", "t4"},
 	}
 	got, byes, err := Pair(in)
 	if err != nil {
@@ -346,6 +348,33 @@ func TestPodsAvoidRematches(t *testing.T) {
 							}
 							met[PairKey(a, b)] = true
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPodsSpreadSeats: in pods every seat is spread, not only seat 1. Over
+// six rounds nobody sits in one seat more than three times, nor three
+// times more often in one seat than in another (ranking the rest of the
+// pod by rank, as before, put the same players last round after round:
+// five times in six).
+func TestPodsSpreadSeats(t *testing.T) {
+	for _, seats := range []int{3, 4, 5} {
+		for _, n := range []int{12, 15, 16, 20, 24} {
+			for seed := range uint64(8) {
+				s := newSim(n, seats, seed)
+				for r := 1; r <= 6; r++ {
+					s.round(t, r)
+				}
+				for _, p := range s.players {
+					most, least := 0, math.MaxInt
+					for i := range seats {
+						most, least = max(most, s.in.had(p, i)), min(least, s.in.had(p, i))
+					}
+					if most > 3 || most-least > 3 {
+						t.Errorf("%d players in %ds, seed %d: %s sat %v (seat 1 first) in six rounds", n, seats, seed, p, s.in.SeatsHad[p])
 					}
 				}
 			}

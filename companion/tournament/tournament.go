@@ -502,7 +502,7 @@ func (t *Tournament) pairInput(next int) PairInput {
 	st := t.standings()
 	in := PairInput{
 		Points: map[string]float64{}, Met: map[[2]string]int{}, Byes: map[string]int{},
-		FirstSeat: map[string]int{}, LastFirst: map[string]bool{}, Seats: t.cfg.Seats,
+		SeatsHad: map[string][]int{}, LastSeat: map[string]int{}, Seats: t.cfg.Seats,
 	}
 	for _, tb := range t.cfg.Tables {
 		in.Tables = append(in.Tables, tb.ID)
@@ -533,10 +533,8 @@ func (t *Tournament) pairInput(next int) PairInput {
 		}
 		for _, p := range r.Tables {
 			for i, a := range p.Players {
-				in.LastFirst[a] = i == 0
-				if i == 0 {
-					in.FirstSeat[a]++
-				}
+				in.LastSeat[a] = i + 1
+				in.SeatsHad[a] = countSeat(in.SeatsHad[a], i)
 				for _, b := range p.Players[i+1:] {
 					in.Met[PairKey(a, b)]++
 				}
