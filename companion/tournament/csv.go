@@ -13,7 +13,8 @@ import (
 
 // The CSV files (RFC 4180, encoding/csv, a header line first).
 //
-// "standings": rank,tied,player,name,club,points,score,sos,played,wins,draws,losses,byes
+// "standings": rank,tied,player,name,club,points,score,sos,played,wins,draws,losses,byes,head_to_head
+// (head_to_head empty where the tie-break was not needed)
 // (tied is "=" when the rank is shared).
 //
 // "pairings": round,table,seat,player,name — one row per seat; a bye is
@@ -30,7 +31,7 @@ import (
 // required (by header name, any order); round, if there, must be the round
 // imported; other columns (name) are ignored.
 var csvColumns = map[string][]string{
-	"standings": {"rank", "tied", "player", "name", "club", "points", "score", "sos", "played", "wins", "draws", "losses", "byes"},
+	"standings": {"rank", "tied", "player", "name", "club", "points", "score", "sos", "played", "wins", "draws", "losses", "byes", "head_to_head"},
 	"pairings":  {"round", "table", "seat", "player", "name"},
 	"results":   {"round", "table", "state", "seat", "player", "name", "outcome", "score", "points"},
 }
@@ -57,8 +58,12 @@ func (t *Tournament) WriteCSV(w io.Writer, what string) error {
 			if s.Tied {
 				tied = "="
 			}
+			h2h := ""
+			if s.HeadToHead != nil {
+				h2h = num(*s.HeadToHead)
+			}
 			cw.Write([]string{strconv.Itoa(s.Rank), tied, s.Player, s.Name, s.Club, num(s.Points), strconv.Itoa(s.Score), num(s.SOS),
-				strconv.Itoa(s.Played), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses), strconv.Itoa(s.Byes)})
+				strconv.Itoa(s.Played), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses), strconv.Itoa(s.Byes), h2h})
 		}
 	case "pairings":
 		for _, r := range v.Paired {

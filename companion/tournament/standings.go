@@ -27,8 +27,8 @@ type Standing struct {
 	Losses int     `json:"losses"`
 	Byes   int     `json:"byes"`
 	// HeadToHead is the tie-break's value when it was needed: the points
-	// taken from the players tied with this one.
-	HeadToHead float64 `json:"head_to_head,omitempty"`
+	// taken from the players tied with this one (nil: not needed).
+	HeadToHead *float64 `json:"head_to_head,omitempty"`
 }
 
 // TieBreak is the player's value of a tie-break (TieBreakNames), 0 for
@@ -42,7 +42,9 @@ func (s Standing) TieBreak(name string) float64 {
 	case TieWins:
 		return float64(s.Wins)
 	case TieHeadToHead:
-		return s.HeadToHead
+		if s.HeadToHead != nil {
+			return *s.HeadToHead
+		}
 	}
 	return 0
 }
@@ -150,7 +152,8 @@ func standings(cfg *Config, players []Player, games []game, byes []string) []Sta
 					for _, j := range g {
 						val[i] += h2h[st[i].Player][st[j].Player]
 					}
-					st[i].HeadToHead = val[i]
+					h := val[i]
+					st[i].HeadToHead = &h
 				}
 			}
 			s := slices.Clone(g)

@@ -21,6 +21,28 @@ func g(players string, seats ...record.Seat) game {
 	return game{players: strings.Fields(players), seats: seats}
 }
 
+// TestHeadToHeadOnlyWhereNeeded: the tie-break's value is kept for the
+// players it was worked out for, 0 included, and for no one else.
+func TestHeadToHeadOnlyWhereNeeded(t *testing.T) {
+	four := []Player{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
+	win, loss, draw := record.Win, record.Loss, record.Draw
+	cfg := &Config{Points: Points{ModeWDL, 3, 1, 0}, TieBreaks: []string{TieScore, TieHeadToHead}, Bye: Bye{Outcome: win}}
+	// b and c 3 points and score 0 each, c beat b; a (score 5) and d tie
+	// on points but not on score
+	st := standings(cfg, four, []game{g("b c", seat(1, loss, 0), seat(2, win, 0)), g("a b", seat(1, loss, 0), seat(2, win, 0)),
+		g("a d", seat(1, draw, 5), seat(2, draw, 0))}, nil)
+	got := map[string]string{}
+	for _, s := range st {
+		got[s.Player] = "-"
+		if s.HeadToHead != nil {
+			got[s.Player] = fmt.Sprint(*s.HeadToHead)
+		}
+	}
+	if want := map[string]string{"c": "3", "b": "0", "a": "-", "d": "-"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("head-to-head %v, want %v", got, want)
+	}
+}
+
 func TestStandings(t *testing.T) {
 	four := []Player{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
 	wdl := Points{ModeWDL, 3, 1, 0}
