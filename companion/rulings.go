@@ -256,7 +256,11 @@ func (t *table) undo(ctx context.Context, in Input) (int64, *rules.Rejection, er
 		return 0, rej, nil
 	}
 	body, _ := json.Marshal(UndoBody{Target: seq, Action: typeOf(old), By: senderName(in), Reason: in.Text})
-	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, typeOf(old), in.Text)
+	what := typeOf(old)
+	if b := actionBrief(steps[i].body); b != "" {
+		what += ": " + b
+	}
+	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, what, in.Text)
 	return t.commitRuling(ctx, KindUndo, body, Notice{Type: "undo", Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, rolls)
 }
 
@@ -604,6 +608,23 @@ func diffValues(path string, a, b any, out *[]string) {
 	if ja, jb := shortJSON(a), shortJSON(b); ja != jb {
 		*out = append(*out, path+": "+ja+" → "+jb)
 	}
+}
+
+// actionBrief is an action's fields but its type, for the people at the
+// table: "add: ["C","N"], seat: 1" (values cut as in actionChange).
+func actionBrief(body []byte) string {
+	v, err := decodeNumbers(body)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return ""
+	}
+	delete(m, "type")
+	keys := slices.Sorted(maps.Keys(m))
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+": "+shortJSON(m[k]))
+	}
+	return strings.Join(out, ", ")
 }
 
 const maxChangeValue = 60

@@ -29,3 +29,16 @@ func TestActionChange(t *testing.T) {
 		})
 	}
 }
+
+func TestActionBrief(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"type":"supply","seat":1,"add":["C","N","S"]}`, `add: ["C","N","S"], seat: 1`},
+		{`{"type":"pass"}`, ""},
+		{`[1,2]`, ""},
+		{`{`, ""},
+	} {
+		if got := actionBrief([]byte(tc.body)); got != tc.want {
+			t.Errorf("actionBrief(%s) = %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
