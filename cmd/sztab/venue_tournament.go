@@ -103,16 +103,10 @@ func (a tournamentAdapter) View() venue.View {
 			vs.Player = s.Player
 		}
 		for _, tb := range tv.TieBreaks {
-			switch tb {
-			case tournament.TieScore:
-				vs.TieBreaks = append(vs.TieBreaks, venue.TieBreak{Name: tb, Value: float64(s.Score)})
-			case tournament.TieSOS:
-				vs.TieBreaks = append(vs.TieBreaks, venue.TieBreak{Name: tb, Value: s.SOS})
-			case tournament.TieWins:
-				vs.TieBreaks = append(vs.TieBreaks, venue.TieBreak{Name: tb, Value: float64(s.Wins)})
-			case tournament.TieHeadToHead:
-				vs.TieBreaks = append(vs.TieBreaks, venue.TieBreak{Name: tb, Value: s.HeadToHead})
+			if tb == tournament.TieHeadToHead && s.HeadToHead == nil {
+				continue // not worked out for this player: not tied so far
 			}
+			vs.TieBreaks = append(vs.TieBreaks, venue.TieBreak{Name: tb, Value: s.TieBreak(tb)})
 		}
 		v.Standings = append(v.Standings, vs)
 	}
