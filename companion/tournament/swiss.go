@@ -199,49 +199,49 @@ func countSeat(had []int, i int) []int {
 // game's seat least; ties keep the earliest seating in lexicographic
 // order from the one given.
 func spreadSeats(in PairInput, g []string) {
-	cost := func(order []string) (repeats, same int) {
-		for i, p := range order {
-			repeats += in.had(p, i)
-			if in.LastSeat[p] == i+1 {
+	order := make([]int, len(g)) // order[seat] is the index in g of who sits there
+	for i := range order {
+		order[i] = i
+	}
+	cost := func() (repeats, same int) {
+		for seat, j := range order {
+			repeats += in.had(g[j], seat)
+			if in.LastSeat[g[j]] == seat+1 {
 				same++
 			}
 		}
 		return repeats, same
 	}
-	best := slices.Clone(g)
-	br, bs := cost(best)
-	perm := slices.Clone(g)
-	for nextPermutation(perm, g) {
-		if r, sm := cost(perm); r < br || (r == br && sm < bs) {
-			best, br, bs = slices.Clone(perm), r, sm
+	best := slices.Clone(order)
+	br, bs := cost()
+	for nextPermutation(order) {
+		if r, sm := cost(); r < br || (r == br && sm < bs) {
+			best, br, bs = slices.Clone(order), r, sm
 		}
 	}
-	copy(g, best)
+	seated := make([]string, len(g))
+	for seat, j := range best {
+		seated[seat] = g[j]
+	}
+	copy(g, seated)
 }
 
-// nextPermutation steps perm, a permutation of base, to the next one in
-// lexicographic order of positions in base; false after the last.
-func nextPermutation(perm, base []string) bool {
-	pos := make([]int, len(perm))
-	for i, p := range perm {
-		pos[i] = slices.Index(base, p)
-	}
-	i := len(pos) - 2
-	for i >= 0 && pos[i] >= pos[i+1] {
+// nextPermutation steps p to the next permutation in lexicographic
+// order; false after the last.
+func nextPermutation(p []int) bool {
+	i := len(p) - 2
+	for i >= 0 && p[i] >= p[i+1] {
 		i--
 	}
 	if i < 0 {
 		return false
 	}
-	j := len(pos) - 1
-	for pos[j] <= pos[i] {
+	j := len(p) - 1
+	for p[j] <= p[i] {
 		j--
 	}
-	pos[i], pos[j] = pos[j], pos[i]
-	slices.Reverse(pos[i+1:])
-	for k, x := range pos {
-		perm[k] = base[x]
-	}
+	p[i], p[j] = p[j], p[i]
+	slices.Reverse(p[i+1:])
 	return true
 }
 
