@@ -52,6 +52,10 @@ type Options struct {
 	// Getenv reads the systemd notify variables (NOTIFY_SOCKET,
 	// WATCHDOG_USEC, WATCHDOG_PID); nil is os.Getenv.
 	Getenv func(string) string
+	// Instance is the id of this start in every status and state message;
+	// "" draws a random one. Tests that compare two daemons byte for byte
+	// give both the same.
+	Instance string
 
 	// Test hooks: beforeJournal runs in Open just before the journal opens;
 	// beforeHandle runs in the loop that accepts inputs before each one
@@ -92,6 +96,8 @@ type Daemon struct {
 	live *liveSink
 	// instance is random per start, in every status (wire.StatusMessage).
 	instance string
+	// backlog counts the inputs queued and not yet handled.
+	backlog atomic.Int64
 
 	screens *screens
 	// Operations: metrics (its own registry), readiness, the endpoints'
@@ -145,7 +151,10 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
-		inputs: make(chan Input, 64), commands: make(chan Message, 64), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: randomHex(8)}
+		inputs: make(chan Input, 64), commands: make(chan Message, 64), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: opts.Instance}
+	if d.instance == "" {
+		d.instance = randomHex(8)
+	}
 	t := &table{cfg: cfg, spec: spec, instance: d.instance, clock: opts.Clock, log: opts.Log, onEvent: opts.OnEvent, hasImage: d.hasImg.Load, trace: opts.Trace,
 		metrics: d.metrics,
 		watch:   dice.NewWatch(dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls})}
@@ -400,6 +409,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 				d.opts.beforeHandle()
 			}
 			d.table.handle(ctx, in)
+			d.backlog.Add(-1)
 		case m := <-d.commands:
 			if d.opts.beforeHandle != nil {
 				d.opts.beforeHandle()
@@ -433,13 +443,19 @@ func (d *Daemon) Close() error {
 // Submit hands a sensor event to the daemon, as a device would: a page, a
 // test. It returns once the event is queued.
 func (d *Daemon) Submit(ctx context.Context, in Input) error {
+	d.backlog.Add(1)
 	select {
 	case d.inputs <- in:
 		return nil
 	case <-ctx.Done():
+		d.backlog.Add(-1)
 		return fmt.Errorf("companion: the table is busy: %w", ctx.Err())
 	}
 }
+
+// Backlog is how many inputs (from devices, the simulator or Submit) are
+// queued and not yet handled.
+func (d *Daemon) Backlog() int64 { return d.backlog.Load() }
 
 // Fairness is the fairness watch's current reports.
 func (d *Daemon) Fairness() []dice.FairnessReport { return d.table.watch.Reports() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
@@ -32,7 +33,7 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 			stop()
 		}
 	}()
-	sink := inputSink{ctx: ctx, ch: d.inputs}
+	sink := inputSink{ctx: ctx, ch: d.inputs, backlog: &d.backlog}
 	if d.cfg.Hardware.Real() {
 		devs, err := hardware.Open(d.cfg.Hardware, d.log)
 		if err != nil {
@@ -106,14 +107,17 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 // inputSink feeds the devices, real and simulated, into the daemon. The
 // table's own keypads send as the table: their answers are public.
 type inputSink struct {
-	ctx context.Context
-	ch  chan<- Input
+	ctx     context.Context
+	ch      chan<- Input
+	backlog *atomic.Int64
 }
 
 func (s inputSink) send(in Input) {
+	s.backlog.Add(1)
 	select {
 	case s.ch <- in:
 	case <-s.ctx.Done():
+		s.backlog.Add(-1)
 	}
 }
 func (s inputSink) Tag(e hardware.TagEvent) { s.send(Input{Tag: &e}) }

@@ -37,6 +37,10 @@ type table struct {
 	onEvent func(seq int64, text rules.Text)
 	// instance is the daemon's run, in every view (wire.StateMessage).
 	instance string
+	// loose numbers the messages outside the journal (answers, loose
+	// events) for their ids: per table, so no table's ids say how busy
+	// another is.
+	loose atomic.Int64
 	// hasImage says the camera has sent an annotated image.
 	hasImage func() bool
 	// tray takes each dice tray throw the camera settles on once
@@ -314,14 +318,12 @@ func (t *table) redelivered(ctx context.Context, from Sender) (wire.CommandResul
 		Text: rules.Textf("polecenie wykonane przed restartem (wpis %d)", "the command was carried out before a restart (entry %d)", seen.Seq)}, true
 }
 
-var resultCount atomic.Int64
-
 // answer publishes a command's answer to its sender's audience.
 func (t *table) answer(res wire.CommandResult, to wire.Audience) {
 	if to == "" {
 		to = wire.Public
 	}
-	msg, _ := json.Marshal(wire.EventMessage{ID: fmt.Sprintf("r%d.%d", res.Seq, resultCount.Add(1)), Seq: res.Seq, At: t.clock().UTC(), Event: res})
+	msg, _ := json.Marshal(wire.EventMessage{ID: fmt.Sprintf("r%d.%d", res.Seq, t.loose.Add(1)), Seq: res.Seq, At: t.clock().UTC(), Event: res})
 	t.out.Send(Publication{Results: []Outgoing{{Audience: to, Data: msg}}})
 }
 
@@ -500,7 +502,7 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 // publishLoose publishes an event that is in no journal entry (the journal
 // failed, a fairness warning); it has an identity of its own.
 func (t *table) publishLoose(to wire.Audience, ev Notice) {
-	id := fmt.Sprintf("n%d.%d", t.seq.Load(), resultCount.Add(1))
+	id := fmt.Sprintf("n%d.%d", t.seq.Load(), t.loose.Add(1))
 	msg, _ := json.Marshal(wire.EventMessage{ID: id, Seq: t.seq.Load(), At: t.clock().UTC(), Event: ev})
 	if t.onEvent != nil {
 		t.onEvent(t.seq.Load(), ev.Text)
