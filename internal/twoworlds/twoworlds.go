@@ -26,6 +26,7 @@ package twoworlds
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -211,4 +212,13 @@ func describe(v companion.Viewer) string {
 		return fmt.Sprintf("the player at seat %d", v.Seat)
 	}
 	return "a " + string(v.Role) + " viewer"
+}
+
+// Games is how many random games a property test plays: short in `make
+// test`, ten times more with SZTAB_FULL=1 (`make test-full`).
+func Games(short int) int {
+	if os.Getenv("SZTAB_FULL") == "1" {
+		return 10 * short
+	}
+	return short
 }
