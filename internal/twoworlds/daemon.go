@@ -19,6 +19,8 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/watch"
 	"github.com/sztab/sztab/internal/wait"
 )
 
@@ -47,8 +49,9 @@ const instance = "twoworlds"
 
 // CheckDaemons plays both worlds and fails t at the first thing a public
 // viewer receives differently: on MQTT (every event and answer in order,
-// the last message of every other topic) or on the screens' public
-// /stream (every event in order, the last state and meta).
+// the last message of every other topic), on the screens' public /stream
+// (every event in order, the last state and meta), on `sztab watch`'s
+// screen, or on the venue wall's line for the table.
 func CheckDaemons(t testing.TB, p DaemonPair) {
 	t.Helper()
 	a := RecordDaemon(t, p.Spec, p.A)
@@ -99,6 +102,7 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 	}
 	mq := subscribe(t, d.BrokerAddr())
 	ctx, cancel := context.WithCancel(context.Background())
+	wall := followWall(t, ctx, d.BrokerAddr(), cfg.Venue)
 	served := make(chan error, 1)
 	go func() { served <- d.Serve(ctx) }()
 	defer func() {
@@ -130,8 +134,8 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 	}
 	wait.Until(t, "every input handled", func() bool { return d.Backlog() == 0 })
 	seq := d.Seq()
-	wait.Until(t, fmt.Sprintf("the state of entry %d on MQTT and on the stream", seq), func() bool {
-		return mq.seq() == seq && (st == nil || st.seq() == seq)
+	wait.Until(t, fmt.Sprintf("the state of entry %d on MQTT, on the stream and on the wall", seq), func() bool {
+		return mq.seq() == seq && (st == nil || st.seq() == seq) && wallSeq(wall, cfg.Table) == seq
 	})
 	// The events and answers come on their own paths: once nothing new has
 	// come for a while after the last state, they are in.
@@ -140,7 +144,42 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 	if st != nil {
 		out = append(out, st.lines()...)
 	}
+	for _, line := range strings.Split(mq.watch.Render(), "\n") {
+		out = append(out, "watch "+line)
+	}
+	for _, tb := range wall.Wall().Tables {
+		b, _ := json.Marshal(tb)
+		out = append(out, "wall "+string(b))
+	}
 	return out
+}
+
+// followWall runs a venue hub on the table's broker, as the venue's wall.
+func followWall(t testing.TB, ctx context.Context, broker, venue string) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(hub.Options{Broker: "tcp://" + broker, Venue: venue, Listen: "127.0.0.1:0", WallEvery: -1,
+		Clock: func() time.Time { return At }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	t.Cleanup(func() {
+		if err := <-done; err != nil {
+			t.Errorf("hub: %v", err)
+		}
+	})
+	return h
+}
+
+// wallSeq is the seq the wall shows for table (-1: none yet).
+func wallSeq(h *hub.Hub, table string) int64 {
+	for _, tb := range h.Wall().Tables {
+		if tb.Table == table {
+			return tb.Seq
+		}
+	}
+	return -1
 }
 
 // settle waits until neither recorder has taken a message for 300 ms.
@@ -182,6 +221,8 @@ type mqttRecorder struct {
 	events map[string][]string
 	last   map[string]string
 	n      int
+	// watch is `sztab watch`'s screen, fed every message.
+	watch *watch.Screen
 }
 
 // path is which of the table's paths an event message came by.
@@ -201,7 +242,7 @@ func path(payload []byte) string {
 
 func subscribe(t testing.TB, addr string) *mqttRecorder {
 	t.Helper()
-	r := &mqttRecorder{events: map[string][]string{}, last: map[string]string{}}
+	r := &mqttRecorder{events: map[string][]string{}, last: map[string]string{}, watch: watch.NewScreen("pl")}
 	c := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + addr).SetClientID(fmt.Sprintf("twoworlds-%d", time.Now().UnixNano())).SetOrderMatters(true))
 	if tok := c.Connect(); !tok.WaitTimeout(wait.Timeout) || tok.Error() != nil {
 		t.Fatalf("connect %s: %v", addr, tok.Error())
@@ -211,6 +252,9 @@ func subscribe(t testing.TB, addr string) *mqttRecorder {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.n++
+		if parts := strings.SplitN(m.Topic(), "/", 5); len(parts) == 5 {
+			r.watch.Apply(parts[4], m.Payload())
+		}
 		line := m.Topic() + " " + string(m.Payload())
 		if strings.HasSuffix(m.Topic(), "/events") {
 			p := path(m.Payload())
