@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: drills demo test test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
+.PHONY: drills demo test test-full test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
@@ -46,6 +46,12 @@ pi:
 # test-artifacts/bench.md and .json.
 bench: deps-test
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem ./... | $(GO) run ./scripts/benchreport -out test-artifacts/bench
+
+# The long forms of the property tests: ten times more random games
+# (SZTAB_FULL=1; twoworlds.Games), the two-worlds proof of hidden
+# information included.
+test-full: deps-test
+	SZTAB_FULL=1 $(GO) test -count=1 -timeout 60m -run 'TwoWorlds' ./...
 
 # The drills at full length: 50 power cuts, a 10-minute broker outage at
 # 10 actions a second, the venue's NATS cluster losing a node under 20
