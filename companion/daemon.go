@@ -352,7 +352,7 @@ func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
 	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
-		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Instance: d.instance})
+		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Instance: d.instance, Head: d.table.journal.PublishedHead()})
 	return b
 }
 
@@ -372,7 +372,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if err := d.startScreens(); err != nil {
 		return err
 	}
-	d.mqtt.SetStatus(d.status("online"))
+	// The status carries the journal's head: the sink writes it again
+	// each time the head moves (after the entry's events went out).
+	d.mqtt.SetStatusFunc(func() []byte { return d.status("online") }, func() int64 { s, _ := d.table.journal.Head(); return s })
 	first := Publication{Views: d.table.views(), Fairness: d.table.fairness()}
 	d.table.addResult(&first, true)
 	d.sinks.Send(first)

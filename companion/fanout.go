@@ -170,12 +170,17 @@ type mqttSink struct {
 	// at once must find the table listening for its command.
 	connects atomic.Int64
 
-	mu       sync.Mutex
-	retained map[string][]byte
-	dirty    map[string]bool
-	order    []string // retained topics in first-seen order (status first)
-	results  []result
-	dropped  int
+	mu sync.Mutex
+	// status renders the retained status with the journal's head, head
+	// is that head's seq, statusHead the one in the status last set.
+	status     func() []byte
+	head       func() int64
+	statusHead int64
+	retained   map[string][]byte
+	dirty      map[string]bool
+	order      []string // retained topics in first-seen order (status first)
+	results    []result
+	dropped    int
 	// committed is when the oldest retained view not yet published was
 	// ready, for the "publish" trace.
 	committed time.Time
@@ -225,6 +230,35 @@ func (m *mqttSink) SetStatus(data []byte) {
 	m.setRetained(m.topics.Status, data)
 	m.mu.Unlock()
 	m.poke()
+}
+
+// SetStatusFunc sets the retained status to status() now, and again each
+// time head() (the journal's head seq, which the status names) has moved
+// once the journal's events are published: the head a venue keeps is never
+// behind the events it has.
+func (m *mqttSink) SetStatusFunc(status func() []byte, head func() int64) {
+	m.mu.Lock()
+	m.status, m.head = status, head
+	m.statusHead = head()
+	m.setRetained(m.topics.Status, status())
+	m.mu.Unlock()
+	m.poke()
+}
+
+// headMoved sets the status again if the journal's head moved since it was
+// last set; it says whether it did.
+func (m *mqttSink) headMoved() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.status == nil {
+		return false
+	}
+	if h := m.head(); h != m.statusHead {
+		m.statusHead = h
+		m.setRetained(m.topics.Status, m.status())
+		return true
+	}
+	return false
 }
 
 func (m *mqttSink) Send(p Publication) {
@@ -376,6 +410,9 @@ func (m *mqttSink) flush(ctx context.Context) error {
 	}
 	if err := m.publishJournal(ctx); err != nil {
 		return err
+	}
+	if m.headMoved() {
+		m.poke() // the status goes out with the next flush, first
 	}
 	m.mu.Lock()
 	results := m.results

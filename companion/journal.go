@@ -77,6 +77,9 @@ type Journal struct {
 	mu      sync.Mutex
 	headSeq int64
 	head    rec.Hash
+	// headKey keys the marks of the heads the table publishes (see
+	// journal_head.go); nil in a journal read by a tool that has none.
+	headKey []byte
 	// answers counts Answered calls, to prune the command ids now and then.
 	answers atomic.Int64
 }
@@ -290,6 +293,9 @@ func (j *Journal) check(id JournalIdentity) (adopted bool, err error) {
 		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES ('chained', 'since it was made')`); err != nil {
 			return false, err
 		}
+	}
+	if err := ensureHeadKey(tx); err != nil {
+		return false, err
 	}
 	if schema == "1" {
 		if j.chain.Migrated, err = migrateJournal(tx, rec.Identity(id), time.Now()); err != nil {

@@ -115,6 +115,9 @@ func (j *Journal) verify(ctx context.Context) error {
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'chained'), '')`).Scan(&j.chain.Since); err != nil {
 		return err
 	}
+	if j.headKey, err = readHeadKey(ctx, tx); err != nil {
+		return err
+	}
 	chain := rec.NewChain(rec.Identity(j.id))
 	rows, err := tx.QueryContext(ctx, `SELECT seq, at, kind, game, body, events, prev, hash FROM journal ORDER BY seq`)
 	if err != nil {

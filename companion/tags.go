@@ -59,6 +59,9 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
 			return nil, &ConfigError{File: path, Line: n.Line, Msg: err.Error()}
 		}
+		if key, line := UnknownTagKey(&n); key != "" {
+			return nil, &ConfigError{File: path, Line: line, Msg: unknownTagKeyMsg(key)}
+		}
 		t.line = n.Line
 		uid, err := hardware.NormalizeUID(t.UID)
 		if err != nil {
@@ -77,6 +80,52 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 		r.byUID[uid] = t
 	}
 	return r, nil
+}
+
+// tagKeys are the keys of a registry entry (Tag's yaml fields).
+var tagKeys = map[string]bool{"uid": true, "kind": true, "id": true, "label": true}
+
+// UnknownTagKey returns the first key of a registry entry that a tag does
+// not have, and its line ("" if none). yaml.v3 decodes a node without
+// KnownFields, so a misspelt key ("lable", "knid") would be dropped
+// silently.
+func UnknownTagKey(n *yaml.Node) (key string, line int) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		return "", 0
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			// << merges another entry (or a list of them): their keys count.
+			merged := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode {
+				merged = v.Content
+			}
+			for _, m := range merged {
+				if key, line := UnknownTagKey(m); key != "" {
+					return key, line
+				}
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || !tagKeys[k.Value] {
+			return k.Value, k.Line
+		}
+	}
+	return "", 0
+}
+
+func unknownTagKeyMsg(key string) string {
+	return fmt.Sprintf("unknown key %q in a tag (a tag has uid, kind, id and label)", key)
+}
+
+// UnknownTagKeyError is the error of an entry with an unknown key, as
+// ParseTags says it.
+func UnknownTagKeyError(path string, line int, key string) error {
+	return &ConfigError{File: path, Line: line, Msg: unknownTagKeyMsg(key)}
 }
 
 // Lookup returns what uid stands for.

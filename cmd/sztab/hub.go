@@ -147,4 +147,5 @@ func wallFlags(cmd *cobra.Command, o *hub.Options) {
 	f.Int64Var(&o.WallBandwidth, "wall-bandwidth", hub.DefaultWallBandwidth, "bytes a second the wall may send to all its pages together (many spectators: it goes less often)")
 	f.IntVar(&o.MaxConns, "max-conns", hub.DefaultMaxConns, "live pages the wall serves at most")
 	f.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", display.DefaultMaxConnsPerAddr, "live pages from one address at most (raise it behind a proxy)")
+	f.StringVar(&o.Heads, "heads", "", "file to keep the journal heads the tables publish in (JSON; read back at start): sztab verify --journal J --heads FILE checks a journal against it")
 }

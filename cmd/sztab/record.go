@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/rules/dice"
 )
@@ -23,7 +25,7 @@ func init() { register(newVerifyCmd); register(newExportCmd); register(newKeygen
 var now = time.Now
 
 func newVerifyCmd() *cobra.Command {
-	var journal, rec, pubkey string
+	var journal, rec, pubkey, head, heads string
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check a journal's hash chain, or an exported record, its summaries and its signed result",
@@ -31,6 +33,22 @@ func newVerifyCmd() *cobra.Command {
 prints the number of entries and the last hash, or names the first entry that
 does not match and why (exit status 1). It only reads the journal: it may run
 beside the daemon playing on it.
+
+The chain alone does not show entries cut from the journal's end (deleted,
+with SQLite's seq counter and the published mark set back): the entries left
+still chain. To catch that, check the journal against a head recorded
+elsewhere:
+
+  --head SEQ:HASH  the head the table published in its status (seq and mark,
+                   as sztab hub/venue show it), or the final seq and hash an
+                   export or a signed result names
+  --heads FILE     the heads file sztab hub --heads FILE (or sztab venue
+                   --heads FILE) keeps: the furthest head it saw of this
+                   journal
+
+A journal short of the head, or whose entry at the head's seq is another
+one, is reported (exit status 1): "the journal ends at entry 40 but the
+table published entry 47 (…): 7 entries are missing from its end".
 
 verify --record DIR checks an export (sztab export): the chain of
 record.jsonl, that summary.md and summary.html name its final hash, that
@@ -47,6 +65,9 @@ signature.`,
 				if pubkey != "" {
 					return errors.New("verify: --pubkey checks an export's signed result: use it with --record")
 				}
+				if head != "" && heads != "" {
+					return errors.New("verify: give --head or --heads, not both")
+				}
 				j, err := companion.ReadJournal(journal)
 				if err != nil {
 					return fmt.Errorf("verify: %w", err)
@@ -58,7 +79,32 @@ signature.`,
 				if err != nil {
 					return fmt.Errorf("verify: %w", err)
 				}
+				var recorded []companion.RecordedHead
+				switch {
+				case head != "":
+					h, err := companion.ParseHead(head)
+					if err != nil {
+						return fmt.Errorf("verify: --head: %w", err)
+					}
+					h.Where = "given with --head"
+					recorded = append(recorded, h)
+				case heads != "":
+					if recorded, err = headsFor(heads, j); err != nil {
+						return fmt.Errorf("verify: %w", err)
+					}
+				}
+				for _, h := range recorded {
+					if err := j.CheckHead(cmd.Context(), h); err != nil {
+						return fmt.Errorf("verify: journal %s: %w", journal, err)
+					}
+				}
 				fmt.Fprintf(out, "OK: journal %s (%s): %d entries, chained %s\nlast seq %d, last hash %s\n", journal, j.Identity(), c.Entries, c.Since, c.LastSeq, c.LastHash)
+				for _, h := range recorded {
+					fmt.Fprintf(out, "it holds the head recorded elsewhere: %s\n", h)
+				}
+				if len(recorded) == 0 {
+					fmt.Fprintln(out, "(the chain checked on its own: entries cut from its end are caught only against a head recorded elsewhere, --head or --heads)")
+				}
 				writeImageCheck(out, ic)
 				return nil
 			}
@@ -96,6 +142,8 @@ signature.`,
 	}
 	cmd.Flags().StringVar(&journal, "journal", "", "journal (SQLite file) to check")
 	cmd.Flags().StringVar(&rec, "record", "", "exported record to check: its directory, or its record.jsonl")
+	cmd.Flags().StringVar(&head, "head", "", "with --journal: SEQ:HASH, a head recorded elsewhere (the seq and mark the table published, or an export's final seq and hash) the journal must hold")
+	cmd.Flags().StringVar(&heads, "heads", "", "with --journal: the heads file of sztab hub/venue --heads; the journal must hold the furthest head it saw of it")
 	cmd.Flags().StringVar(&pubkey, "pubkey", "", "the table's public key (PEM), to check the signed result")
 	return cmd
 }
@@ -196,6 +244,40 @@ needs its section to be built (default: the journal's identity alone).`,
 	cmd.Flags().StringVar(&sign, "sign", "", "the table's private key (PEM, from sztab keygen): sign the result")
 	cmd.Flags().BoolVar(&force, "force", false, "replace a record already in --out")
 	return cmd
+}
+
+// headsFor reads the heads a hub or venue kept (hub.Heads) for the
+// journal j: the furthest head of this journal, named by its id. A record
+// with no head of it is an error that says what the record has instead.
+func headsFor(path string, j *companion.Journal) ([]companion.RecordedHead, error) {
+	hs, err := hub.ReadHeads(path)
+	if err != nil {
+		return nil, err
+	}
+	id := j.Identity()
+	if hs.Venue != id.Venue {
+		return nil, fmt.Errorf("%s is venue %q's record; the journal is %s", path, hs.Venue, id)
+	}
+	seen := hs.Tables[id.Table]
+	jid := j.JournalID()
+	var others []string
+	for _, s := range seen {
+		if s.Journal == jid && jid != "" {
+			where := fmt.Sprintf("as %s kept it, seen %s", path, s.Seen.Format(time.RFC3339))
+			if s.WentBack != nil {
+				where += fmt.Sprintf("; later the table published entry %d of the same journal, at %s", s.WentBack.Seq, s.WentBack.Seen.Format(time.RFC3339))
+			}
+			return []companion.RecordedHead{{Journal: s.Journal, Seq: s.Seq, Mark: s.Mark, Where: where}}, nil
+		}
+		others = append(others, fmt.Sprintf("journal %s up to entry %d", s.Journal, s.Seq))
+	}
+	if jid == "" {
+		return nil, fmt.Errorf("the journal has no head key, so no head it published can be found in %s (a journal the daemon has not opened since heads were published, or its head key was deleted)", path)
+	}
+	if len(others) == 0 {
+		return nil, fmt.Errorf("%s holds no head of table %q: the hub never saw it publish one", path, id.Table)
+	}
+	return nil, fmt.Errorf("%s holds no head of this journal (%s) of table %q, only %s: another journal of the table, or this one's head key was replaced", path, jid, id.Table, strings.Join(others, ", "))
 }
 
 type outFile struct {

@@ -100,6 +100,9 @@ func loadCards(path string) ([]card, error) {
 type regEntry struct {
 	companion.Tag
 	line int
+	// unknown is a key the entry has that a tag does not (on unknownLine).
+	unknown     string
+	unknownLine int
 }
 
 // readRegistry reads a registry leniently: every entry, duplicates and bad
@@ -122,7 +125,9 @@ func readRegistry(path string) ([]regEntry, error) {
 		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n.Line, err)
 		}
-		out = append(out, regEntry{Tag: t, line: n.Line})
+		e := regEntry{Tag: t, line: n.Line}
+		e.unknown, e.unknownLine = companion.UnknownTagKey(&n)
+		out = append(out, e)
 	}
 	return out, nil
 }
@@ -467,7 +472,8 @@ func newTagsCheckCmd() *cobra.Command {
 		Use:   "check",
 		Short: "List duplicate tags, bad entries and cards without tags",
 		Long: `Reads the registry and lists every problem: a UID registered twice, an
-entry the daemon would refuse (bad UID, kind or id), and with --cards the cards
+entry the daemon would refuse (bad UID, kind or id, a key a tag does not
+have), and with --cards the cards
 that have no tag and the tags that name no card on the list. Exits non-zero
 when it finds any.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -485,6 +491,9 @@ when it finds any.`,
 			var uids []string
 			valid := map[string]bool{"unit": true, "card": true, "die": true, "seat": true, "command": true}
 			for _, e := range entries {
+				if e.unknown != "" {
+					report("%v", strings.TrimPrefix(companion.UnknownTagKeyError(registry, e.unknownLine, e.unknown).Error(), "companion: "))
+				}
 				uid, err := hardware.NormalizeUID(e.UID)
 				if err != nil {
 					report("%s:%d: %v", registry, e.line, err)

@@ -187,3 +187,18 @@ func TestTagsCheckProblems(t *testing.T) {
 		t.Errorf("check without cards: got %v, want 3 problems", err)
 	}
 }
+
+// A key a tag does not have is a problem `sztab tags check` lists with its
+// line, and the daemon's loader (and so enroll) refuses the registry.
+func TestTagsCheckUnknownKey(t *testing.T) {
+	dir := t.TempDir()
+	reg := write(t, dir, "tags.yaml", "tags:\n  - {uid: \"04A1B2C3\", kind: card, id: pilsudski}\n  - {uid: \"04A1B2C4\", kind: card, id: rozwadowski, lable: \"Tadeusz Rozwadowski\"}\n")
+	out, err := runTags(t, "check", "--registry", reg)
+	var p problems
+	if !errors.As(err, &p) || int(p) != 1 || !strings.Contains(out, `tags.yaml:3: unknown key "lable" in a tag`) {
+		t.Fatalf("got %v:\n%s\nwant one problem naming line 3 and the key", err, out)
+	}
+	if _, err := companion.LoadTags(reg); err == nil || !strings.Contains(err.Error(), `tags.yaml:3: unknown key "lable"`) {
+		t.Errorf("LoadTags: got %v", err)
+	}
+}

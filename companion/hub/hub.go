@@ -83,6 +83,11 @@ type Options struct {
 	// its old connection's will, which is within 1.5 keep-alives). A table
 	// whose instances alternate is a conflict at once.
 	ConflictGrace time.Duration
+	// Heads, if set, is the file where the hub keeps the journal heads the
+	// tables publish in their status (see Heads), read back when the hub
+	// starts again and written at most once a second: `sztab verify
+	// --journal J --heads FILE` checks a journal against it.
+	Heads string
 }
 
 // Board is what the venue adds to the wall: the tournament's standings and
@@ -134,6 +139,8 @@ type Table struct {
 	// the ones online).
 	Conflict  bool     `json:"conflict,omitempty"`
 	Instances []string `json:"instances,omitempty"`
+	// Head is the journal head of the table's last status that named one.
+	Head *wire.ChainHead `json:"head,omitempty"`
 
 	online     map[string]time.Time // instance → online since
 	alternated bool                 // an instance came back while another was online
@@ -157,10 +164,14 @@ type Hub struct {
 	mu      sync.Mutex
 	tables  map[string]*Table
 	board   *Board
-	seq     int64
-	addr    string
-	ready   chan struct{}
-	wall    coalescer
+	// heads is the record of the tables' journal heads (Options.Heads);
+	// headsDirty says it changed since it was last written.
+	heads      *Heads
+	headsDirty bool
+	seq        int64
+	addr       string
+	ready      chan struct{}
+	wall       coalescer
 	// wallSize is the length of the latest wall sent, for its pacing.
 	wallSize atomic.Int64
 
@@ -208,6 +219,9 @@ func New(o Options) (*Hub, error) {
 	}
 	h := &Hub{opts: o, brokers: brokers, feed: display.NewFeed(), tables: map[string]*Table{}, ready: make(chan struct{})}
 	h.wall.every = h.wallEvery
+	if err := h.loadHeads(); err != nil {
+		return nil, err
+	}
 	h.metrics()
 	meta, _ := json.Marshal(map[string]any{"venue": o.Venue, "game": "hub", "heartbeat_ms": o.Heartbeat.Milliseconds()})
 	h.feed.SetMeta(meta)
@@ -274,6 +288,21 @@ func (h *Hub) Run(ctx context.Context) error {
 	c := paho.NewClient(opts)
 	c.Connect()
 	defer c.Disconnect(200)
+	if h.opts.Heads != "" {
+		defer h.saveHeads()
+		go func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					h.saveHeads()
+				}
+			}
+		}()
+	}
 	if len(h.brokers) > 1 {
 		for _, lc := range h.followLive(clientID) {
 			defer lc.Disconnect(200)
@@ -470,6 +499,10 @@ func (h *Hub) apply(topic string, payload []byte) {
 		}
 		if s.Screen != "" {
 			t.Screen = s.Screen
+		}
+		if s.Head != nil && s.Head.Journal != "" {
+			t.Head = s.Head
+			h.recordHead(table, s.Instance, *s.Head)
 		}
 	case "state", "live":
 		var s wire.StateMessage

@@ -4,7 +4,9 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"strings"
 
@@ -25,7 +27,56 @@ func (r *Reviewer) Handler() http.Handler {
 	mux.Handle("GET /", http.FileServerFS(files))
 	mux.HandleFunc("GET /api/moment", r.serveMoment)
 	mux.HandleFunc("GET /image/{sha}", r.serveImage)
-	return headers(mux)
+	return ownHost(headers(mux))
+}
+
+// ownHost answers only requests whose Host names the server itself: the
+// address the request came in on, a loopback address or localhost, with
+// the listener's port. The page has no sign-in and shows the referee's
+// view (secret goals, hands): a web page whose name an attacker made
+// resolve to this machine (DNS rebinding) sends its own name as Host, and
+// is refused with 421 before anything is read.
+func ownHost(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		local, _ := req.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if !hostIsOwn(req.Host, local) {
+			own := "localhost"
+			if local != nil {
+				own = local.String() + " or localhost"
+			}
+			http.Error(w, fmt.Sprintf("review: this page answers only to its own address (%s), not to Host %q: a name pointed at this machine by someone else's page (DNS rebinding) must not read the referee's view", own, req.Host), http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, req)
+	})
+}
+
+// hostIsOwn says whether host (a request's Host) names the server that
+// took the request on local.
+func hostIsOwn(host string, local net.Addr) bool {
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = host, "80" // no port: the browser's default
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+	if local != nil {
+		_, lport, err := net.SplitHostPort(local.String())
+		if err != nil || port != lport {
+			return false
+		}
+	}
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(name)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	tcp, ok := local.(*net.TCPAddr)
+	return ok && tcp.IP.Equal(ip)
 }
 
 func headers(h http.Handler) http.Handler {

@@ -205,6 +205,24 @@ type StatusMessage struct {
 	// Instance is random per start of the daemon: a venue that hears two
 	// instances online for one table id knows that two daemons claim it.
 	Instance string `json:"instance,omitempty"`
+	// Head is the table's journal head when the status was written: a
+	// venue or hub that keeps it can later show that entries were cut
+	// from the journal's end (sztab verify --head / --heads).
+	Head *ChainHead `json:"head,omitempty"`
+}
+
+// ChainHead is a journal's head as a table publishes it. The entry's hash
+// itself is not published while a game runs: it covers the hidden
+// information, and whoever knows the entries around it could try the few
+// hands or goals a player may hold against it. Mark is the hash keyed with
+// a random key kept in the journal (HMAC-SHA256), so it binds the entry
+// Seq of this journal to its hash while telling nothing of it; Journal
+// names the journal (a digest of that key), so a table's new journal is
+// told from its old one.
+type ChainHead struct {
+	Journal string `json:"journal"`
+	Seq     int64  `json:"seq"`
+	Mark    string `json:"mark"`
 }
 
 // ResultMessage is a table's result, retained on .../result once its game
