@@ -10,6 +10,8 @@ import (
 // View is everything the organiser's page and the wall show, as of now.
 // It is a copy: the caller may keep and marshal it.
 type View struct {
+	// ID is the tournament's id (Tournament.ID).
+	ID           string   `json:"id"`
 	Name         string   `json:"name"`
 	Venue        string   `json:"venue"`
 	Game         string   `json:"game"`
@@ -68,7 +70,7 @@ func (t *Tournament) View() View {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v := View{
-		Name: t.cfg.Name, Venue: t.cfg.Venue, Game: t.cfg.Game, Seats: t.cfg.Seats,
+		ID: t.id, Name: t.cfg.Name, Venue: t.cfg.Venue, Game: t.cfg.Game, Seats: t.cfg.Seats,
 		Rounds: t.cfg.Rounds, RoundMinutes: t.cfg.RoundMinutes, Points: t.cfg.Points,
 		TieBreaks: slices.Clone(t.cfg.TieBreaks), Bye: t.cfg.Bye, Players: t.players(),
 		Current: len(t.rounds), Standings: t.standings(),
