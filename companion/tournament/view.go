@@ -53,7 +53,9 @@ type RoundView struct {
 
 // TableView is one table of a round and its result.
 type TableView struct {
-	Table   string   `json:"table"`
+	Table string `json:"table"`
+	// Pairing is the pairing's id (Pairing.ID).
+	Pairing string   `json:"pairing,omitempty"`
 	Players []string `json:"players"`
 	Names   []string `json:"names"`
 	// State is Awaiting, Signed, Corrected or Refused.
@@ -98,7 +100,7 @@ func (t *Tournament) View() View {
 			rv.Start = &s
 		}
 		for _, p := range r.Tables {
-			tv := TableView{Table: p.Table, Players: slices.Clone(p.Players), State: Awaiting}
+			tv := TableView{Table: p.Table, Pairing: p.ID, Players: slices.Clone(p.Players), State: Awaiting}
 			for _, id := range p.Players {
 				tv.Names = append(tv.Names, names[id])
 			}
