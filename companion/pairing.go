@@ -30,15 +30,15 @@ func (d *Daemon) receivePairing(m Message) {
 //   - a pairing once the game has its round: a table mid-game when the
 //     organiser pairs or forces the next round keeps its game's round;
 //   - a pairing once the game is over: its result was signed without a
-//     round (v2), and the venue counts it only where that is unambiguous;
+//     round (v2), which the venue does not count (the organiser enters it);
 //   - a pairing whose result the venue already has (signed or corrected):
 //     a table that starts its next game before the next round is paired
 //     hears the round just played, and waits for the next one;
 //   - a pairing that names earlier rounds without the table's result
 //     (Missing: the organiser forced the next round without it): the game
 //     may be one of those, played while the table was away, so it names no
-//     round, decided once like a round (the venue counts such a v2 result
-//     only when nothing is missing, else the organiser enters it);
+//     round, decided once like a round (the venue does not count such a
+//     v2 result: the organiser enters it);
 //   - a garbled message, or one for another table: logged with the
 //     reason, and ignored.
 //

@@ -118,9 +118,9 @@ type Statement struct {
 	// the venue told the table (wire.PairingMessage): set (> 0), it makes
 	// the statement a v3 one, with the seats and one more line, "round";
 	// 0 is a table that heard no pairing while its game was on (v2, or v1
-	// without seats). A venue refuses a v3 result for another round than
-	// the one being played, so a table's late result never counts in the
-	// wrong round.
+	// without seats). A venue counts only a v4 statement (below), for its
+	// pairing's round, so a table's late result never counts in the wrong
+	// round.
 	Round int
 	// Tournament, Pairing and Players bind the result to the pairing the
 	// venue issued (wire.PairingMessage): the tournament's id, the
