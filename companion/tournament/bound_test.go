@@ -7,10 +7,12 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // A result counts only for the pairing the tournament issued to that
@@ -128,4 +130,43 @@ func TestResultBoundToItsPairing(t *testing.T) {
 	if again, err := f.tr.SubmitResult(ctx, "t01", f.message(bound, "t01")); err != nil || !again.Duplicate {
 		t.Fatalf("the same result after reopening: %+v, %v", again, err)
 	}
+}
+
+// Whatever statement table t01 signs with its own key, the tournament
+// never panics, and it counts one only when it is bound to t01's pairing
+// in the current round, with this tournament's id, that round and those
+// players.
+func FuzzSubmitResult(f *testing.F) {
+	fx := newFixture(f, "skirmish", 4, 2)
+	ctx := context.Background()
+	if _, err := fx.tr.PairNext(ctx); err != nil {
+		f.Fatal(err)
+	}
+	bound := fx.statement("t01", seat(1, record.Win, 9), seat(2, record.Loss, 2))
+	f.Add(bound.Marshal())
+	v2 := bound
+	v2.Round, v2.Tournament, v2.Pairing, v2.Players = 0, "", "", nil
+	f.Add(v2.Marshal())
+	other := bound
+	other.Players = []string{"ania", "bartek"}
+	f.Add(other.Marshal())
+	other = bound
+	other.Tournament = strings.Repeat("0a", 16)
+	f.Add(other.Marshal())
+	f.Add([]byte("sztab result statement v4\n"))
+	cur := fx.tr.View().Paired[0]
+	mine := cur.Tables[slices.IndexFunc(cur.Tables, func(p Pairing) bool { return p.Table == "t01" })]
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Signed as the table signs: the canonical bytes of what it read
+		// (a statement that does not parse is signed as an empty one).
+		st, perr := record.ParseStatement(data)
+		m := wire.ResultMessage{Statement: string(data), Signature: string(record.Sign(st, fx.priv["t01"]))}
+		res, err := fx.tr.SubmitResult(ctx, "t01", m)
+		if err != nil {
+			return
+		}
+		if perr != nil || st.Tournament != fx.tr.ID() || st.Pairing != mine.ID || st.Round != 1 || !slices.Equal(st.Players, mine.Players) || res.Round != 1 {
+			t.Fatalf("counted a statement not bound to t01's pairing %s of round 1 (%v): %+v\n%s", mine.ID, mine.Players, res, data)
+		}
+	})
 }

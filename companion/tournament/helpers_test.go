@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixture is a tournament on disk with real table keys.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	cfg  Config
 	priv map[string]ed25519.PrivateKey
@@ -52,7 +52,7 @@ func (h *hashStream) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func newFixture(t *testing.T, game string, players, tables int) *fixture {
+func newFixture(t testing.TB, game string, players, tables int) *fixture {
 	t.Helper()
 	f := &fixture{t: t, dir: t.TempDir(), priv: map[string]ed25519.PrivateKey{}, rand: &hashStream{},
 		now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
