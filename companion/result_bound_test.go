@@ -25,10 +25,12 @@ type boundNight struct {
 	m     *brokertest.Mosquitto
 	dir   string
 	quiet *slog.Logger
+	// logs is what the venues logged.
+	logs *lockedLog
 }
 
 func newBoundNight(t *testing.T) *boundNight {
-	n := &boundNight{t: t, m: brokertest.StartMosquitto(t, "allow_anonymous true\n"), dir: t.TempDir(), quiet: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	n := &boundNight{t: t, m: brokertest.StartMosquitto(t, "allow_anonymous true\n"), dir: t.TempDir(), quiet: slog.New(slog.NewTextHandler(io.Discard, nil)), logs: &lockedLog{}}
 	roundTable(t, n.dir, "") // makes t1.key
 	return n
 }
@@ -89,7 +91,7 @@ func (n *boundNight) venue(tour *tournament.Tournament) func() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := venue.New(venue.Options{Hub: hub.Options{Broker: n.m.URL(), Venue: "v", Listen: "127.0.0.1:0", Log: n.quiet},
+	v, err := venue.New(venue.Options{Hub: hub.Options{Broker: n.m.URL(), Venue: "v", Listen: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(n.logs, nil))},
 		Tournament: viewOnly{tour}, Organiser: display.Credential{User: "orga", Password: "x"},
 		Pairings: func(topic string, payload []byte) error { return pub.Publish(topic, payload, true) }})
 	if err != nil {
@@ -104,8 +106,10 @@ func (n *boundNight) venue(tour *tournament.Tournament) func() {
 }
 
 // refusedWith waits for tour to refuse t1's result with a reason that
-// says en (and pl in Polish), and checks nothing counted.
-func refusedWith(t *testing.T, tour *tournament.Tournament, en, pl string) {
+// says en (and pl in Polish, in the venue's log too), and checks nothing
+// counted.
+func (n *boundNight) refusedWith(tour *tournament.Tournament, en, pl string) {
+	t := n.t
 	t.Helper()
 	waitFor(t, "the venue to refuse the result: "+en, func() bool {
 		for _, r := range tour.Refusals() {
@@ -123,6 +127,9 @@ func refusedWith(t *testing.T, tour *tournament.Tournament, en, pl string) {
 	if st := tour.View().Paired[0].Results[0].State; st != tournament.Refused {
 		t.Fatalf("t1 in round 1: %q, want %q", st, tournament.Refused)
 	}
+	waitFor(t, "the venue's log to give the reason in Polish", func() bool {
+		return strings.Contains(n.logs.String(), "venue: result refused") && strings.Contains(n.logs.String(), pl)
+	})
 }
 
 // A game the table played before the venue paired it (the Mali demo's
@@ -141,7 +148,7 @@ func TestDemoResultNotCountedForOtherPlayers(t *testing.T) {
 	}
 	tour := n.tournament("venue.db")
 	n.venue(tour)
-	refusedWith(t, tour, "the result names no pairing (v2)", "wynik nie wskazuje parowania")
+	n.refusedWith(tour, "the result names no pairing (v2)", "wynik nie wskazuje parowania")
 }
 
 // A venue restarted with a new database (a new tournament, its round 1
@@ -170,5 +177,5 @@ func TestLeftoverResultAfterVenueRestart(t *testing.T) {
 		t.Fatal("the new tournament has the old one's ids")
 	}
 	n.venue(second)
-	refusedWith(t, second, "a result of another tournament ("+first.ID()+")", "wynik innego turnieju")
+	n.refusedWith(second, "a result of another tournament ("+first.ID()+")", "wynik innego turnieju")
 }

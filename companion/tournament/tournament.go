@@ -74,6 +74,10 @@ type Refusal struct {
 	Hash string `json:"hash,omitempty"`
 }
 
+// Polish is the refusal's reason in Polish ("" where it has none), for
+// the venue's log.
+func (r *Refusal) Polish() string { return r.ReasonPL }
+
 func (r *Refusal) Error() string {
 	return fmt.Sprintf("tournament: table %s, round %d: result refused: %s", r.Table, r.Round, r.Reason)
 }

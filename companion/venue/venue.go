@@ -287,8 +287,14 @@ func (v *Venue) result(table string, payload []byte) {
 		return
 	}
 	if err := v.opts.Tournament.SubmitResult(v.ctx, table, m); err != nil {
-		// The tournament keeps the refusal (View.Refusals).
-		v.log.Warn("venue: result refused", "table", table, "reason", err.Error())
+		// The tournament keeps the refusal (View.Refusals), with its
+		// reason in Polish where it has one.
+		var pl interface{ Polish() string }
+		if errors.As(err, &pl) {
+			v.log.Warn("venue: result refused", "table", clip(table), "reason", err.Error(), "reason_pl", pl.Polish())
+		} else {
+			v.log.Warn("venue: result refused", "table", clip(table), "reason", err.Error())
+		}
 	} else {
 		v.log.Info("venue: result counted", "table", table)
 	}
