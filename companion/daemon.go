@@ -201,6 +201,10 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		t.journal.Close()
 		return nil, err
 	}
+	if t.pairing, err = t.journal.Pairing(ctx); err != nil {
+		t.journal.Close()
+		return nil, err
+	}
 	// The sinks exist before the broker connection, whose callbacks use
 	// them; the MQTT sink starts publishing in Serve.
 	d.journalOpen.Store(true)

@@ -574,6 +574,73 @@ func (j *Journal) SetRound(ctx context.Context, round int) (int, error) {
 	return n, err
 }
 
+// Binding is the pairing a journal's game was played in, as the venue
+// issued it (wire.PairingMessage): the tournament's and the pairing's ids
+// and the players' ids, seat 1 first. The table signs them with the round
+// into its result (record.Statement v4), and the venue counts the result
+// for that pairing alone. It is kept in meta ('pairing', JSON) with the
+// round, set once with it.
+type Binding struct {
+	Tournament string   `json:"tournament"`
+	Pairing    string   `json:"pairing"`
+	Players    []string `json:"players"`
+}
+
+// SetPairing keeps round and its pairing b as the game's unless the
+// journal has a round already (SetRound, SetPairing), in one transaction,
+// and returns the round and pairing kept (b zero: the round kept has
+// none).
+func (j *Journal) SetPairing(ctx context.Context, round int, b Binding) (int, Binding, error) {
+	if round < 1 || b.Pairing == "" {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: fmt.Errorf("round %d, pairing %q: want a round and its pairing", round, b.Pairing)}
+	}
+	data, err := json.Marshal(b)
+	if err != nil {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+	}
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO meta (key, value) VALUES ('round', ?)`, strconv.Itoa(round))
+	if err != nil {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+	} else if n == 1 {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('pairing', ?)`, string(data)); err != nil {
+			return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, Binding{}, &JournalError{Path: j.path, Err: err}
+	}
+	n, _, err := j.Round(ctx)
+	if err != nil {
+		return 0, Binding{}, err
+	}
+	kept, err := j.Pairing(ctx)
+	return n, kept, err
+}
+
+// Pairing is the game's pairing (SetPairing); zero when it has none.
+func (j *Journal) Pairing(ctx context.Context) (Binding, error) {
+	var v string
+	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'pairing'`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return Binding{}, nil
+	case err != nil:
+		return Binding{}, &JournalError{Path: j.path, Err: err}
+	}
+	var b Binding
+	if err := json.Unmarshal([]byte(v), &b); err != nil || b.Pairing == "" {
+		return Binding{}, &JournalError{Path: j.path, Err: fmt.Errorf("pairing %q in meta: want the pairing the game was played in", v)}
+	}
+	return b, nil
+}
+
 // Round is the game's round (SetRound; 0: none) and whether it is set.
 func (j *Journal) Round(ctx context.Context) (round int, set bool, err error) {
 	var v string

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +220,51 @@ func countEntries(t *testing.T, j *Journal) (n int) {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// The pairing a game was played in is kept with its round, once per
+// journal, across a reopening; a round kept without a pairing (an older
+// venue's, or none) gets none later.
+func TestJournalKeepsThePairing(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	j, err := OpenJournal(path, testJournal, quietLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := j.Pairing(ctx); err != nil || b.Pairing != "" {
+		t.Fatalf("a new journal's pairing: %+v, %v", b, err)
+	}
+	first := Binding{Tournament: strings.Repeat("1f", 16), Pairing: strings.Repeat("a0", 16), Players: []string{"ania", "bartek"}}
+	if n, b, err := j.SetPairing(ctx, 2, first); err != nil || n != 2 || !reflect.DeepEqual(b, first) {
+		t.Fatalf("SetPairing: round %d, %+v, %v", n, b, err)
+	}
+	later := Binding{Tournament: first.Tournament, Pairing: strings.Repeat("b1", 16), Players: []string{"celina", "darek"}}
+	if n, b, err := j.SetPairing(ctx, 3, later); err != nil || n != 2 || !reflect.DeepEqual(b, first) {
+		t.Fatalf("a later pairing: round %d, %+v, %v; want round 2 and the first pairing", n, b, err)
+	}
+	if _, _, err := j.SetPairing(ctx, 1, Binding{}); err == nil {
+		t.Error("a pairing without its id was taken")
+	}
+	j.Close()
+	j, err = OpenJournal(path, testJournal, quietLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := j.Pairing(ctx); err != nil || !reflect.DeepEqual(b, first) {
+		t.Fatalf("after reopening: %+v, %v", b, err)
+	}
+	j.Close()
+
+	j, err = OpenJournal(filepath.Join(t.TempDir(), "t.db"), testJournal, quietLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if _, err := j.SetRound(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if n, b, err := j.SetPairing(ctx, 1, first); err != nil || n != 1 || b.Pairing != "" {
+		t.Fatalf("a pairing after a round without one: round %d, %+v, %v", n, b, err)
+	}
 }

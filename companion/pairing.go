@@ -30,21 +30,24 @@ func (d *Daemon) receivePairing(m Message) {
 //   - a pairing once the game has its round: a table mid-game when the
 //     organiser pairs or forces the next round keeps its game's round;
 //   - a pairing once the game is over: its result was signed without a
-//     round (v2), and the venue counts it only where that is unambiguous;
+//     round (v2), which the venue does not count (the organiser enters it);
 //   - a pairing whose result the venue already has (signed or corrected):
 //     a table that starts its next game before the next round is paired
 //     hears the round just played, and waits for the next one;
 //   - a pairing that names earlier rounds without the table's result
 //     (Missing: the organiser forced the next round without it): the game
 //     may be one of those, played while the table was away, so it names no
-//     round, decided once like a round (the venue counts such a v2 result
-//     only when nothing is missing, else the organiser enters it);
+//     round, decided once like a round (the venue does not count such a
+//     v2 result: the organiser enters it);
 //   - a garbled message, or one for another table: logged with the
 //     reason, and ignored.
 //
-// A table that hears nothing while its game is on (off the venue network
-// from before the round was paired until its game ended) signs a v2
-// result, as before.
+// With the round the table keeps the pairing's ids (the tournament's, the
+// pairing's and the players', Journal.SetPairing), which its result names
+// (v4): the venue counts a result only for the pairing it issued to the
+// table. A table that hears nothing while its game is on (off the venue
+// network from before the round was paired until its game ended) signs a
+// v2 result, which a venue does not count: the organiser enters it.
 func (d *Daemon) handlePairing(ctx context.Context) {
 	d.pairingMu.Lock()
 	m := d.pairing
@@ -79,7 +82,16 @@ func (d *Daemon) handlePairing(ctx context.Context) {
 		t.round, t.roundSet = round, true
 		d.log.Warn("the venue has no result of this table for an earlier round: this game may be that round's, so its result names no round (the organiser enters it if the venue refuses it)",
 			"heard", p.Round, "missing", p.Missing)
+	case p.Pairing != "":
+		round, b, err := t.journal.SetPairing(ctx, p.Round, Binding{Tournament: p.Tournament, Pairing: p.Pairing, Players: p.PlayerIDs})
+		if err != nil {
+			d.log.Error("the game's round and pairing are not kept; its result will name none", "heard", p.Round, "err", err)
+			return
+		}
+		t.round, t.roundSet, t.pairing = round, true, b
+		d.log.Info("the game is a round of the venue's tournament", "round", round, "pairing", b.Pairing, "players", p.Players)
 	default:
+		// A venue that issues no pairing ids (older software).
 		round, err := t.journal.SetRound(ctx, p.Round)
 		if err != nil {
 			d.log.Error("the game's round is not kept; its result will name none", "heard", p.Round, "err", err)

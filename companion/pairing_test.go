@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -246,8 +247,10 @@ func TestVenuePairingReachesTheTable(t *testing.T) {
 	for _, k := range []string{"6", "3", "2"} {
 		key(d, "kp", k)
 	}
-	if st := statementOf(t, watch.wait(t, wire.TopicsFor("v", "t1").Result, "statement")); st.Round != 1 {
-		t.Fatalf("the table's statement names round %d, want 1", st.Round)
+	p1 := tour.View().Paired[0].Results[0]
+	if st := statementOf(t, watch.wait(t, wire.TopicsFor("v", "t1").Result, "statement")); st.Round != 1 || st.Pairing != p1.Pairing ||
+		st.Tournament != tour.ID() || !slices.Equal(st.Players, p1.Players) {
+		t.Fatalf("the table's statement: %+v, want round 1, pairing %s of tournament %s, players %v", st, p1.Pairing, tour.ID(), p1.Players)
 	}
 	waitFor(t, "the result counted in round 1", func() bool {
 		vw := tour.View()
@@ -288,11 +291,11 @@ func (a viewOnly) StartRound(ctx context.Context, round int, at time.Time) error
 func (a viewOnly) WriteCSV(w io.Writer, what string) error { return a.t.WriteCSV(w, what) }
 func (a viewOnly) View() venue.View {
 	tv := a.t.View()
-	v := venue.View{Name: tv.Name, Venue: tv.Venue, Game: tv.Game, Rounds: tv.Rounds, Round: tv.Current}
+	v := venue.View{Tournament: tv.ID, Tables: tv.Tables, Name: tv.Name, Venue: tv.Venue, Game: tv.Game, Rounds: tv.Rounds, Round: tv.Current}
 	for _, r := range tv.Paired {
 		vr := venue.Round{Number: r.Number}
 		for _, p := range r.Results {
-			vr.Tables = append(vr.Tables, venue.Pairing{Table: p.Table, Players: p.Players, State: p.State})
+			vr.Tables = append(vr.Tables, venue.Pairing{Table: p.Table, Players: p.Players, ID: p.Pairing, PlayerIDs: p.Players, State: p.State})
 		}
 		v.Pairings = append(v.Pairings, vr)
 	}

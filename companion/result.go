@@ -55,6 +55,10 @@ func (t *table) addResult(p *Publication, atStart bool) {
 	hash := e.Hash
 	st := rec.Statement{Identity: rec.Identity{Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.game.Name()},
 		FinalSeq: seq, FinalHash: hash, Finished: true, Seats: seats, Round: t.round}
+	if t.pairing.Pairing != "" && t.round > 0 {
+		// Bound to the pairing the venue issued (v4).
+		st.Tournament, st.Pairing, st.Players = t.pairing.Tournament, t.pairing.Pairing, t.pairing.Players
+	}
 	if h, ok := t.game.(Headliner); ok {
 		r := h.Headline()
 		st.Result = rec.Text{PL: r.PL, EN: r.EN}

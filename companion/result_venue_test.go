@@ -74,9 +74,19 @@ tables:
 		t.Fatal(err)
 	}
 	defer tour.Close()
-	if _, err := tour.ImportPairings(ctx, 1, strings.NewReader("round,table,seat,player\n1,t1,1,ania\n1,t1,2,bartek\n")); err != nil {
+	r1, err := tour.ImportPairings(ctx, 1, strings.NewReader("round,table,seat,player\n1,t1,1,ania\n1,t1,2,bartek\n"))
+	if err != nil {
 		t.Fatal(err)
 	}
+	// The venue's pairing reaches the table (as `sztab venue` publishes
+	// it): the game is bound to it, and its result names it.
+	pm, _ := json.Marshal(wire.PairingMessage{Venue: "v", Table: "t1", Round: 1, Players: []string{"Ania", "Bartek"},
+		Tournament: tour.ID(), Pairing: r1.Tables[0].ID, PlayerIDs: r1.Tables[0].Players})
+	d.receivePairing(Message{Topic: wire.TopicsFor("v", "t1").Pairing, Payload: pm, Retained: true})
+	waitFor(t, "the table to take its pairing", func() bool {
+		b, _ := d.table.journal.Pairing(context.Background())
+		return b.Pairing == r1.Tables[0].ID
+	})
 	var mu sync.Mutex
 	var outcomes []error
 	h, err := hub.New(hub.Options{Broker: "tcp://" + d.BrokerAddr(), Venue: "v", Listen: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(io.Discard, nil)),

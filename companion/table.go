@@ -83,6 +83,9 @@ type table struct {
 	// named in the result statement; roundSet says it is decided.
 	round    int
 	roundSet bool
+	// pairing is the pairing the game's round was issued with
+	// (Journal.Pairing; zero: none), signed into the result (v4).
+	pairing Binding
 }
 
 // Seq is the sequence number of the last journal entry.

@@ -137,6 +137,10 @@ signature.`,
 			if r.Statement != nil && r.Statement.Round > 0 {
 				fmt.Fprintf(out, "the result is for round %d of the venue's tournament\n", r.Statement.Round)
 			}
+			if r.Statement != nil && r.Statement.Pairing != "" {
+				fmt.Fprintf(out, "bound to pairing %s of tournament %s, players %s (seat 1 first)\n",
+					r.Statement.Pairing, r.Statement.Tournament, strings.Join(r.Statement.Players, ", "))
+			}
 			return nil
 		},
 	}
@@ -358,10 +362,18 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	if key != nil {
 		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result, Seats: gr.Seats}
 		if gr.Seats != nil {
-			// The round the venue paired the game in, as the table's own
-			// statement names it (v3); none for a game without one.
+			// The round the venue paired the game in and its pairing, as
+			// the table's own statement names them (v3, v4); none for a
+			// game without one.
 			if st.Round, _, err = j.Round(ctx); err != nil {
 				return nil, sum, fmt.Errorf("export: %w", err)
+			}
+			b, err := j.Pairing(ctx)
+			if err != nil {
+				return nil, sum, fmt.Errorf("export: %w", err)
+			}
+			if b.Pairing != "" && st.Round > 0 {
+				st.Tournament, st.Pairing, st.Players = b.Tournament, b.Pairing, b.Players
 			}
 		}
 		sum.Signed = record.Fingerprint(key.Public().(ed25519.PublicKey))

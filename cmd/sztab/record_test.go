@@ -389,3 +389,38 @@ func TestExportNamesTheRound(t *testing.T) {
 		t.Fatalf("verify: %v\n%s", err, o)
 	}
 }
+
+// A journal whose game was bound to the venue's pairing (Journal.SetPairing,
+// as the table does when the pairing names its ids) exports a v4
+// statement naming the pairing, as the table's own does.
+func TestExportNamesThePairing(t *testing.T) {
+	path, cfgPath := maliJournal(t)
+	cfg, err := companion.LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := companion.OpenJournal(path, companion.JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := companion.Binding{Tournament: strings.Repeat("1f", 16), Pairing: strings.Repeat("a0", 16), Players: []string{"ania", "bartek"}}
+	if n, _, err := j.SetPairing(context.Background(), 2, b); err != nil || n != 2 {
+		t.Fatalf("set pairing: %d, %v", n, err)
+	}
+	j.Close()
+	key := filepath.Join(t.TempDir(), "table.key")
+	if _, err := runSztab(t, "keygen", "--out", key); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rec")
+	if o, err := runSztab(t, "export", "--journal", path, "--config", cfgPath, "--out", out, "--sign", key); err != nil {
+		t.Fatalf("export: %v\n%s", err, o)
+	}
+	st, _ := os.ReadFile(filepath.Join(out, record.StatementFile))
+	if !strings.HasPrefix(string(st), "sztab result statement v4\n") || !strings.HasSuffix(string(st), "\nround: 2\ntournament: \""+b.Tournament+"\"\npairing: \""+b.Pairing+"\"\nplayers: [\"ania\",\"bartek\"]\n") {
+		t.Fatalf("statement:\n%s", st)
+	}
+	if o, err := runSztab(t, "verify", "--record", out, "--pubkey", key+".pub"); err != nil || !strings.Contains(o, "signature good") || !strings.Contains(o, "bound to pairing "+b.Pairing) {
+		t.Fatalf("verify: %v\n%s", err, o)
+	}
+}

@@ -70,7 +70,7 @@ func (a tournamentAdapter) WriteCSV(w io.Writer, what string) error { return a.t
 
 func (a tournamentAdapter) View() venue.View {
 	tv := a.t.View()
-	v := venue.View{Name: tv.Name, Venue: tv.Venue, Game: tv.Game, Rounds: tv.Rounds, Round: tv.Current,
+	v := venue.View{Tournament: tv.ID, Tables: tv.Tables, Name: tv.Name, Venue: tv.Venue, Game: tv.Game, Rounds: tv.Rounds, Round: tv.Current,
 		Pairings: []venue.Round{}, Standings: []venue.Standing{}, Refusals: []venue.Refusal{}, Audit: []venue.AuditNote{}}
 	if tv.Clock.Start != nil {
 		v.Clock = &venue.Clock{Round: tv.Clock.Round, Start: *tv.Clock.Start, Minutes: tv.Clock.Minutes}
@@ -86,7 +86,7 @@ func (a tournamentAdapter) View() venue.View {
 			if len(players) != len(t.Players) {
 				players = t.Players
 			}
-			vr.Tables = append(vr.Tables, venue.Pairing{Table: t.Table, Players: players, State: t.State, Seats: t.Seats})
+			vr.Tables = append(vr.Tables, venue.Pairing{Table: t.Table, Players: players, ID: t.Pairing, PlayerIDs: t.Players, State: t.State, Seats: t.Seats})
 		}
 		for _, id := range r.Byes {
 			name := names[id]
@@ -111,7 +111,7 @@ func (a tournamentAdapter) View() venue.View {
 		v.Standings = append(v.Standings, vs)
 	}
 	for _, r := range tv.Refusals {
-		v.Refusals = append(v.Refusals, venue.Refusal{At: r.At, Table: r.Table, Round: r.Round, Reason: r.Reason})
+		v.Refusals = append(v.Refusals, venue.Refusal{At: r.At, Table: r.Table, Round: r.Round, Reason: r.Reason, ReasonPL: r.ReasonPL})
 	}
 	for _, e := range tv.Audit {
 		what := e.What

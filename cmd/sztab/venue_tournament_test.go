@@ -69,9 +69,19 @@ tables:
 		t.Fatalf("after pairing: %+v", v)
 	}
 	p := v.Pairings[0].Tables[0]
+	// The pairing's ids reach the venue's view: its pairing message
+	// carries them to the table, whose signed result names them.
+	if len(v.Tournament) != 32 || len(p.ID) != 32 || len(p.PlayerIDs) != 2 || p.PlayerIDs[0] == p.Players[0] || len(v.Tables) != 2 {
+		t.Fatalf("tournament %q, pairing %q, player ids %v (names %v), tables %v", v.Tournament, p.ID, p.PlayerIDs, p.Players, v.Tables)
+	}
 	sign := func(table string, key ed25519.PrivateKey, seats ...record.Seat) wire.ResultMessage {
 		s := record.Statement{Identity: record.Identity{Venue: "hala", Table: table, Game: "skirmish"}, FinalSeq: 9,
 			FinalHash: strings.Repeat("cd", 32), Finished: true, Seats: seats}
+		for _, q := range v.Pairings[0].Tables {
+			if q.Table == table {
+				s.Round, s.Tournament, s.Pairing, s.Players = 1, v.Tournament, q.ID, q.PlayerIDs
+			}
+		}
 		return wire.ResultMessage{Statement: string(s.Marshal()), Signature: string(record.Sign(s, key))}
 	}
 	if err := tour.SubmitResult(ctx, p.Table, sign(p.Table, privs[p.Table], record.Seat{Seat: 1, Outcome: record.Win, Score: 5}, record.Seat{Seat: 2, Outcome: record.Loss})); err != nil {

@@ -23,10 +23,13 @@ import (
 // whose standings must come out right whatever the node's loss makes the
 // broker deliver again (each counted once, none lost).
 type drillResults struct {
-	tour    *tournament.Tournament
-	venue   string
-	keys    map[string][]byte // table → private key PEM
-	tables  []string
+	tour   *tournament.Tournament
+	venue  string
+	keys   map[string][]byte // table → private key PEM
+	tables []string
+	// round1 is round 1's pairings: each table's result is bound to its
+	// own (record.Statement v4).
+	round1  tournament.Round
 	mu      sync.Mutex
 	refused []string
 }
@@ -61,7 +64,7 @@ func newDrillResults(t *testing.T, venue string, n int) *drillResults {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.tour.Close() })
-	if _, err := r.tour.ImportPairings(context.Background(), 1, strings.NewReader(pairings)); err != nil {
+	if r.round1, err = r.tour.ImportPairings(context.Background(), 1, strings.NewReader(pairings)); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -106,7 +109,13 @@ func (r *drillResults) publish(t *testing.T, brokers []string) {
 			t.Fatal(err)
 		}
 		st := record.Statement{Identity: record.Identity{Venue: r.venue, Table: id, Game: "skirmish"}, FinalSeq: 40, FinalHash: strings.Repeat("ab", 32),
-			Finished: true, Seats: []record.Seat{{Seat: 1, Outcome: record.Win, Score: 10 + i}, {Seat: 2, Outcome: record.Loss}}}
+			Finished: true, Seats: []record.Seat{{Seat: 1, Outcome: record.Win, Score: 10 + i}, {Seat: 2, Outcome: record.Loss}},
+			Round: 1, Tournament: r.tour.ID()}
+		for _, p := range r.round1.Tables {
+			if p.Table == id {
+				st.Pairing, st.Players = p.ID, p.Players
+			}
+		}
 		m, _ := json.Marshal(wire.ResultMessage{Statement: string(st.Marshal()), Signature: string(record.Sign(st, key))})
 		if tok := c.Publish(wire.TopicsFor(r.venue, id).Result, 1, true, m); !tok.WaitTimeout(20*time.Second) || tok.Error() != nil {
 			t.Fatalf("results: publish %s: %v", id, tok.Error())

@@ -75,6 +75,11 @@ func FuzzParseStatement(f *testing.F) {
 	s.Round = 3
 	f.Add(s.Marshal())
 	f.Add(bytes.Replace(s.Marshal(), []byte("round: 3"), []byte("round: 03"), 1))
+	s.Tournament, s.Pairing, s.Players = strings.Repeat("ab", 16), strings.Repeat("cd", 16), []string{"ania", "bartek"}
+	f.Add(s.Marshal())
+	f.Add(bytes.Replace(s.Marshal(), []byte(`["ania","bartek"]`), []byte(`null`), 1))
+	f.Add(bytes.Replace(s.Marshal(), []byte(`"bartek"`), []byte(`""`), 1))
+	f.Add(bytes.Replace(s.Marshal(), []byte(`pairing: "cd`), []byte(`pairing: "c d`), 1))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := ParseStatement(data)

@@ -309,7 +309,8 @@ func TestStatementAndSignature(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"no final newline", strings.TrimSuffix(string(text), "\n"), "newline"},
-		{"another title", strings.Replace(string(text), "v1", "v4", 1), "line 1"},
+		{"another title", strings.Replace(string(text), "v1", "v5", 1), "line 1"},
+		{"a v4 title without the pairing", strings.Replace(string(text), "v1", "v4", 1), "lines"},
 		{"a v3 title without seats and round", strings.Replace(string(text), "v1", "v3", 1), "lines"},
 		{"a v2 title without seats", strings.Replace(string(text), "v1", "v2", 1), "lines"},
 		{"fields reordered", strings.Replace(strings.Replace(string(text), "venue:", "tmp:", 1), "table:", "venue:", 1), "line 2"},
@@ -444,6 +445,57 @@ func BenchmarkChain10k(b *testing.B) {
 			if _, err := c.Next(e, hashes[i][0], hashes[i][1]); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// A v4 statement binds the result to the pairing the venue issued: the
+// tournament's id, the pairing's id and the players seat by seat, signed
+// with the rest; v3 and older statements read as before.
+func TestStatementPairing(t *testing.T) {
+	s := Statement{Identity: testID, FinalSeq: 88, FinalHash: strings.Repeat("cd", 32), Finished: true,
+		Result: Text{PL: "wygrywa Ania", EN: "Ania wins"},
+		Seats:  []Seat{{Seat: 1, Name: "Ania", Outcome: Win, Score: 12}, {Seat: 2, Name: "Bartek", Outcome: Loss, Score: 7}}, Round: 2,
+		Tournament: strings.Repeat("1f", 16), Pairing: strings.Repeat("a0", 16), Players: []string{"ania", "bartek"}}
+	text := s.Marshal()
+	golden.Check(t, "testdata/statement-v4.golden", text, *update)
+	if !strings.HasPrefix(string(text), "sztab result statement v4\n") ||
+		!strings.HasSuffix(string(text), "round: 2\ntournament: \""+s.Tournament+"\"\npairing: \""+s.Pairing+"\"\nplayers: [\"ania\",\"bartek\"]\n") {
+		t.Fatalf("not a v4 statement:\n%s", text)
+	}
+	back, err := ParseStatement(text)
+	if err != nil || !reflect.DeepEqual(back, s) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	priv, pubPEM, _ := GenerateKey()
+	key, _ := ParsePrivateKey(priv)
+	pub, _ := ParsePublicKey(pubPEM)
+	sig := Sign(s, key)
+	if _, err := VerifyStatement(text, sig, pub); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, from, to string }{
+		{"another pairing", s.Pairing, strings.Repeat("b1", 16)},
+		{"another tournament", s.Tournament, strings.Repeat("2e", 16)},
+		{"other players", `["ania","bartek"]`, `["celina","darek"]`},
+	} {
+		changed := strings.Replace(string(text), tc.from, tc.to, 1)
+		if _, err := VerifyStatement([]byte(changed), sig, pub); !errors.Is(err, ErrBadSignature) {
+			t.Errorf("%s after signing: got %v, want %v", tc.name, err, ErrBadSignature)
+		}
+	}
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"a short pairing id", s.Pairing, "ab", "pairing \"ab\""},
+		{"a pairing id with a space", s.Pairing, "ab cd ef gh", "pairing"},
+		{"no players", `["ania","bartek"]`, `[]`, "players: 0"},
+		{"players null", `["ania","bartek"]`, `null`, "players: 0"},
+		{"an empty player", `"bartek"`, `""`, "seat 2"},
+		{"players not strings", `["ania","bartek"]`, `[1,2]`, "players"},
+		{"no players line", "\nplayers: [\"ania\",\"bartek\"]", "", "lines"},
+	} {
+		bad := strings.Replace(string(text), tc.from, tc.to, 1)
+		if _, err := ParseStatement([]byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
 		}
 	}
 }

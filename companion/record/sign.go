@@ -118,10 +118,20 @@ type Statement struct {
 	// the venue told the table (wire.PairingMessage): set (> 0), it makes
 	// the statement a v3 one, with the seats and one more line, "round";
 	// 0 is a table that heard no pairing while its game was on (v2, or v1
-	// without seats). A venue refuses a v3 result for another round than
-	// the one being played, so a table's late result never counts in the
-	// wrong round.
+	// without seats). A venue counts only a v4 statement (below), for its
+	// pairing's round, so a table's late result never counts in the wrong
+	// round.
 	Round int
+	// Tournament, Pairing and Players bind the result to the pairing the
+	// venue issued (wire.PairingMessage): the tournament's id, the
+	// pairing's id (random, issued once by the venue) and the players the
+	// table played into, seat 1 first (seat i is Players[i-1]). Pairing
+	// set (with Round > 0) makes the statement a v4 one: the v3 lines and
+	// then "tournament", "pairing" and "players". A venue counts a result
+	// only for the pairing it issued to that table, with those players.
+	Tournament string
+	Pairing    string
+	Players    []string
 }
 
 // Seat is one seat's result in a statement.
@@ -147,6 +157,7 @@ const (
 	statementTitle   = "sztab result statement v1"
 	statementTitleV2 = "sztab result statement v2"
 	statementTitleV3 = "sztab result statement v3"
+	statementTitleV4 = "sztab result statement v4"
 )
 
 // Marshal is the statement's canonical text: a title line, then one
@@ -173,9 +184,20 @@ const (
 // in decimal:
 //
 //	round: 2
+//
+// A v4 statement (Pairing set) is titled "sztab result statement v4" and
+// has the v3 lines, then the tournament's and the pairing's ids as JSON
+// strings and the players, seat 1 first, as a compact JSON array of
+// strings:
+//
+//	tournament: "9f0c…"
+//	pairing: "41d2…"
+//	players: ["ania","bartek"]
 func (s Statement) Marshal() []byte {
 	var b strings.Builder
 	switch {
+	case s.Pairing != "":
+		b.WriteString(statementTitleV4 + "\n")
 	case s.Round > 0:
 		b.WriteString(statementTitleV3 + "\n")
 	case s.Seats != nil:
@@ -198,7 +220,8 @@ func (s Statement) fields() []field {
 		{"finished", strconv.FormatBool(s.Finished)},
 		{"result_pl", quote(s.Result.PL)}, {"result_en", quote(s.Result.EN)},
 	}
-	if s.Seats != nil || s.Round > 0 {
+	v4 := s.Pairing != ""
+	if s.Seats != nil || s.Round > 0 || v4 {
 		seats := s.Seats
 		if seats == nil {
 			seats = []Seat{}
@@ -209,8 +232,20 @@ func (s Statement) fields() []field {
 		enc.Encode(seats)
 		fs = append(fs, field{"seats", strings.TrimSuffix(b.String(), "\n")})
 	}
-	if s.Round > 0 {
+	if s.Round > 0 || v4 {
 		fs = append(fs, field{"round", strconv.Itoa(s.Round)})
+	}
+	if v4 {
+		players := s.Players
+		if players == nil {
+			players = []string{}
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(players)
+		fs = append(fs, field{"tournament", quote(s.Tournament)}, field{"pairing", quote(s.Pairing)},
+			field{"players", strings.TrimSuffix(b.String(), "\n")})
 	}
 	return fs
 }
@@ -248,8 +283,10 @@ func ParseStatement(data []byte) (Statement, error) {
 		keys = Statement{Seats: []Seat{}}.fields()
 	case statementTitleV3:
 		keys = Statement{Seats: []Seat{}, Round: 1}.fields()
+	case statementTitleV4:
+		keys = Statement{Seats: []Seat{}, Round: 1, Pairing: "-"}.fields()
 	default:
-		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q or %q", clip(lines[0]), statementTitleV3, statementTitleV2, statementTitle)
+		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q, %q or %q", clip(lines[0]), statementTitleV4, statementTitleV3, statementTitleV2, statementTitle)
 	}
 	if len(lines) != len(keys)+1 {
 		return s, fmt.Errorf("record: statement: %d lines, want %d", len(lines), len(keys)+1)
@@ -297,6 +334,23 @@ func ParseStatement(data []byte) (Statement, error) {
 			return Statement{}, fmt.Errorf("record: statement: round %q: want a round from 1 to %d", clip(v), MaxRound)
 		}
 	}
+	if _, ok := vals["pairing"]; ok {
+		if s.Tournament, err = str("tournament"); err != nil {
+			return Statement{}, err
+		}
+		if s.Pairing, err = str("pairing"); err != nil {
+			return Statement{}, err
+		}
+		if !ValidID(s.Tournament) {
+			return Statement{}, fmt.Errorf("record: statement: tournament %q: want an id of %d to %d letters, digits, '-' or '_'", clip(s.Tournament), minID, maxID)
+		}
+		if !ValidID(s.Pairing) {
+			return Statement{}, fmt.Errorf("record: statement: pairing %q: want an id of %d to %d letters, digits, '-' or '_'", clip(s.Pairing), minID, maxID)
+		}
+		if s.Players, err = parsePlayers(vals["players"]); err != nil {
+			return Statement{}, err
+		}
+	}
 	if !bytes.Equal(s.Marshal(), data) {
 		return Statement{}, errors.New("record: statement: not in canonical form (see record.Statement.Marshal)")
 	}
@@ -323,6 +377,53 @@ func parseSeats(v string) ([]Seat, error) {
 		seen[st.Seat] = true
 	}
 	return seats, nil
+}
+
+// The ids of a v4 statement (the tournament's and the pairing's) are
+// minID to maxID letters, digits, '-' or '_': the venue's are 32 hex
+// digits (128 random bits).
+const (
+	minID = 8
+	maxID = 64
+)
+
+// ValidID says whether id may be a tournament's or a pairing's id.
+func ValidID(id string) bool {
+	if len(id) < minID || len(id) > maxID {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// MaxPlayers bounds a v4 statement's players (and a player id's length,
+// MaxPlayerID bytes).
+const (
+	MaxPlayers  = 16
+	MaxPlayerID = 200
+)
+
+// parsePlayers reads a v4 statement's players: 1 to MaxPlayers ids, none
+// empty or longer than MaxPlayerID bytes.
+func parsePlayers(v string) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(v))
+	var players []string
+	if err := dec.Decode(&players); err != nil {
+		return nil, fmt.Errorf("record: statement: players: want a JSON array of player ids: %w", err)
+	}
+	if len(players) < 1 || len(players) > MaxPlayers {
+		return nil, fmt.Errorf("record: statement: players: %d, want 1 to %d", len(players), MaxPlayers)
+	}
+	for i, p := range players {
+		if p == "" || len(p) > MaxPlayerID {
+			return nil, fmt.Errorf("record: statement: players: seat %d: want an id of 1 to %d bytes", i+1, MaxPlayerID)
+		}
+	}
+	return players, nil
 }
 
 // signaturePrefix starts a signature file's one line.

@@ -135,6 +135,9 @@ func (t *Tournament) ImportPairings(ctx context.Context, round int, r io.Reader)
 	if err != nil {
 		return Round{}, err
 	}
+	if err := t.issue(&rd); err != nil {
+		return Round{}, err
+	}
 	if err := t.write(ctx, kindRound, "organiser", "imported", rd); err != nil {
 		return Round{}, err
 	}

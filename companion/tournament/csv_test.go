@@ -147,8 +147,8 @@ func TestImportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Round{Number: 1, Source: "import", Tables: []Pairing{{"t02", []string{"p02", "p01"}}}, Byes: []string{"p03"}}
-	if !reflect.DeepEqual(r, want) {
+	want := Round{Number: 1, Source: "import", Tables: []Pairing{{Table: "t02", Players: []string{"p02", "p01"}, ID: r.Tables[0].ID}}, Byes: []string{"p03"}}
+	if !reflect.DeepEqual(r, want) || len(r.Tables[0].ID) != 32 {
 		t.Errorf("got %+v, want %+v", r, want)
 	}
 }

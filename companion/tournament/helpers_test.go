@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixture is a tournament on disk with real table keys.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	cfg  Config
 	priv map[string]ed25519.PrivateKey
@@ -30,11 +30,31 @@ type fixture struct {
 	now  time.Time
 	// games makes every statement's final hash its own.
 	games int
+	// rand is the ids' random source: a SHA-256 stream from a fixed seed
+	// (the golden files stay the same), one across reopenings.
+	rand *hashStream
 }
 
-func newFixture(t *testing.T, game string, players, tables int) *fixture {
+// hashStream is a deterministic random source for the tests.
+type hashStream struct {
+	n   int
+	buf []byte
+}
+
+func (h *hashStream) Read(p []byte) (int, error) {
+	for len(h.buf) < len(p) {
+		h.n++
+		s := sha256.Sum256([]byte(fmt.Sprint("sztab test ids ", h.n)))
+		h.buf = append(h.buf, s[:]...)
+	}
+	n := copy(p, h.buf)
+	h.buf = h.buf[n:]
+	return n, nil
+}
+
+func newFixture(t testing.TB, game string, players, tables int) *fixture {
 	t.Helper()
-	f := &fixture{t: t, dir: t.TempDir(), priv: map[string]ed25519.PrivateKey{},
+	f := &fixture{t: t, dir: t.TempDir(), priv: map[string]ed25519.PrivateKey{}, rand: &hashStream{},
 		now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
 	f.cfg = Config{Name: "Puchar", Venue: "hala", Game: game}
 	for i := 1; i <= players; i++ {
@@ -63,7 +83,7 @@ func newFixture(t *testing.T, game string, players, tables int) *fixture {
 
 func (f *fixture) open() {
 	f.t.Helper()
-	tr, err := Open(context.Background(), filepath.Join(f.dir, "t.db"), f.cfg)
+	tr, err := OpenRand(context.Background(), filepath.Join(f.dir, "t.db"), f.cfg, f.rand)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -79,15 +99,25 @@ func (f *fixture) reopen() {
 	f.open()
 }
 
-// statement is a finished game of the fixture's venue and game at table.
+// statement is a finished game of the fixture's venue and game at table,
+// bound to the table's pairing in the current round as the table signs it
+// (v4), or to none (v2) when the table is not paired in it.
 func (f *fixture) statement(table string, seats ...record.Seat) record.Statement {
 	f.games++
 	h := fmt.Sprintf("%064x", sha256.Sum256([]byte(fmt.Sprint(table, f.games, seats))))[:64]
-	return record.Statement{
+	s := record.Statement{
 		Identity: record.Identity{Venue: f.cfg.Venue, Table: table, Game: f.cfg.Game},
 		FinalSeq: 42, FinalHash: h, Finished: true,
 		Result: record.Text{PL: "koniec", EN: "over"}, Seats: seats,
 	}
+	if v := f.tr.View(); v.Current > 0 {
+		for _, p := range v.Paired[v.Current-1].Tables {
+			if p.Table == table {
+				s.Round, s.Tournament, s.Pairing, s.Players = v.Current, f.tr.ID(), p.ID, p.Players
+			}
+		}
+	}
+	return s
 }
 
 // message signs s with the key of table signer.

@@ -20,26 +20,31 @@ const MaxRefusalsKept = 50
 // SubmitResult takes a table's result message (as retained on
 // sztab/v1/<venue>/<table>/result) for the current round. It counts only
 // when all hold:
-//   - table is one of Config.Tables and is paired in the current round;
+//   - table is one of Config.Tables;
 //   - the message is signed, and the signature verifies with that
 //     table's key (not another table's);
 //   - the statement is a finished game of this tournament's venue and
-//     game, from that table, with the seats' outcomes (v2), one seat per
-//     player of the pairing (seat i is the pairing's player i);
-//   - a statement that names its round (v3: the round the venue told the
-//     table, wire.PairingMessage) names the current one;
-//   - a statement without a round (v2) comes from a table whose earlier
-//     rounds all have its signed result: when one has none (the organiser
-//     entered it from the paper card, or forced the next round without
-//     it), a late result from that round could not be told from this
-//     round's, and the organiser corrects the round it belongs to;
-//   - the table has no other result for the round.
+//     game, from that table, with the seats' outcomes;
+//   - the statement is bound to its pairing (record.Statement v4): it
+//     names this tournament's id, and the id of the pairing this
+//     tournament issued to that table in the current round, with that
+//     round and that pairing's players, seat by seat; one seat per
+//     player (seat i is the pairing's player i);
+//   - the table has no other result for that pairing.
 //
-// Anything else is a *Refusal, kept (Refusals; once per distinct
-// message) and logged; nothing in the standings changes. The same result
-// again (a retained message delivered twice, even rounds later) is
-// accepted once: the second time Result.Duplicate is set and nothing is
-// written.
+// A statement without a pairing (v1 to v3: made before the table heard
+// the pairing, a game played outside the tournament, older software),
+// of another tournament, of a pairing never issued or issued to another
+// table, for another round or naming other players is refused; so is a
+// late result for an earlier round's pairing (the organiser corrects that
+// round). Each is a *Refusal, kept (Refusals; once per distinct message,
+// at most MaxRefusalsKept a table and round) and logged; nothing in the
+// standings changes. A result for a table not in Config.Tables is refused
+// and not kept (anyone may publish on a broker without logins: such
+// refusals would grow without bound; the venue keeps a bounded list). The
+// same result again (a retained message delivered twice, even rounds
+// later) is accepted once: the second time Result.Duplicate is set and
+// nothing is written.
 func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.ResultMessage) (Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -52,8 +57,8 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 		if err := t.write(ctx, kindResult, "table "+table, "", d); err != nil {
 			return Result{}, err
 		}
-		res.At = t.current().results[table].signed.At
-		t.log.Info("tournament: result accepted", "round", res.Round, "table", table, "key", res.Key)
+		res.At = t.rounds[res.Round-1].results[table].signed.At
+		t.log.Info("tournament: result accepted", "round", res.Round, "table", table, "key", res.Key, "pairing", res.Pairing)
 		return res, nil
 	}
 	reason, round := refused.text, refused.round
@@ -61,8 +66,12 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 		round = cur.Number
 	}
 	h := sha256.Sum256([]byte(table + "\x00" + m.Statement + "\x00" + m.Signature + "\x00" + reason))
-	ref := &Refusal{Table: clip(table), Round: round, Reason: reason, Key: clip(m.Key), Hash: hex.EncodeToString(h[:12])}
-	t.log.Warn("tournament: result refused", "round", round, "table", ref.Table, "reason", reason)
+	ref := &Refusal{Table: clip(table), Round: round, Reason: reason, ReasonPL: refused.pl, Key: clip(m.Key), Hash: hex.EncodeToString(h[:12])}
+	t.log.Warn("tournament: result refused", "round", round, "table", ref.Table, "reason", reason, "reason_pl", refused.pl)
+	if refused.unknown {
+		ref.At = t.now().UTC()
+		return Result{}, ref
+	}
 	if i := slices.IndexFunc(t.refusals, func(r Refusal) bool { return r.Hash == ref.Hash && r.Round == round }); i >= 0 {
 		r := t.refusals[i]
 		return Result{}, &r
@@ -85,22 +94,31 @@ func (t *Tournament) SubmitResult(ctx context.Context, table string, m wire.Resu
 	return Result{}, &r
 }
 
-// refusal is why a result is refused and the round it is about (0: the
-// current one).
+// refusal is why a result is refused (text in English, pl in Polish where
+// there is one) and the round it is about (0: the current one); unknown
+// is a table not of this tournament (not kept).
 type refusal struct {
-	text  string
-	round int
+	text, pl string
+	round    int
+	unknown  bool
 }
 
 func refuse(format string, args ...any) *refusal {
 	return &refusal{text: fmt.Sprintf(format, args...)}
 }
 
+// refuse2 is a refusal in Polish and English (the same arguments).
+func refuse2(pl, en string, args ...any) *refusal {
+	return &refusal{text: fmt.Sprintf(en, args...), pl: fmt.Sprintf(pl, args...)}
+}
+
 // check is SubmitResult's decision: the result, or why it is refused.
 func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal) {
 	pub, ok := t.keys[table]
 	if !ok {
-		return Result{}, refuse("table %q is not a table of this tournament", clip(table))
+		r := refuse2("stół %q nie jest stołem tego turnieju", "table %q is not a table of this tournament", clip(table))
+		r.unknown = true
+		return Result{}, r
 	}
 	if strings.TrimSpace(m.Statement) == "" {
 		return Result{}, refuse("the message has no statement")
@@ -134,89 +152,101 @@ func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal
 		return Result{}, refuse("the game is not finished")
 	case st.Seats == nil:
 		return Result{}, refuse("a v1 statement without the seats' outcomes: the table's software is older than the venue")
+	case st.Pairing == "":
+		return Result{}, refuse2("wynik nie wskazuje parowania (v%d): gra rozegrana, zanim stół usłyszał parowanie tej rundy, poza turniejem albo starszym programem; nie liczy się: organizator wpisuje wynik",
+			"the result names no pairing (v%d): a game played before the table heard this round's pairing, outside the tournament, or by older software; it does not count: the organiser enters the result", version(st))
+	case st.Tournament != t.id:
+		return Result{}, refuse2("wynik innego turnieju (%s), to jest turniej %s", "a result of another tournament (%s), this one is %s", clip(st.Tournament), t.id)
+	}
+	at, p, ok := t.issued(st.Pairing)
+	switch {
+	case !ok:
+		return Result{}, refuse2("parowanie %s nie zostało wydane przez ten turniej", "pairing %s was never issued by this tournament", clip(st.Pairing))
+	case p.Table != table:
+		return Result{}, refuse2("parowanie %s wydano stołowi %s, nie stołowi %s", "pairing %s was issued to table %s, not table %s", clip(st.Pairing), p.Table, table)
+	case st.Round != at.Number:
+		return Result{}, refuse2("wynik podaje rundę %d, a parowanie %s jest z rundy %d", "the result names round %d, pairing %s is round %d's", st.Round, clip(st.Pairing), at.Number)
+	case !slices.Equal(st.Players, p.Players):
+		return Result{}, refuse2("wynik podaje graczy %s, a parowanie stołu %s w rundzie %d to %s", "the result names players %s, table %s's pairing in round %d is %s",
+			clipList(st.Players), table, at.Number, strings.Join(p.Players, ", "))
 	}
 	fp := record.Fingerprint(pub)
 	// The same game again, in any round: accepted once.
-	for _, r := range t.rounds {
-		if tr := r.results[table]; tr != nil && tr.signed != nil && tr.signed.FinalHash == st.FinalHash && slices.Equal(tr.signed.Seats, st.Seats) {
-			d := *tr.signed
-			d.Duplicate = true
-			return d, nil
-		}
+	if tr := at.results[table]; tr != nil && tr.signed != nil && tr.signed.FinalHash == st.FinalHash && slices.Equal(tr.signed.Seats, st.Seats) {
+		d := *tr.signed
+		d.Duplicate = true
+		return d, nil
 	}
-	cur := t.current()
-	if cur == nil {
-		return Result{}, refuse("no round is paired yet")
-	}
-	if r := t.checkRound(table, st.Round, cur); r != nil {
-		return Result{}, r
-	}
-	p, ok := cur.pairing(table)
-	if !ok {
-		return Result{}, refuse("table %s is not paired in round %d", table, cur.Number)
+	if cur := t.current(); at != cur {
+		return Result{}, late(table, at, cur)
 	}
 	if err := checkSeats(st.Seats, len(p.Players)); err != nil {
 		return Result{}, &refusal{text: err.Error()}
 	}
-	if tr := cur.results[table]; tr != nil && (tr.signed != nil || tr.corrected != nil) {
-		return Result{}, refuse("table %s already has a result for round %d; a different one is not taken (the organiser corrects results)", table, cur.Number)
+	if tr := at.results[table]; tr != nil && (tr.signed != nil || tr.corrected != nil) {
+		return Result{}, refuse("table %s already has a result for round %d; a different one is not taken (the organiser corrects results)", table, at.Number)
 	}
-	return Result{Round: cur.Number, Table: table, Players: slices.Clone(p.Players), Seats: st.Seats, Text: st.Result, Key: fp, FinalHash: st.FinalHash}, nil
+	return Result{Round: at.Number, Table: table, Players: slices.Clone(p.Players), Seats: st.Seats, Text: st.Result, Key: fp, FinalHash: st.FinalHash, Pairing: st.Pairing}, nil
 }
 
-// checkRound is the round check of a result of table whose statement
-// names round (0: a v2 statement, which names none), cur being played.
-//
-// A table names the round it heard from the venue while its game was on
-// (wire.PairingMessage): a v3 result for an earlier round is the table
-// catching up after being away, and counts nowhere by itself (the round
-// it was played in is over, by the organiser's correction or a forced
-// pairing); one for a later round is a table that heard a pairing this
-// tournament does not have (another venue process, a restored database).
-// A v2 result cannot say which round it is for: it counts in the current
-// round only when the table has a signed result in every earlier round it
-// was paired in, so that no late one is still outstanding.
-func (t *Tournament) checkRound(table string, round int, cur *roundState) *refusal {
-	if round > 0 {
-		if round == cur.Number {
-			return nil
+// issued is the round and the pairing this tournament issued with id.
+func (t *Tournament) issued(id string) (*roundState, Pairing, bool) {
+	for _, r := range t.rounds {
+		for _, p := range r.Tables {
+			if p.ID != "" && p.ID == id {
+				return r, p, true
+			}
 		}
-		r := &refusal{text: fmt.Sprintf("a result for round %d; round %d is being played", round, cur.Number)}
-		if round > cur.Number {
-			r.text += fmt.Sprintf(" (round %d is not paired here: is the table on another venue's broker?)", round)
-			return r
-		}
-		r.round = round
-		earlier := t.rounds[round-1]
-		if _, ok := earlier.pairing(table); !ok {
-			r.text += fmt.Sprintf("; table %s was not paired in round %d", table, round)
-			return r
-		}
-		switch tr := earlier.results[table]; {
-		case tr != nil && tr.corrected != nil:
-			r.text += fmt.Sprintf("; round %d's result of table %s was entered by the organiser; this late signed result is not counted: correct round %d if it should count", round, table, round)
-		case tr != nil && tr.signed != nil:
-			r.text += fmt.Sprintf("; table %s has another signed result for round %d, which counts", table, round)
-		default:
-			r.text += fmt.Sprintf("; round %d has no result of table %s (round %d was paired without it); this late signed result is not counted: correct round %d if it should count", round, table, cur.Number, round)
-		}
-		return r
 	}
-	for _, r := range t.rounds[:cur.Number-1] {
-		if _, ok := r.pairing(table); !ok {
-			continue
-		}
-		tr := r.results[table]
-		if tr != nil && tr.signed != nil {
-			continue
-		}
-		how := "has no result (the next round was paired without it)"
-		if tr != nil && tr.corrected != nil {
-			how = "was entered by the organiser"
-		}
-		return refuse("a result without a round (a v2 statement from the table), and round %d's result of table %s %s: cannot tell which round this result is for; the organiser corrects the round it belongs to", r.Number, table, how)
+	return nil, Pairing{}, false
+}
+
+// version is a statement's version, for a refusal.
+func version(st record.Statement) int {
+	switch {
+	case st.Pairing != "":
+		return 4
+	case st.Round > 0:
+		return 3
+	case st.Seats != nil:
+		return 2
 	}
-	return nil
+	return 1
+}
+
+// late is the refusal of table's result for its pairing in round at, an
+// earlier round than cur: the table catching up after being away. It
+// counts nowhere by itself (the round it was played in is over, by the
+// organiser's correction or a forced pairing); the organiser corrects
+// that round if it should count.
+func late(table string, at, cur *roundState) *refusal {
+	round := at.Number
+	r := &refusal{round: round,
+		text: fmt.Sprintf("a result for round %d; round %d is being played", round, cur.Number),
+		pl:   fmt.Sprintf("wynik rundy %d, a trwa runda %d", round, cur.Number)}
+	switch tr := at.results[table]; {
+	case tr != nil && tr.corrected != nil:
+		r.text += fmt.Sprintf("; round %d's result of table %s was entered by the organiser; this late signed result is not counted: correct round %d if it should count", round, table, round)
+		r.pl += fmt.Sprintf("; wynik rundy %d stołu %s wpisał organizator; ten spóźniony podpisany wynik się nie liczy: popraw rundę %d, jeśli ma się liczyć", round, table, round)
+	case tr != nil && tr.signed != nil:
+		r.text += fmt.Sprintf("; table %s has another signed result for round %d, which counts", table, round)
+		r.pl += fmt.Sprintf("; stół %s ma inny podpisany wynik rundy %d, który się liczy", table, round)
+	default:
+		r.text += fmt.Sprintf("; round %d has no result of table %s (round %d was paired without it); this late signed result is not counted: correct round %d if it should count", round, table, cur.Number, round)
+		r.pl += fmt.Sprintf("; runda %d nie ma wyniku stołu %s (rundę %d sparowano bez niego); ten spóźniony podpisany wynik się nie liczy: popraw rundę %d, jeśli ma się liczyć", round, table, cur.Number, round)
+	}
+	return r
+}
+
+func clipList(ss []string) string {
+	if len(ss) > 8 {
+		ss = ss[:8]
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = clip(s)
+	}
+	return strings.Join(out, ", ")
 }
 
 // checkSeats checks a result's seats against a table of n players.

@@ -12,11 +12,15 @@ import (
 	"github.com/sztab/sztab/companion/record"
 )
 
-// roundStatement is table's finished game with seat 1 winning, naming
-// round (0: a v2 statement).
+// roundStatement is table's finished game with seat 1 winning, bound to
+// its pairing in the current round but naming round (0: a v2 statement,
+// without a pairing).
 func (f *fixture) roundStatement(table string, round int) record.Statement {
 	s := f.statement(table, seat(1, record.Win, 9), seat(2, record.Loss, 2))
 	s.Round = round
+	if round == 0 {
+		s.Tournament, s.Pairing, s.Players = "", "", nil
+	}
 	return s
 }
 
@@ -84,12 +88,12 @@ func TestLateResultNeverCountsInTheWrongRound(t *testing.T) {
 				}
 			}
 			refused("the late round-1 result", late, "a result for round 1; round 2 is being played; "+tc.why, 1)
-			// The same game as a v2 statement (a table without the round):
-			// it could be either round's.
+			// The same game as a v2 statement (a table without the round
+			// and the pairing): it could be any round's, or none's.
 			v2 := late
-			v2.Round = 0
-			refused("a v2 result", v2, "cannot tell which round this result is for; the organiser corrects the round it belongs to", 2)
-			refused("a result for a round not paired", f.roundStatement("t01", 5), "a result for round 5; round 2 is being played", 2)
+			v2.Round, v2.Tournament, v2.Pairing, v2.Players = 0, "", "", nil
+			refused("a v2 result", v2, "the result names no pairing (v2)", 2)
+			refused("a result for a round not paired", f.roundStatement("t01", 5), "the result names round 5, pairing", 2)
 			v := f.tr.View()
 			if got := v.Paired[1].Results[tableIndex(v.Paired[1], "t01")].State; got != Awaiting && got != Refused {
 				t.Errorf("t01 in round 2: %q", got)
@@ -116,10 +120,9 @@ func TestLateResultNeverCountsInTheWrongRound(t *testing.T) {
 			if err != nil || res.Round != 2 {
 				t.Fatalf("t01's round-2 result: %+v, %v", res, err)
 			}
-			// So does t02's round-2 result as a v2 statement: t02 has its
-			// signed result in round 1, so a v2 one can only be round 2's.
-			if res, err := f.tr.SubmitResult(ctx, "t02", f.message(f.roundStatement("t02", 0), "t02")); err != nil || res.Round != 2 {
-				t.Fatalf("t02's v2 result in round 2: %+v, %v", res, err)
+			// So does t02's.
+			if res, err := f.tr.SubmitResult(ctx, "t02", f.message(f.roundStatement("t02", 2), "t02")); err != nil || res.Round != 2 {
+				t.Fatalf("t02's round-2 result: %+v, %v", res, err)
 			}
 		})
 	}
@@ -132,25 +135,4 @@ func tableIndex(r RoundView, table string) int {
 		}
 	}
 	return -1
-}
-
-// A v2 result counts as before when the table has nothing outstanding.
-func TestV2ResultCounts(t *testing.T) {
-	f := newFixture(t, "skirmish", 4, 2)
-	ctx := context.Background()
-	r1, err := f.tr.PairNext(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range r1.Tables {
-		if res, err := f.tr.SubmitResult(ctx, p.Table, f.message(f.roundStatement(p.Table, 0), p.Table)); err != nil || res.Round != 1 {
-			t.Fatalf("%s: %+v, %v", p.Table, res, err)
-		}
-	}
-	if _, err := f.tr.PairNext(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if res, err := f.tr.SubmitResult(ctx, "t01", f.message(f.roundStatement("t01", 0), "t01")); err != nil || res.Round != 2 {
-		t.Fatalf("round 2: %+v, %v", res, err)
-	}
 }

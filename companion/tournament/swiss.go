@@ -47,6 +47,10 @@ func PairKey(a, b string) [2]string {
 type Pairing struct {
 	Table   string   `json:"table"`
 	Players []string `json:"players"`
+	// ID is the pairing's id, issued when the round is paired or
+	// imported (random, 32 hex digits); empty in a round stored before
+	// pairings had ids, whose tables' results the organiser enters.
+	ID string `json:"id,omitempty"`
 }
 
 // searchBudget bounds the backtracking: past it, pairing takes the best

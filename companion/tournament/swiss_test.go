@@ -180,7 +180,7 @@ func TestSwissScoreGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Pairing{{"t1", []string{"a", "c"}}, {"t2", []string{"b", "d"}}, {"t3", []string{"e", "g"}}, {"t4", []string{"f", "h"}}}
+	want := []Pairing{{Table: "t1", Players: []string{"a", "c"}}, {Table: "t2", Players: []string{"b", "d"}}, {Table: "t3", Players: []string{"e", "g"}}, {Table: "t4", Players: []string{"f", "h"}}}
 	if !reflect.DeepEqual(got, want) || len(byes) != 0 {
 		t.Errorf("got %v byes %v, want %v", got, byes, want)
 	}

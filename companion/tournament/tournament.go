@@ -3,10 +3,13 @@ package tournament
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -46,7 +49,10 @@ type Result struct {
 	Seats   []record.Seat `json:"seats"`
 	Text    record.Text   `json:"text"`
 	// Key is the fingerprint of the key that signed it.
-	Key       string    `json:"key"`
+	Key string `json:"key"`
+	// Pairing is the id of the pairing the result was signed for
+	// (record.Statement v4).
+	Pairing   string    `json:"pairing,omitempty"`
 	FinalHash string    `json:"final_hash"`
 	At        time.Time `json:"at"`
 	// Duplicate: the same result was already accepted; nothing changed.
@@ -55,16 +61,22 @@ type Result struct {
 
 // Refusal is a result that does not count, and why.
 type Refusal struct {
-	Table  string    `json:"table"`
-	Round  int       `json:"round"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Table  string `json:"table"`
+	Round  int    `json:"round"`
+	Reason string `json:"reason"`
+	// ReasonPL is the reason in Polish, where the refusal has one.
+	ReasonPL string    `json:"reason_pl,omitempty"`
+	At       time.Time `json:"at"`
 	// Key is the fingerprint the message named, if any.
 	Key string `json:"key,omitempty"`
 	// Hash identifies the message, so that one refused message delivered
 	// again (it is retained) is kept once.
 	Hash string `json:"hash,omitempty"`
 }
+
+// Polish is the refusal's reason in Polish ("" where it has none), for
+// the venue's log.
+func (r *Refusal) Polish() string { return r.ReasonPL }
 
 func (r *Refusal) Error() string {
 	return fmt.Sprintf("tournament: table %s, round %d: result refused: %s", r.Table, r.Round, r.Reason)
@@ -84,7 +96,13 @@ type AuditEntry struct {
 
 // Tournament is an open tournament. Its methods are safe for concurrent use.
 type Tournament struct {
-	cfg  Config
+	cfg Config
+	// id is the tournament's own id (random, made when its database is
+	// created): the tables sign it into their results, so that a result
+	// of another tournament (an earlier one, the same venue, game and
+	// round) never counts in this one.
+	id   string
+	rand io.Reader // the pairings' ids
 	db   *sql.DB
 	keys map[string]ed25519.PublicKey // table → key
 	now  func() time.Time
@@ -123,10 +141,16 @@ func (r *roundState) pairing(table string) (Pairing, bool) {
 // and refusal stored. cfg is checked (Config.Check); a database made for
 // another tournament (name, venue or game) is refused.
 func Open(ctx context.Context, dbPath string, cfg Config) (*Tournament, error) {
+	return OpenRand(ctx, dbPath, cfg, rand.Reader)
+}
+
+// OpenRand is Open with the random source of the tournament's and the
+// pairings' ids (crypto/rand's Reader for Open; tests give their own).
+func OpenRand(ctx context.Context, dbPath string, cfg Config, random io.Reader) (*Tournament, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	t := &Tournament{cfg: cfg, keys: map[string]ed25519.PublicKey{}, now: time.Now, log: slog.Default()}
+	t := &Tournament{cfg: cfg, rand: random, keys: map[string]ed25519.PublicKey{}, now: time.Now, log: slog.Default()}
 	byFP := map[string]string{}
 	for _, tb := range cfg.Tables {
 		data, err := os.ReadFile(tb.Key)
@@ -171,6 +195,42 @@ func (t *Tournament) SetLogger(l *slog.Logger) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.log = l
+}
+
+// ID is the tournament's id, which its pairings carry to the tables.
+func (t *Tournament) ID() string { return t.id }
+
+// newID is a fresh id: 128 random bits in hex.
+func (t *Tournament) newID() (string, error) {
+	var b [16]byte
+	if _, err := io.ReadFull(t.rand, b[:]); err != nil {
+		return "", fmt.Errorf("tournament: an id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// issue gives each pairing of r an id of its own, which no one can guess
+// before the venue publishes it: a table signs it into its result, and the
+// result counts only for that pairing (t.mu held).
+func (t *Tournament) issue(r *Round) error {
+	seen := map[string]bool{}
+	for _, rs := range t.rounds {
+		for _, p := range rs.Tables {
+			seen[p.ID] = true
+		}
+	}
+	for i := range r.Tables {
+		id, err := t.newID()
+		if err != nil {
+			return err
+		}
+		if seen[id] {
+			return fmt.Errorf("tournament: pairing id %s issued twice: the random source repeats itself", id)
+		}
+		seen[id] = true
+		r.Tables[i].ID = id
+	}
+	return nil
 }
 
 // Close closes the store.
@@ -223,6 +283,18 @@ func (t *Tournament) load(ctx context.Context) error {
 		if _, err := t.db.ExecContext(ctx, q); err != nil {
 			return err
 		}
+	}
+	switch err := t.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'id'`).Scan(&t.id); {
+	case errors.Is(err, sql.ErrNoRows):
+		// A new tournament (or one stored before tournaments had ids).
+		if t.id, err = t.newID(); err != nil {
+			return err
+		}
+		if _, err := t.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('id', ?)`, t.id); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
 	}
 	ident := map[string]string{"name": t.cfg.Name, "venue": t.cfg.Venue, "game": t.cfg.Game}
 	for _, k := range []string{"name", "venue", "game"} {
@@ -487,6 +559,9 @@ func (t *Tournament) pairNext(ctx context.Context, force bool, by, why string) (
 		return Round{}, err
 	}
 	r := Round{Number: next, Source: "swiss", Tables: tables, Byes: byes}
+	if err := t.issue(&r); err != nil {
+		return Round{}, err
+	}
 	if force {
 		why = "forced: " + why
 	}

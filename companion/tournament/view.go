@@ -10,6 +10,8 @@ import (
 // View is everything the organiser's page and the wall show, as of now.
 // It is a copy: the caller may keep and marshal it.
 type View struct {
+	// ID is the tournament's id (Tournament.ID).
+	ID           string   `json:"id"`
 	Name         string   `json:"name"`
 	Venue        string   `json:"venue"`
 	Game         string   `json:"game"`
@@ -51,7 +53,9 @@ type RoundView struct {
 
 // TableView is one table of a round and its result.
 type TableView struct {
-	Table   string   `json:"table"`
+	Table string `json:"table"`
+	// Pairing is the pairing's id (Pairing.ID).
+	Pairing string   `json:"pairing,omitempty"`
 	Players []string `json:"players"`
 	Names   []string `json:"names"`
 	// State is Awaiting, Signed, Corrected or Refused.
@@ -68,7 +72,7 @@ func (t *Tournament) View() View {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	v := View{
-		Name: t.cfg.Name, Venue: t.cfg.Venue, Game: t.cfg.Game, Seats: t.cfg.Seats,
+		ID: t.id, Name: t.cfg.Name, Venue: t.cfg.Venue, Game: t.cfg.Game, Seats: t.cfg.Seats,
 		Rounds: t.cfg.Rounds, RoundMinutes: t.cfg.RoundMinutes, Points: t.cfg.Points,
 		TieBreaks: slices.Clone(t.cfg.TieBreaks), Bye: t.cfg.Bye, Players: t.players(),
 		Current: len(t.rounds), Standings: t.standings(),
@@ -96,7 +100,7 @@ func (t *Tournament) View() View {
 			rv.Start = &s
 		}
 		for _, p := range r.Tables {
-			tv := TableView{Table: p.Table, Players: slices.Clone(p.Players), State: Awaiting}
+			tv := TableView{Table: p.Table, Pairing: p.ID, Players: slices.Clone(p.Players), State: Awaiting}
 			for _, id := range p.Players {
 				tv.Names = append(tv.Names, names[id])
 			}

@@ -243,7 +243,7 @@ func (f *fakeTournament) standings() []Standing {
 func (f *fakeTournament) View() View {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	v := View{Name: f.name, Venue: f.venue, Game: f.game, Rounds: f.rounds, Round: len(f.pairings), Clock: f.clock,
+	v := View{Name: f.name, Venue: f.venue, Game: f.game, Rounds: f.rounds, Tables: slices.Clone(f.tables), Round: len(f.pairings), Clock: f.clock,
 		Standings: f.standings(), Refusals: slices.Clone(f.refusals), Audit: slices.Clone(f.audit)}
 	for _, r := range f.pairings {
 		r.Tables = slices.Clone(r.Tables)

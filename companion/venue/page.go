@@ -388,8 +388,9 @@ main.org td input[type=number] { width: 4.5em; }
 
 <section><h2>Odrzucone wyniki / refused results</h2>
 <table class="grid" data-testid="refusals"><thead><tr><th>Kiedy / when</th><th>Stół / table</th><th>Runda / round</th><th>Powód / reason</th></tr></thead><tbody>
-{{range .Refusals}}<tr><td>{{.At.Format "15:04:05"}}</td><td>{{.Table}}</td><td>{{if .Round}}{{.Round}}{{end}}</td><td>{{.Reason}}</td></tr>{{else}}<tr><td colspan="4">—</td></tr>{{end}}
-</tbody></table></section>
+{{range .Refusals}}<tr><td>{{.At.Format "15:04:05"}}</td><td>{{.Table}}</td><td>{{if .Round}}{{.Round}}{{end}}</td><td>{{with .ReasonPL}}<span lang="pl">{{.}}</span><br>{{end}}<span lang="en">{{.Reason}}</span></td></tr>{{else}}<tr><td colspan="4">—</td></tr>{{end}}
+</tbody></table>
+{{with .Dropped}}<p data-testid="dropped">Starszych odrzuconych wyników pominięto / older refused results dropped: {{.}}</p>{{end}}</section>
 
 <section><h2>Dziennik zmian / audit trail</h2>
 <table class="grid" data-testid="audit"><thead><tr><th>Kiedy / when</th><th>Kto / who</th><th>Co / what</th><th>Dlaczego / why</th></tr></thead><tbody>

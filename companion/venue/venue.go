@@ -52,9 +52,18 @@ type Tournament interface {
 
 // View is the tournament as the organiser's page and the wall show it.
 type View struct {
-	Name  string `json:"name"`
-	Venue string `json:"venue"`
-	Game  string `json:"game"`
+	// Tournament is the tournament's id, which the pairings carry to the
+	// tables (wire.PairingMessage) and their results name.
+	Tournament string `json:"tournament,omitempty"`
+	// Tables are the tournament's tables: a result of any other table is
+	// refused by the venue itself, kept in a bounded list (Dropped).
+	Tables []string `json:"tables"`
+	// Dropped counts the venue's own refusals dropped, oldest first, to
+	// keep MaxRefusals.
+	Dropped int    `json:"dropped,omitempty"`
+	Name    string `json:"name"`
+	Venue   string `json:"venue"`
+	Game    string `json:"game"`
 	// Rounds is how many rounds the tournament has; Round the current one
 	// (0 before the first pairing).
 	Rounds int    `json:"rounds"`
@@ -83,11 +92,16 @@ type Round struct {
 // Pairing is one table of a round: its players (seat 1 first) and its
 // result's state: "awaiting", "signed", "corrected" or "refused".
 type Pairing struct {
-	Table   string        `json:"table"`
-	Players []string      `json:"players"`
-	Bye     bool          `json:"bye,omitempty"`
-	State   string        `json:"state"`
-	Seats   []record.Seat `json:"seats,omitempty"`
+	Table   string   `json:"table"`
+	Players []string `json:"players"`
+	// ID is the pairing's id (random, issued by the tournament) and
+	// PlayerIDs the players' ids, seat 1 first: both go to the table in
+	// its pairing message, and its signed result must name them.
+	ID        string        `json:"id,omitempty"`
+	PlayerIDs []string      `json:"player_ids,omitempty"`
+	Bye       bool          `json:"bye,omitempty"`
+	State     string        `json:"state"`
+	Seats     []record.Seat `json:"seats,omitempty"`
 }
 
 // Standing is one player's line in the standings.
@@ -113,6 +127,8 @@ type Refusal struct {
 	Table  string    `json:"table"`
 	Round  int       `json:"round,omitempty"`
 	Reason string    `json:"reason"`
+	// ReasonPL is the reason in Polish, where there is one.
+	ReasonPL string `json:"reason_pl,omitempty"`
 }
 
 // AuditNote is one entry of the audit trail: who did what, when, why.
@@ -145,6 +161,13 @@ type Options struct {
 	Pairings func(topic string, payload []byte) error
 }
 
+// MaxRefusals bounds the refusals the venue keeps itself (results of
+// tables the tournament does not have, unreadable messages, a table id
+// claimed twice): anyone may publish on a broker without logins, so the
+// oldest are dropped (View.Dropped counts them). They are never stored nor
+// shown on the wall.
+const MaxRefusals = 200
+
 // MaxResultBytes bounds a result message read from the broker: a
 // statement with eight seats is under 2 KiB.
 const MaxResultBytes = 64 << 10
@@ -162,8 +185,12 @@ type Venue struct {
 	// and a table's result do not interleave) and refusals.
 	mu sync.Mutex
 	// refusals are results refused before they reached the tournament
-	// (unreadable, a table id claimed twice).
+	// (unreadable, a table the tournament does not have, a table id
+	// claimed twice), at most MaxRefusals; dropped counts those dropped.
 	refusals []Refusal
+	dropped  int
+	// known are the tournament's tables (View.Tables).
+	known map[string]bool
 	// held are results of tables two daemons are online as, by table (the
 	// latest), until the hub can tell a restart from a conflict.
 	held map[string][]byte
@@ -207,6 +234,10 @@ func New(o Options) (*Venue, error) {
 		return nil, fmt.Errorf("venue: %w", err)
 	}
 	v.hub = h
+	v.known = map[string]bool{}
+	for _, tb := range o.Tournament.View().Tables {
+		v.known[tb] = true
+	}
 	v.refresh()
 	return v, nil
 }
@@ -235,6 +266,13 @@ func (v *Venue) Run(ctx context.Context) error {
 func (v *Venue) result(table string, payload []byte) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if !v.known[table] {
+		// Anyone may publish on a broker without logins: a result of a
+		// made-up table goes no further than the bounded list.
+		v.refuseText(table, fmt.Sprintf("stół %q nie jest stołem tego turnieju", clip(table)),
+			fmt.Sprintf("venue: result not counted: table %q is not a table of this tournament", clip(table)))
+		return
+	}
 	m, err := ParseResult(payload)
 	if err != nil {
 		v.refuse(table, err.Error())
@@ -249,8 +287,14 @@ func (v *Venue) result(table string, payload []byte) {
 		return
 	}
 	if err := v.opts.Tournament.SubmitResult(v.ctx, table, m); err != nil {
-		// The tournament keeps the refusal (View.Refusals).
-		v.log.Warn("venue: result refused", "table", table, "reason", err.Error())
+		// The tournament keeps the refusal (View.Refusals), with its
+		// reason in Polish where it has one.
+		var pl interface{ Polish() string }
+		if errors.As(err, &pl) {
+			v.log.Warn("venue: result refused", "table", clip(table), "reason", err.Error(), "reason_pl", pl.Polish())
+		} else {
+			v.log.Warn("venue: result refused", "table", clip(table), "reason", err.Error())
+		}
 	} else {
 		v.log.Info("venue: result counted", "table", table)
 	}
@@ -297,16 +341,25 @@ func ParseResult(payload []byte) (wire.ResultMessage, error) {
 // refuse keeps a refusal the tournament never saw (v.mu held); the same
 // refusal of a table again (a retained message delivered after a
 // reconnect) is kept once.
-func (v *Venue) refuse(table, reason string) {
-	v.log.Warn("venue: result refused", "table", table, "reason", reason)
+func (v *Venue) refuse(table, reason string) { v.refuseText(table, "", reason) }
+
+// refuseText is refuse with the reason in Polish too. At most MaxRefusals
+// are kept, the oldest dropped and counted; once they are being dropped
+// (a flood), one in a hundred is logged, with the count.
+func (v *Venue) refuseText(table, pl, reason string) {
+	table = clip(table)
 	for _, r := range v.refusals {
 		if r.Table == table && r.Reason == reason {
 			return
 		}
 	}
-	v.refusals = append(v.refusals, Refusal{At: v.opts.Clock().UTC(), Table: table, Reason: reason})
-	if len(v.refusals) > 500 {
-		v.refusals = v.refusals[len(v.refusals)-500:]
+	if v.dropped == 0 || v.dropped%100 == 0 {
+		v.log.Warn("venue: result refused", "table", table, "reason", reason, "reason_pl", pl, "dropped", v.dropped)
+	}
+	v.refusals = append(v.refusals, Refusal{At: v.opts.Clock().UTC(), Table: table, Reason: reason, ReasonPL: pl})
+	if n := len(v.refusals) - MaxRefusals; n > 0 {
+		v.dropped += n
+		v.refusals = slices.Delete(v.refusals, 0, n)
 	}
 }
 
@@ -314,6 +367,7 @@ func (v *Venue) refuse(table, reason string) {
 func (v *Venue) view() View {
 	vw := v.opts.Tournament.View()
 	vw.Refusals = append(append([]Refusal{}, vw.Refusals...), v.refusals...)
+	vw.Dropped = v.dropped
 	return vw
 }
 
@@ -363,8 +417,12 @@ func (v *Venue) wantPairings(vw View) {
 				}
 				continue
 			}
-			want[topic], _ = json.Marshal(wire.PairingMessage{Venue: v.opts.Hub.Venue, Table: p.Table, Round: r.Number,
-				Players: p.Players, Result: p.State, Missing: missing[p.Table]})
+			m := wire.PairingMessage{Venue: v.opts.Hub.Venue, Table: p.Table, Round: r.Number,
+				Players: p.Players, Result: p.State, Missing: missing[p.Table]}
+			if p.ID != "" && vw.Tournament != "" && len(p.PlayerIDs) == len(p.Players) {
+				m.Tournament, m.Pairing, m.PlayerIDs = vw.Tournament, p.ID, p.PlayerIDs
+			}
+			want[topic], _ = json.Marshal(m)
 		}
 	}
 	v.pairMu.Lock()

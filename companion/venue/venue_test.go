@@ -63,7 +63,7 @@ func TestVenueNight(t *testing.T) {
 		reason      string
 	}{
 		{"a result signed with another key", "stol-2", resultMessage(other, "demo", "stol-2", win(1, 1), loss(2, 0)), "signature does not match"},
-		{"a table not paired in the round", "stol-9", resultMessage(tv.keys["stol-1"], "demo", "stol-9", win(1, 1), loss(2, 0)), "stol-9 is not paired in round 1"},
+		{"a table the tournament does not have", "stol-9", resultMessage(tv.keys["stol-1"], "demo", "stol-9", win(1, 1), loss(2, 0)), "is not a table of this tournament"},
 		{"an unreadable result", "stol-2", []byte(`{"statement":`), "not a result message"},
 	}
 	for _, b := range bad {

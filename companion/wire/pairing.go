@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/sztab/sztab/companion/record"
 )
 
 // PairingMessage is the venue's retained message on a table's .../pairing
@@ -36,6 +38,16 @@ type PairingMessage struct {
 	// result of it at the venue (neither signed nor corrected: the next
 	// round was forced without it), in ascending order.
 	Missing []int `json:"missing,omitempty"`
+	// Tournament is the tournament's id and Pairing the id the venue
+	// issued this pairing (random, 128 bits in hex: nobody can guess it
+	// before the venue publishes it); PlayerIDs are the players' ids,
+	// seat 1 first. The table signs all three and the round into its
+	// result (record.Statement v4), and the venue counts a result only for
+	// the pairing it issued to that table, with those players. A venue
+	// older than these fields sends none (the table then signs a v3).
+	Tournament string   `json:"tournament,omitempty"`
+	Pairing    string   `json:"pairing,omitempty"`
+	PlayerIDs  []string `json:"player_ids,omitempty"`
 }
 
 // The states of a pairing's result that mean it is in.
@@ -90,6 +102,22 @@ func ParsePairing(payload []byte, venue, table string) (m PairingMessage, ok boo
 	for i, r := range m.Missing {
 		if r < 1 || r >= m.Round || (i > 0 && r <= m.Missing[i-1]) {
 			return PairingMessage{}, false, fmt.Errorf("wire: pairing: missing rounds %v: want earlier rounds than %d, ascending, each once", clipRounds(m.Missing), m.Round)
+		}
+	}
+	switch {
+	case m.Pairing == "" && (m.Tournament != "" || m.PlayerIDs != nil):
+		return PairingMessage{}, false, errors.New("wire: pairing: a tournament or player ids without the pairing's id")
+	case m.Pairing == "":
+	case !record.ValidID(m.Pairing):
+		return PairingMessage{}, false, fmt.Errorf("wire: pairing: pairing id %q: want 8 to 64 letters, digits, '-' or '_'", clipText(m.Pairing))
+	case !record.ValidID(m.Tournament):
+		return PairingMessage{}, false, fmt.Errorf("wire: pairing: tournament id %q: want 8 to 64 letters, digits, '-' or '_'", clipText(m.Tournament))
+	case len(m.PlayerIDs) != len(m.Players):
+		return PairingMessage{}, false, fmt.Errorf("wire: pairing: %d player ids for %d players", len(m.PlayerIDs), len(m.Players))
+	}
+	for i, id := range m.PlayerIDs {
+		if id == "" || len(id) > record.MaxPlayerID {
+			return PairingMessage{}, false, fmt.Errorf("wire: pairing: seat %d: player id of %d bytes, want 1 to %d", i+1, len(id), record.MaxPlayerID)
 		}
 	}
 	switch m.Result {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/companion/record"
 )
 
 func TestPairingTopic(t *testing.T) {
@@ -15,8 +17,14 @@ func TestPairingTopic(t *testing.T) {
 	}
 }
 
+const (
+	pairingID    = "0123456789abcdef0123456789abcdef"
+	tournamentID = "fedcba9876543210fedcba9876543210"
+)
+
 func TestParsePairing(t *testing.T) {
 	good := `{"venue":"klub","table":"t01","round":2,"players":["Ania","Bartek"],"result":"awaiting"}`
+	bound := strings.Replace(good, `"result"`, `"tournament":"`+tournamentID+`","pairing":"`+pairingID+`","player_ids":["ania","bartek"],"result"`, 1)
 	m, ok, err := ParsePairing([]byte(good), "klub", "t01")
 	if err != nil || !ok || m.Round != 2 || len(m.Players) != 2 || m.Counted() {
 		t.Fatalf("good message: %+v %v %v", m, ok, err)
@@ -40,6 +48,12 @@ func TestParsePairing(t *testing.T) {
 		{"a missing round 0", strings.Replace(good, `"result"`, `"missing":[0],"result"`, 1), "missing rounds [0]"},
 		{"missing rounds twice", strings.Replace(strings.Replace(good, `"round":2`, `"round":5`, 1), `"result"`, `"missing":[1,1],"result"`, 1), "missing rounds [1 1]"},
 		{"not UTF-8", "{\"venue\":\"\xff\"}", "UTF-8"},
+		{"a pairing id too short", strings.Replace(bound, pairingID, "ab", 1), `pairing id "ab"`},
+		{"a pairing id with a slash", strings.Replace(bound, pairingID, "ab/cd/ef/gh", 1), "pairing id"},
+		{"a pairing without the tournament", strings.Replace(bound, `"tournament":"`+tournamentID+`",`, "", 1), "tournament id"},
+		{"a tournament without a pairing", strings.Replace(bound, `"pairing":"`+pairingID+`",`, "", 1), "without the pairing's id"},
+		{"player ids for other seats", strings.Replace(bound, `["ania","bartek"]`, `["ania"]`, 1), "1 player ids for 2 players"},
+		{"an empty player id", strings.Replace(bound, `"bartek"]`, `""]`, 1), "seat 2"},
 		{"too long", `{"venue":"` + strings.Repeat("x", MaxPairingBytes) + `"}`, "bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,6 +61,9 @@ func TestParsePairing(t *testing.T) {
 				t.Fatalf("got %v %v, want an error with %q", ok, err, tc.want)
 			}
 		})
+	}
+	if m, ok, err := ParsePairing([]byte(bound), "klub", "t01"); err != nil || !ok || m.Pairing != pairingID || m.Tournament != tournamentID || len(m.PlayerIDs) != 2 {
+		t.Fatalf("a pairing with its ids: %+v %v", m, err)
 	}
 	if m, ok, err := ParsePairing([]byte(strings.Replace(good, `"result"`, `"missing":[1],"result"`, 1)), "klub", "t01"); err != nil || !ok || len(m.Missing) != 1 {
 		t.Fatalf("a missing round 1: %+v %v", m, err)
@@ -63,7 +80,9 @@ func FuzzParsePairing(f *testing.F) {
 	for _, s := range []string{`{"venue":"klub","table":"t01","round":2,"players":["Ania","Bartek"],"result":"awaiting"}`,
 		`{"venue":"klub","table":"t01","round":1,"players":["a"]}`, `{"venue":"klub","table":"t01","round":-1,"players":["a"]}`,
 		`{"venue":"klub","table":"t02","round":1,"players":["a"]}`, `null`, ``, `{}`, `{"round":1e9}`,
-		`{"venue":"klub","table":"t01","round":3,"players":["a","b"],"missing":[1,2]}`} {
+		`{"venue":"klub","table":"t01","round":3,"players":["a","b"],"missing":[1,2]}`,
+		`{"venue":"klub","table":"t01","round":2,"players":["Ania","Bartek"],"tournament":"` + tournamentID + `","pairing":"` + pairingID + `","player_ids":["ania","bartek"]}`,
+		`{"venue":"klub","table":"t01","round":2,"players":["Ania"],"tournament":"x","pairing":"` + pairingID + `","player_ids":[""]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -80,11 +99,12 @@ func FuzzParsePairing(f *testing.F) {
 			}
 			return
 		}
-		if m.Venue != "klub" || m.Table != "t01" || m.Round < 1 || m.Round > MaxPairingRound || len(m.Players) == 0 || len(m.Missing) >= m.Round {
+		if m.Venue != "klub" || m.Table != "t01" || m.Round < 1 || m.Round > MaxPairingRound || len(m.Players) == 0 || len(m.Missing) >= m.Round ||
+			(m.Pairing != "" && (!record.ValidID(m.Pairing) || !record.ValidID(m.Tournament) || len(m.PlayerIDs) != len(m.Players))) {
 			t.Fatalf("accepted %+v", m)
 		}
 		b, _ := json.Marshal(m)
-		if again, ok, err := ParsePairing(b, "klub", "t01"); err != nil || !ok || again.Round != m.Round {
+		if again, ok, err := ParsePairing(b, "klub", "t01"); err != nil || !ok || again.Round != m.Round || again.Pairing != m.Pairing {
 			t.Fatalf("written again: %v %v", ok, err)
 		}
 	})
