@@ -73,10 +73,12 @@ type Game struct {
 	companion.Adapter[skirmish.State, skirmish.Event]
 	krokMM  float64
 	virtual dice.Source
-	// shuffle draws virtual order cards; the cards drawn are journaled, so
-	// replays do not depend on it.
-	shuffle *rand.Rand
-	snap    *vision.Snapshot
+	// decks draw virtual order cards, one generator per seat, so the cards
+	// one seat draws say nothing of another's; the cards drawn are
+	// journaled, so replays do not depend on them.
+	decks    map[int]*rand.Rand
+	deckSeed uint64
+	snap     *vision.Snapshot
 	// template is which bases count as under a template marker.
 	template vision.TemplateRule
 }
@@ -102,7 +104,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, vision.TemplateTouch, vision.TemplateCentre)}
 	}
 	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
-		shuffle:  rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)),
+		decks: map[int]*rand.Rand{}, deckSeed: cfg.Dice.Seed,
 		template: c.Template}
 	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
 		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view, Allowing: skirmish.ApplyAllowing,
@@ -492,6 +494,16 @@ func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.N
 	return []companion.Action{skirmish.DrawOrders{Seat: seat, Cards: []string{card}, Origin: dice.NFC, Device: reader}}, nil
 }
 
+// deck is seat's generator of virtual draws.
+func (g *Game) deck(seat int) *rand.Rand {
+	d, ok := g.decks[seat]
+	if !ok {
+		d = rand.New(rand.NewPCG(g.deckSeed, 0x6b617274<<8|uint64(seat)))
+		g.decks[seat] = d
+	}
+	return d
+}
+
 func seatState(s skirmish.State, seat int) *skirmish.PlayerState {
 	for i := range s.Seats {
 		if s.Seats[i].Seat == seat {
@@ -526,7 +538,7 @@ func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
 		}
 		var cards []string
 		for range n {
-			i := g.shuffle.IntN(len(left))
+			i := g.deck(p.Seat).IntN(len(left))
 			cards = append(cards, left[i])
 			left = slices.Delete(left, i, i+1)
 		}
