@@ -321,17 +321,20 @@ func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
 // it; in the shooting phase the first card picks the shooter, the second the
 // target. Scanning the shooter again picks its next weapon.
 func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
+	// A unit not on the table is known to its owner only: the refusals of
+	// its card, scanned by anyone, are public, so they are those of a card
+	// of no unit (in deployment the engine's, whose turn it is).
 	s := g.State()
-	u, ok := s.Unit(unit)
-	if !ok {
-		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma w tej grze", "card of unit %q, which is not in this game", unit))
-	}
 	switch s.Phase {
 	case skirmish.PhaseDeployment:
-		return g.deploy(u)
+		return g.deploy(unit)
 	case skirmish.PhaseShooting:
 	default:
-		return nil, rejected("not_now", rules.Textf("karta %s: teraz nie rozmieszczamy ani nie strzelamy", "card %s: nobody deploys or shoots now", u.Name))
+		return nil, rejected("not_now", rules.Textf("karta oddziału %q: teraz nie rozmieszczamy ani nie strzelamy", "card of unit %q: nobody deploys or shoots now", unit))
+	}
+	u, ok := s.Unit(unit)
+	if !ok || !u.Deployed {
+		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma na stole", "card of unit %q, which is not on the table", unit))
 	}
 	weapons := carried(u)
 	var sel skirmish.Selection
@@ -374,13 +377,13 @@ func carried(u skirmish.Unit) []string {
 	return ws
 }
 
-func (g *Game) deploy(u skirmish.Unit) ([]companion.Action, []companion.Notice) {
+func (g *Game) deploy(unit string) ([]companion.Action, []companion.Notice) {
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
-	d := skirmish.Deploy{Unit: u.ID}
+	d := skirmish.Deploy{Unit: unit}
 	for _, vm := range g.snap.Models {
-		if vm.Unit == u.ID {
+		if vm.Unit == unit {
 			d.Models = append(d.Models, g.placement(vm))
 		}
 	}

@@ -32,9 +32,9 @@ func (s *State) deploy(a Deploy) ([]Event, error) {
 	}
 	u := s.unit(a.Unit)
 	switch {
-	case u == nil:
-		return nil, rules.Reject("unknown_unit", "nie ma oddziału %q", "no unit %q", a.Unit)
-	case u.Owner != s.ActiveSeat():
+	case u == nil || u.Owner != s.ActiveSeat():
+		// A unit in no army is refused as another player's is: the refusal
+		// is public, and their list is hidden until deployed.
 		return nil, rules.Reject("not_your_turn", "teraz oddział rozmieszcza %s", "it is %s's turn to deploy", s.Players[s.Active].Name)
 	}
 	if u.Deployed {
