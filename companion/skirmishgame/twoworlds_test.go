@@ -14,6 +14,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/internal/twoworlds"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -587,11 +588,83 @@ func TestTwoWorldsLeaks(t *testing.T) {
 			twoworlds.Check(t, pair("deployment", v, twoTable(1, gren), twoTable(1, pioneers), akRow, unitScan("gren")))
 		}
 	})
+	t.Run("leak: a refused deployment lists the models of the unit", func(t *testing.T) {
+		// Bartek scans his card before his models stand on the table: four
+		// grenadiers or six.
+		more := gren
+		more.Models = 6
+		for _, v := range []companion.Viewer{companion.Public, ania} {
+			twoworlds.Check(t, pair("deployment refused", v, twoTable(1, gren), twoTable(1, more), akRow, unitScan("ak"), unitScan("gren")))
+		}
+	})
 	t.Run("leak: a card of a unit not deployed yet names the unit before deployment", func(t *testing.T) {
 		// Objectives are placed first in scenario 2; the grenadiers' card
 		// is scanned meanwhile.
 		for _, v := range []companion.Viewer{companion.Public, ania} {
 			twoworlds.Check(t, pair("objectives", v, twoTable(2, gren), twoTable(2, pioneers), unitScan("gren")))
 		}
+	})
+}
+
+// demoWorld is the demo table (with its simulated script, or without it)
+// in a directory of its own, with old replaced by new in its config.
+func demoWorld(t *testing.T, script bool, old, new string, inputs ...companion.Input) twoworlds.DaemonWorld {
+	t.Helper()
+	cfg := tabletest.DemoConfig(t, t.TempDir(), "skirmish.yaml", script)
+	data, err := os.ReadFile(cfg.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	text = strings.Replace(text, `listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, 1)
+	text = strings.Replace(text, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`, 1)
+	if !script {
+		var kept []string
+		for _, l := range strings.Split(text, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "simulated:") {
+				kept = append(kept, l)
+			}
+		}
+		text = strings.Replace(strings.Join(kept, "\n"), "hardware:\n", "", 1)
+	}
+	if !strings.Contains(text, old) {
+		t.Fatalf("the demo config has no %q", old)
+	}
+	cfg, err = companion.ParseConfig(cfg.Path(), []byte(strings.Replace(text, old, new, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return twoworlds.DaemonWorld{Config: cfg, Inputs: inputs}
+}
+
+// TestTwoWorldsDemo plays the demo on two real daemons whose configs
+// differ only in what the public may not see, and compares what a public
+// MQTT client, the public /stream, sztab watch and the venue wall receive.
+func TestTwoWorldsDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two daemons")
+	}
+	t.Run("the dice seed", func(t *testing.T) {
+		// The demo's dice are keyed in: the seed decides nothing public.
+		twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "demo, another seed", Spec: Spec,
+			A: demoWorld(t, true, "seed: 1944", "seed: 1944"), B: demoWorld(t, true, "seed: 1944", "seed: 2026")})
+	})
+	t.Run("Bartek's army before deployment", func(t *testing.T) {
+		// Ania deploys; Bartek's list is five grenadiers or six with an
+		// MG42, and he has not deployed yet. His card scanned out of turn
+		// and a key that does nothing now are refused alike.
+		scan := func(uid string) companion.Input {
+			return companion.Input{Tag: &hardware.TagEvent{Reader: "stol", UID: uid, Present: true}}
+		}
+		var ak []vision.ModelPosition
+		for i := range 5 {
+			ak = append(ak, vision.ModelPosition{ID: fmt.Sprintf("ak-%d", i+1), Unit: "ak", X: float64(300 + 60*i), Y: 100, BaseMM: 25, SigmaMM: 0.5})
+		}
+		inputs := []companion.Input{{Snapshot: &vision.Snapshot{Models: ak}}, scan("04D4E5F6"), scan("04A1B2C3"), scan("04D4E5F6"),
+			tabletest.Press("stol", "next")}
+		const gren = "{id: gren, card: grenadier, owner: 2, models: 5, name: Grenadierzy}"
+		twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "demo, another army list", Spec: Spec,
+			A: demoWorld(t, false, gren, gren, inputs...),
+			B: demoWorld(t, false, gren, "{id: gren, card: grenadier, owner: 2, models: 6, name: Grenadierzy, swaps: [{weapon: MG42, models: 1}]}", inputs...)})
 	})
 }
