@@ -24,8 +24,10 @@ func (g *Game) ActiveSeat() int { return g.State().ActiveSeat() }
 // left, or the result once the game is over. It is public: it counts the
 // models as the public view does, deployed ones only until deployment is
 // over.
-func (g *Game) Headline() rules.Text {
-	s := g.State().View(skirmish.Viewer{})
+func (g *Game) Headline() rules.Text { return headline(g.State().View(skirmish.Viewer{})) }
+
+// headline is the headline of a state as a viewer sees it.
+func headline(s skirmish.State) rules.Text {
 	if s.Result != nil {
 		return s.Result.Text
 	}

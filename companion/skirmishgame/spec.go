@@ -45,7 +45,7 @@ var commands = append(wire.Vocabulary{
 // deployment, the models of undeployed units are v's own only).
 func (g *Game) Summary(v companion.Viewer) []rules.Text {
 	s := g.Adapter.View(v).(skirmish.State)
-	out := []rules.Text{g.Headline()}
+	out := []rules.Text{headline(s)}
 	if s.Result != nil {
 		return out
 	}
