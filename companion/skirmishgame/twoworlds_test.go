@@ -485,6 +485,10 @@ func viewers(tb setup, except int) []companion.Viewer {
 //     the whole game, as long as the cards completed are the same.
 func TestTwoWorldsRandomGames(t *testing.T) {
 	n := twoworlds.Games(8)
+	if testing.Short() {
+		// under qemu (scripts/test-arm64.sh): fewer games
+		n = twoworlds.Games(3)
+	}
 	for i := range n {
 		seed := uint64(2800 + i)
 		r := rand.New(rand.NewPCG(seed, 0x3131))
