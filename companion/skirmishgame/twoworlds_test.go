@@ -437,11 +437,11 @@ func reshuffle(g *Game, seed uint64, seats []int) {
 	}
 }
 
-// play plays a random game in worlds A and B at once, the inputs chosen
+// playPair plays a random game in worlds A and B at once, the inputs chosen
 // from A; it stops at maxSteps, at the game's end, or before the first
 // input after which the two worlds differ in what the rules make public
 // (then the pair is fair up to there and no further).
-func playPair(t testing.TB, p *player, a, b *Game, maxSteps int) []companion.Input {
+func playPair(p *player, a, b *Game, maxSteps int) []companion.Input {
 	var inputs []companion.Input
 	p.held = func(seat int, card string) bool {
 		return slices.ContainsFunc(seatOf(b.State(), seat).Hand, func(h skirmish.HeldCard) bool { return h.ID == card })
@@ -463,6 +463,7 @@ func playPair(t testing.TB, p *player, a, b *Game, maxSteps int) []companion.Inp
 	return inputs
 }
 
+// viewers are the public and every seat but except.
 func viewers(tb setup, except int) []companion.Viewer {
 	out := []companion.Viewer{companion.Public}
 	for _, p := range tb.Players {
@@ -509,7 +510,7 @@ func TestTwoWorldsRandomGames(t *testing.T) {
 			p := newPlayer(seed)
 			p.keep = map[string]int{"ukryty": owner.Seat, "zapas": owner.Seat}
 			p.noise = []string{"ukryty", "zapas", "nikt"}
-			inputs := playPair(t, p, openGame(t, ta), openGame(t, tbB), 60)
+			inputs := playPair(p, openGame(t, ta), openGame(t, tbB), 60)
 			for _, v := range viewers(tb, owner.Seat) {
 				twoworlds.Check(t, twoworlds.Pair{Name: fmt.Sprintf("seed %d army of seat %d", seed, owner.Seat), Viewer: v,
 					A: twoworlds.World{Game: openGame(t, ta), Inputs: inputs},
@@ -536,7 +537,7 @@ func TestTwoWorldsRandomGames(t *testing.T) {
 				p.orderScans = true
 				a, b := openGame(t, tb), openGame(t, tb)
 				reshuffle(b, seed, others)
-				inputs := playPair(t, p, a, b, 300)
+				inputs := playPair(p, a, b, 300)
 				if len(inputs) < 10 {
 					t.Logf("%v: only %d inputs before the worlds differ publicly", v, len(inputs))
 				}
