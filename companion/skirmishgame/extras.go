@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/skirmish"
 )
 
 // Seats are the players' seats; each gets its own view.
@@ -20,9 +21,13 @@ func (g *Game) Seats() []int {
 func (g *Game) ActiveSeat() int { return g.State().ActiveSeat() }
 
 // Headline is the game in one line: round, phase, and each side's models
-// left, or the result once the game is over.
-func (g *Game) Headline() rules.Text {
-	s := g.State()
+// left, or the result once the game is over. It is public: it counts the
+// models as the public view does, deployed ones only until deployment is
+// over.
+func (g *Game) Headline() rules.Text { return headline(g.State().View(skirmish.Viewer{})) }
+
+// headline is the headline of a state as a viewer sees it.
+func headline(s skirmish.State) rules.Text {
 	if s.Result != nil {
 		return s.Result.Text
 	}

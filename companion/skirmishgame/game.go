@@ -73,10 +73,12 @@ type Game struct {
 	companion.Adapter[skirmish.State, skirmish.Event]
 	krokMM  float64
 	virtual dice.Source
-	// shuffle draws virtual order cards; the cards drawn are journaled, so
-	// replays do not depend on it.
-	shuffle *rand.Rand
-	snap    *vision.Snapshot
+	// decks draw virtual order cards, one generator per seat, so the cards
+	// one seat draws say nothing of another's; the cards drawn are
+	// journaled, so replays do not depend on them.
+	decks    map[int]*rand.Rand
+	deckSeed uint64
+	snap     *vision.Snapshot
 	// template is which bases count as under a template marker.
 	template vision.TemplateRule
 }
@@ -102,7 +104,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, vision.TemplateTouch, vision.TemplateCentre)}
 	}
 	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
-		shuffle:  rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6b617274)),
+		decks: map[int]*rand.Rand{}, deckSeed: cfg.Dice.Seed,
 		template: c.Template}
 	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
 		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view, Allowing: skirmish.ApplyAllowing,
@@ -319,17 +321,20 @@ func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
 // it; in the shooting phase the first card picks the shooter, the second the
 // target. Scanning the shooter again picks its next weapon.
 func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
+	// A unit not on the table is known to its owner only: the refusals of
+	// its card, scanned by anyone, are public, so they are those of a card
+	// of no unit (in deployment the engine's, whose turn it is).
 	s := g.State()
-	u, ok := s.Unit(unit)
-	if !ok {
-		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma w tej grze", "card of unit %q, which is not in this game", unit))
-	}
 	switch s.Phase {
 	case skirmish.PhaseDeployment:
-		return g.deploy(u)
+		return g.deploy(unit)
 	case skirmish.PhaseShooting:
 	default:
-		return nil, rejected("not_now", rules.Textf("karta %s: teraz nie rozmieszczamy ani nie strzelamy", "card %s: nobody deploys or shoots now", u.Name))
+		return nil, rejected("not_now", rules.Textf("karta oddziału %q: teraz nie rozmieszczamy ani nie strzelamy", "card of unit %q: nobody deploys or shoots now", unit))
+	}
+	u, ok := s.Unit(unit)
+	if !ok || !u.Deployed {
+		return nil, rejected("unknown_unit", rules.Textf("karta oddziału %q, którego nie ma na stole", "card of unit %q, which is not on the table", unit))
 	}
 	weapons := carried(u)
 	var sel skirmish.Selection
@@ -372,13 +377,13 @@ func carried(u skirmish.Unit) []string {
 	return ws
 }
 
-func (g *Game) deploy(u skirmish.Unit) ([]companion.Action, []companion.Notice) {
+func (g *Game) deploy(unit string) ([]companion.Action, []companion.Notice) {
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
-	d := skirmish.Deploy{Unit: u.ID}
+	d := skirmish.Deploy{Unit: unit}
 	for _, vm := range g.snap.Models {
-		if vm.Unit == u.ID {
+		if vm.Unit == unit {
 			d.Models = append(d.Models, g.placement(vm))
 		}
 	}
@@ -492,6 +497,16 @@ func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.N
 	return []companion.Action{skirmish.DrawOrders{Seat: seat, Cards: []string{card}, Origin: dice.NFC, Device: reader}}, nil
 }
 
+// deck is seat's generator of virtual draws.
+func (g *Game) deck(seat int) *rand.Rand {
+	d, ok := g.decks[seat]
+	if !ok {
+		d = rand.New(rand.NewPCG(g.deckSeed, 0x6b617274<<8|uint64(seat)))
+		g.decks[seat] = d
+	}
+	return d
+}
+
 func seatState(s skirmish.State, seat int) *skirmish.PlayerState {
 	for i := range s.Seats {
 		if s.Seats[i].Seat == seat {
@@ -526,7 +541,7 @@ func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
 		}
 		var cards []string
 		for range n {
-			i := g.shuffle.IntN(len(left))
+			i := g.deck(p.Seat).IntN(len(left))
 			cards = append(cards, left[i])
 			left = slices.Delete(left, i, i+1)
 		}

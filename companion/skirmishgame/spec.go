@@ -41,10 +41,11 @@ var commands = append(wire.Vocabulary{
 }, wire.DiceKeys(wire.Anyone)...)
 
 // Summary is the game in a few lines: round and phase, the score, and
-// what the table waits for.
-func (g *Game) Summary(companion.Viewer) []rules.Text {
-	s := g.State()
-	out := []rules.Text{g.Headline()}
+// what the table waits for, from the state as v sees it (before
+// deployment, the models of undeployed units are v's own only).
+func (g *Game) Summary(v companion.Viewer) []rules.Text {
+	s := g.Adapter.View(v).(skirmish.State)
+	out := []rules.Text{headline(s)}
 	if s.Result != nil {
 		return out
 	}
@@ -72,7 +73,7 @@ func (g *Game) Summary(companion.Viewer) []rules.Text {
 // scenario's own count (kills, objective points or order points), a text
 // display the round and each side.
 func (g *Game) Scoreboard() hardware.Scoreboard {
-	s := g.State()
+	s := g.State().View(skirmish.Viewer{})
 	var sb hardware.Scoreboard
 	score := func(sd skirmish.Side) int {
 		switch {

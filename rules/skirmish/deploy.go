@@ -32,9 +32,9 @@ func (s *State) deploy(a Deploy) ([]Event, error) {
 	}
 	u := s.unit(a.Unit)
 	switch {
-	case u == nil:
-		return nil, rules.Reject("unknown_unit", "nie ma oddziału %q", "no unit %q", a.Unit)
-	case u.Owner != s.ActiveSeat():
+	case u == nil || u.Owner != s.ActiveSeat():
+		// A unit in no army is refused as another player's is: the refusal
+		// is public, and their list is hidden until deployed.
 		return nil, rules.Reject("not_your_turn", "teraz oddział rozmieszcza %s", "it is %s's turn to deploy", s.Players[s.Active].Name)
 	}
 	if u.Deployed {
@@ -156,8 +156,11 @@ func (s *State) placements(u *Unit, ps []Placement, all bool) (map[string]placed
 			}
 		}
 		if len(missing) > 0 {
-			return nil, rules.Reject("models_missing", "%s: brak pozycji %s; rozmieszcza się cały oddział", "%s: no position for %s; a whole unit deploys",
-				u.Name, strings.Join(missing, ", "))
+			// The refusal is public and the unit is not deployed: it names
+			// neither the missing models nor how many (the army list is
+			// hidden); the owner's view shows the models without a position.
+			return nil, rules.Reject("models_missing", "%s: nie wszystkie modele oddziału stoją na stole; rozmieszcza się cały oddział",
+				"%s: not all of the unit's models are on the table; a whole unit deploys", u.Name)
 		}
 	}
 	return at, nil

@@ -23,6 +23,7 @@ func (s *State) settleSelection(a Action) {
 	switch a.(type) {
 	case EndPhase, EndGame:
 		s.Selection = nil
+		return
 	case DeclareShot, CancelShot:
 		s.Selection.Shooter, s.Selection.Weapon = "", ""
 	case DiscardOrder:
