@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -77,29 +75,14 @@ for sztab hub: --password-file or $SZTAB_PASSWORD. sztab hub is the wall alone.`
 			}
 			defer closer.Close()
 			o.Tournament = t
-			// The venue tells each table its pairing through a connection
-			// of its own (the wall's hub only listens): every (re)connect
-			// publishes all the pairings again.
-			var started atomic.Pointer[venue.Venue]
-			pairings, err := companion.Connect(cmd.Context(), companion.PublisherOptions{URL: o.Hub.Broker,
-				ClientID: fmt.Sprintf("sztab-venue-%s-pairings-%d", o.Hub.Venue, time.Now().UnixNano()%1e6),
-				Username: o.Hub.Username, Password: o.Hub.Password, Log: o.Hub.Log,
-				OnConnect: func() {
-					if v := started.Load(); v != nil {
-						v.RepublishPairings()
-					}
-				}})
-			if err != nil {
-				return err
-			}
-			defer pairings.Close()
-			o.Pairings = func(topic string, payload []byte) error { return pairings.Publish(topic, payload, true) }
+			// The venue tells each table its pairing through the wall's own
+			// connection: one login, one connection (a broker that makes
+			// the login the client id would otherwise push one off with the
+			// other, for ever).
 			v, err := venue.New(o)
 			if err != nil {
 				return err
 			}
-			started.Store(v)
-			v.RepublishPairings()
 			go func() {
 				o.Hub.Log.Info("venue wall", "url", "http://"+v.Addr()+"/")
 				o.Hub.Log.Info("organiser's page", "url", "http://"+v.Addr()+"/organiser", "user", o.Organiser.User)

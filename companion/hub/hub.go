@@ -69,6 +69,10 @@ type Options struct {
 	// Results, if set, also follows every table's result (.../result,
 	// retained: wire.ResultMessage) and gets each payload as it arrives.
 	Results func(table string, payload []byte)
+	// Connected, if set, is called after each (re)connect to the broker
+	// once the hub has subscribed: what is published through Publish
+	// again after a broker restart goes from there.
+	Connected func()
 	// Login, if set, is the one credential that may sign in on the wall's
 	// listener (/login, /logout: the display server's, as the referee's
 	// on a table); Wrap may then put pages behind it.
@@ -179,6 +183,9 @@ type Hub struct {
 	readiness  *ops.Readiness
 	connected  atomic.Bool
 	listening  atomic.Bool
+	// client is the connection Run made (nil before): Publish uses it, so
+	// a venue needs one login's one connection to the broker.
+	client atomic.Pointer[paho.Client]
 	connects   atomic.Int64
 	reconnects prometheus.Counter
 	messages   *prometheus.CounterVec
@@ -280,12 +287,16 @@ func (h *Hub) Run(ctx context.Context) error {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "result")}, h.onResult)
 		}
 		h.opts.Log.Info("hub: following the venue", "broker", h.opts.Broker, "venue", h.opts.Venue)
+		if h.opts.Connected != nil {
+			h.opts.Connected()
+		}
 	})
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		h.connected.Store(false)
 		h.opts.Log.Warn("hub: lost the broker; reconnecting", "err", err)
 	})
 	c := paho.NewClient(opts)
+	h.client.Store(&c)
 	c.Connect()
 	defer c.Disconnect(200)
 	if h.opts.Heads != "" {
@@ -309,6 +320,30 @@ func (h *Hub) Run(ctx context.Context) error {
 		}
 	}
 	<-ctx.Done()
+	return nil
+}
+
+// publishWait bounds the wait for the broker's acknowledgement of Publish.
+const publishWait = 10 * time.Second
+
+// Publish publishes one retained message at QoS 1 over the hub's own
+// connection and waits for the broker's acknowledgement. A broker that
+// makes a login's client id its user name (Mosquitto's
+// use_username_as_clientid) lets one connection per login stay: a second
+// one of the same login would push the first off, and it the second, for
+// ever.
+func (h *Hub) Publish(topic string, payload []byte) error {
+	c := h.client.Load()
+	if c == nil || !h.connected.Load() {
+		return errors.New("hub: not connected to the broker")
+	}
+	tok := (*c).Publish(topic, 1, true, payload)
+	if !tok.WaitTimeout(publishWait) {
+		return fmt.Errorf("hub: %s: no acknowledgement within %v", topic, publishWait)
+	}
+	if err := tok.Error(); err != nil {
+		return fmt.Errorf("hub: %s: %w", topic, err)
+	}
 	return nil
 }
 

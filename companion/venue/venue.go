@@ -155,9 +155,9 @@ type Options struct {
 	// Pairings, if set, publishes one retained message and waits for the
 	// broker's acknowledgement: the venue tells each table its pairing
 	// through it (wire.PairingMessage on the table's .../pairing), from a
-	// goroutine of its own that Run starts, one message at a time. `sztab
-	// venue` gives it a connection of its own to the venue broker
-	// (companion.Connect) whose every (re)connect calls RepublishPairings.
+	// goroutine of its own that Run starts, one message at a time. Nil:
+	// through the wall's own connection (hub.Publish), whose every
+	// (re)connect calls RepublishPairings; one login, one connection.
 	Pairings func(topic string, payload []byte) error
 }
 
@@ -229,11 +229,17 @@ func New(o Options) (*Venue, error) {
 	ho.Results = v.result
 	ho.Login = o.Organiser
 	ho.Wrap = v.wrap
+	if o.Pairings == nil {
+		ho.Connected = v.RepublishPairings
+	}
 	h, err := hub.New(ho)
 	if err != nil {
 		return nil, fmt.Errorf("venue: %w", err)
 	}
 	v.hub = h
+	if o.Pairings == nil {
+		v.opts.Pairings = h.Publish
+	}
 	v.known = map[string]bool{}
 	for _, tb := range o.Tournament.View().Tables {
 		v.known[tb] = true
