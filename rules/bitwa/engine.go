@@ -481,7 +481,9 @@ func (s *State) takeFromHand(p *Player, id string) (Card, error) {
 	}
 	h, ok := removeOne(p.Hand, id)
 	if !ok {
-		return Card{}, rules.Reject("not_in_hand", "%s nie ma na ręku karty %s", "%s does not hold %s", s.name(p.Seat), c.Name)
+		// Not named: a refusal goes to everyone, and which card a player
+		// tried from their page is theirs.
+		return Card{}, rules.Reject("not_in_hand", "%s nie ma tej karty na ręku", "%s does not hold that card", s.name(p.Seat))
 	}
 	p.Hand = h
 	return c, nil
