@@ -33,8 +33,9 @@ func Apply(s State, a Action) (State, []Event, error) {
 // Allowable are the rejection codes a referee may let stand for one action
 // (rules.Waiver, "flag but allow"): moving more units than a card
 // allows, moves across blockades or between fronts that are not
-// neighbours, a 2nd line over its limit, a card on a blocked field,
-// a supply of more units than the resource card gives.
+// neighbours, a 2nd line over its limit (the move stands, the surplus goes
+// back to the Reserve at once, as the rulebook says), a card on a blocked
+// field, a supply of more units than the resource card gives.
 // Every other refusal (malformed input, an unknown card or unit, the wrong
 // phase) stands whatever the waiver says.
 var Allowable = []string{"too_many", "blocked_line1", "blocked_line2", "not_adjacent", "over_limit", "blocked_field"}
