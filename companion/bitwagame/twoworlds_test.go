@@ -281,7 +281,10 @@ func randomOptions(r *rand.Rand) bitwa.Options {
 // "visible") and its own picks. The viewer must not tell them apart.
 // SZTAB_TWOWORLDS_SEED replays one game.
 func TestTwoWorldsRandomGames(t *testing.T) {
-	games := twoworlds.Games(4)
+	games := twoworlds.Games(3)
+	if testing.Short() {
+		games = 2 // under qemu (scripts/test-arm64.sh)
+	}
 	base := uint64(20260501)
 	if v := os.Getenv("SZTAB_TWOWORLDS_SEED"); v != "" {
 		s, err := strconv.ParseUint(v, 10, 64)
@@ -450,9 +453,6 @@ func demoTwin(t *testing.T, old, new string, in []companion.Input) twoworlds.Dae
 // worlds) on her reader and puts it back. The public MQTT client and
 // /stream must not tell them apart.
 func TestTwoWorldsDemo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two daemons")
-	}
 	decks := decksOf(testGame(t))
 	twin := map[string][]string{}
 	for ar, d := range decks {
