@@ -617,7 +617,8 @@ func (g *Game) confirm(s bitwa.State, who int) ([]companion.Action, []companion.
 			f = fs[0]
 		}
 		if f == "" {
-			return nil, rejected("choose_front", rules.Textf("%s: wybierz Front (czytnik Frontu albo strona gracza)", "%s: choose the front (a front's reader or the player's page)", c.Name))
+			// Everyone sees a refusal: the picked card stays unnamed.
+			return nil, rejected("choose_front", rules.Textf("wybrana karta: wybierz Front (czytnik Frontu albo strona gracza)", "the picked card: choose the front (a front's reader or the player's page)"))
 		}
 		return one(bitwa.PlayCard{Seat: who, Card: sel.Card, Front: f, Choice: sel.Choice})
 	}

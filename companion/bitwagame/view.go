@@ -32,12 +32,18 @@ type Answer struct {
 	Args    []string `json:"args"`
 }
 
-func view(s bitwa.State, v companion.Viewer) any {
-	var out TableView
+// viewer is the engine's viewer of a table's viewer.
+func viewer(v companion.Viewer) bitwa.Viewer {
 	bv := bitwa.Viewer{Referee: v.Role == companion.RoleReferee}
 	if v.Role == companion.RolePlayer {
 		bv.Seat = v.Seat
 	}
+	return bv
+}
+
+func view(s bitwa.State, v companion.Viewer) any {
+	var out TableView
+	bv := viewer(v)
 	out.State = s.View(bv)
 	if s.Phase == "" {
 		return out
@@ -172,8 +178,9 @@ func (g *Game) Headline() rules.Text {
 	}
 }
 
-// Summary is the game in a few lines for the watch and text displays.
-func (g *Game) Summary(companion.Viewer) []rules.Text {
+// Summary is the game in a few lines for the watch and text displays: a
+// picked card only for whoever sees the picker's hand.
+func (g *Game) Summary(v companion.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
 	if s.Result != nil || s.Phase == "" {
@@ -194,7 +201,7 @@ func (g *Game) Summary(companion.Viewer) []rules.Text {
 	if pd := s.Pending; pd != nil {
 		out = append(out, rules.Text{PL: "Czeka: " + pd.Text.PL, EN: "Waiting: " + pd.Text.EN})
 	}
-	if sel := s.Selected; sel != nil {
+	if sel := s.Selected; sel != nil && s.SeesHand(viewer(v), sel.Seat) {
 		out = append(out, rules.Textf("Wybrana karta: %s %s", "Picked card: %s %s", s.Cards[sel.Card].Name, sel.Front))
 	}
 	return out

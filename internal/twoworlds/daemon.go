@@ -65,6 +65,11 @@ func CheckDaemons(t testing.TB, p DaemonPair) {
 // simulator says it, every input of the script is queued.
 const scriptOver = "twoworlds: the script is over"
 
+// scriptStart is the narration put before a world's script: the simulator
+// waits there until every recorder listens (the /stream connects once the
+// daemon serves), so that none misses the script's first messages.
+const scriptStart = "twoworlds: the recorders listen"
+
 // RecordDaemon plays w on a real daemon and returns what a public viewer
 // received, one line per message: "mqtt TOPIC PAYLOAD" and "stream KIND
 // DATA", events in the order they came, then the last message of each
@@ -79,7 +84,7 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "script.jsonl")
-		script = fmt.Appendf(script, "\n{\"say\": %q}\n", scriptOver)
+		script = fmt.Appendf(fmt.Appendf(nil, "{\"say\": %q}\n", scriptStart), "%s\n{\"say\": %q}\n", script, scriptOver)
 		if err := os.WriteFile(path, script, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -87,12 +92,21 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 	} else {
 		close(over)
 	}
-	var once sync.Once
+	var once, heard sync.Once
+	listening := make(chan struct{})
+	listen := func() { heard.Do(func() { close(listening) }) }
+	defer listen()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
 		Games: companion.Games{spec}, Clock: func() time.Time { return At }, Instance: instance,
 		Heartbeat: time.Hour, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Narrate: func(text string) {
-			if text == scriptOver {
+			switch text {
+			case scriptStart:
+				select {
+				case <-listening:
+				case <-time.After(wait.Timeout):
+				}
+			case scriptOver:
 				once.Do(func() { close(over) })
 			}
 		},
@@ -119,6 +133,7 @@ func RecordDaemon(t testing.TB, spec companion.GameSpec, w DaemonWorld) []string
 	if cfg.Display.Listen != "" {
 		st = readStream(t, ctx, "http://"+d.DisplayAddr()+"/stream")
 	}
+	listen()
 	wait.Until(t, "the end of the simulated script", func() bool {
 		select {
 		case <-over:

@@ -295,6 +295,11 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 			if err := s.waiver.Breach("over_limit", "2LF Frontu %s: %d Oddz., limit %d", "the %s front's 2nd line: %d units, limit %d", f, n, lim); err != nil {
 				return err
 			}
+			// The referee lets the rest of the answer stand and the breach
+			// is recorded, but the surplus goes back at once: "po odkryciu
+			// tego faktu, musi natychmiast odłożyć nadwyżkowe Oddziały na
+			// pole Rezerwy" (AMBIGUITIES.md).
+			s.applyLimit(army, f)
 		}
 	}
 	return nil
@@ -318,6 +323,11 @@ func abs(x int) int {
 
 // singleMoves lists every legal move of one unit for army.
 func (s *State) singleMoves(army string, fromLine, toLine int, front string) []UnitMove {
+	// The probes are the rules' own moves: a referee's waiver for the
+	// action being applied neither widens them nor is noted by them.
+	w := s.waiver
+	s.waiver = nil
+	defer func() { s.waiver = w }()
 	var out []UnitMove
 	for _, ff := range Fronts {
 		for _, fl := range []int{1, 2} {

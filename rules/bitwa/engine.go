@@ -33,8 +33,9 @@ func Apply(s State, a Action) (State, []Event, error) {
 // Allowable are the rejection codes a referee may let stand for one action
 // (rules.Waiver, "flag but allow"): moving more units than a card
 // allows, moves across blockades or between fronts that are not
-// neighbours, a 2nd line over its limit, a card on a blocked field,
-// a supply of more units than the resource card gives.
+// neighbours, a 2nd line over its limit (the move stands, the surplus goes
+// back to the Reserve at once, as the rulebook says), a card on a blocked
+// field, a supply of more units than the resource card gives.
 // Every other refusal (malformed input, an unknown card or unit, the wrong
 // phase) stands whatever the waiver says.
 var Allowable = []string{"too_many", "blocked_line1", "blocked_line2", "not_adjacent", "over_limit", "blocked_field"}
@@ -481,7 +482,9 @@ func (s *State) takeFromHand(p *Player, id string) (Card, error) {
 	}
 	h, ok := removeOne(p.Hand, id)
 	if !ok {
-		return Card{}, rules.Reject("not_in_hand", "%s nie ma na ręku karty %s", "%s does not hold %s", s.name(p.Seat), c.Name)
+		// Not named: a refusal goes to everyone, and which card a player
+		// tried from their page is theirs.
+		return Card{}, rules.Reject("not_in_hand", "%s nie ma tej karty na ręku", "%s does not hold that card", s.name(p.Seat))
 	}
 	p.Hand = h
 	return c, nil

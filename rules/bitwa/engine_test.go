@@ -3,6 +3,7 @@ package bitwa
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -276,5 +277,74 @@ func refused(t *testing.T, s State, a Action, code string) {
 	}
 	if !strings.HasPrefix(err.Error(), "rules: ") {
 		t.Errorf("error %q", err)
+	}
+}
+
+// TestWaivedOverLimitGoesBack: the referee may let a move over the 2nd-line
+// limit stand (the breach is recorded), but the surplus goes back to the
+// Reserve at once: "Jeśli gracz zapomni o tej zasadzie i przekroczy limit
+// Oddziałów, to po odkryciu tego faktu, musi natychmiast odłożyć
+// nadwyżkowe Oddziały na pole Rezerwy" (3A, Zagranie karty Oddziału).
+func TestWaivedOverLimitGoesBack(t *testing.T) {
+	base := military(t, Options{}, "galica", "haller", "1-dp", "do-broni")
+	s := must(t, base, PlayCard{Seat: 1, Card: "galica", Front: North, Choice: 1})
+	if s.Pending == nil || s.Pending.Kind != DecideMove {
+		t.Fatalf("pending %+v", s.Pending)
+	}
+	over := s
+	over.Army(WP).Fronts[0].Second = 4 // Galica's limit 6 on N
+	over.Army(WP).Fronts[1].Second = 3 // the standard 3 on C
+	over.Army(WP).Reserve -= 5
+	reserve := over.Army(WP).Reserve
+	w := rules.Allow("over_limit")
+	next, evs, err := ApplyAllowing(over, Move{Seat: 1, Moves: []UnitMove{{From: "N2", To: "C2", N: 1}}}, w)
+	if err != nil {
+		t.Fatalf("the waived move: %v", err)
+	}
+	if !slices.Equal(w.Waived(), []string{"over_limit"}) {
+		t.Errorf("waived %v, want the breach recorded: [over_limit]", w.Waived())
+	}
+	a := next.Army(WP)
+	if a.Fronts[0].Second != 3 || a.Fronts[1].Second != 3 || a.Reserve != reserve+1 {
+		t.Errorf("N2 %d, C2 %d, reserve %d: want 3, 3 (the surplus unit back) and %d", a.Fronts[0].Second, a.Fronts[1].Second, a.Reserve, reserve+1)
+	}
+	if !hasEvent(evs, "over_limit") {
+		t.Errorf("no over_limit event: %v", evs)
+	}
+	// A supply over the limit, waived: the surplus goes back too.
+	sup := over
+	sup.Pending = &Pending{Kind: DecideSupply, Seat: 1, Army: WP, N: 2, Resource: ResSupply}
+	w = rules.Allow("over_limit")
+	next, _, err = ApplyAllowing(sup, Supply{Seat: 1, Add: []string{Central, Central}}, w)
+	if err != nil {
+		t.Fatalf("the waived supply: %v", err)
+	}
+	if a := next.Army(WP); a.Fronts[1].Second != 3 || a.Reserve != reserve || !slices.Equal(w.Waived(), []string{"over_limit"}) {
+		t.Errorf("C2 %d, reserve %d, waived %v: want 3, %d, [over_limit]", a.Fronts[1].Second, a.Reserve, w.Waived(), reserve)
+	}
+}
+
+// TestWaiverUnusedChangesNothing: an action that breaks no rule gives the
+// same state with the referee's waiver as without, and the waiver notes no
+// breach, although the engine probes the moves a card allows (a probe
+// over the limit is not the player's breach).
+func TestWaiverUnusedChangesNothing(t *testing.T) {
+	base := military(t, Options{}, "galica", "haller", "1-dp", "do-broni")
+	base.Army(WP).Fronts[1].Second = 3 // C2 full: a probe N2>C2 is over the limit
+	base.Army(WP).Reserve -= 2
+	play := PlayCard{Seat: 1, Card: "galica", Front: North, Choice: 1}
+	want, _, err := Apply(base, play)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rules.Allow(Allowable...)
+	got, _, err := ApplyAllowing(base, play, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(got)
+	if !bytes.Equal(a, b) || len(w.Waived()) != 0 {
+		t.Errorf("with an unused waiver: waived %v, same state %v", w.Waived(), bytes.Equal(a, b))
 	}
 }

@@ -99,7 +99,8 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 		return badFront(f)
 	}
 	if !slices.Contains(fronts, f) {
-		return rules.Reject("bad_front", "%s nie może iść na Front %s", "%s cannot go to the %s front", c.Name, f)
+		// The card stays in the hand: the refusal does not name it.
+		return rules.Reject("bad_front", "ta karta nie może iść na Front %s", "this card cannot go to the %s front", f)
 	}
 	fi := frontIndex(f)
 	ar := s.Army(p.Army)
@@ -421,26 +422,28 @@ func (s *State) selectCard(p *Player, a Select) error {
 		s.Selected = nil
 		return nil
 	}
+	// The pick is the player's (their reader, their page) until the card
+	// is played: a pick put back reveals nothing. Neither the event nor a
+	// refusal, which everyone sees, names the card, its front or effect.
 	c, ok := s.Cards[a.Card]
 	if !ok {
 		return rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", a.Card)
 	}
 	if !slices.Contains(p.Hand, a.Card) {
-		return rules.Reject("not_in_hand", "%s nie ma na ręku karty %s", "%s does not hold %s", s.name(p.Seat), c.Name)
+		return rules.Reject("not_in_hand", "%s nie ma tej karty na ręku", "%s does not hold that card", s.name(p.Seat))
 	}
 	if a.Front != "" {
 		if frontIndex(a.Front) < 0 {
 			return badFront(a.Front)
 		}
 		if c.Kind != KindUnit && !slices.Contains(c.Fronts(), a.Front) {
-			return rules.Reject("bad_front", "%s nie może iść na Front %s", "%s cannot go to the %s front", c.Name, a.Front)
+			return rules.Reject("bad_front", "wybrana karta nie może iść na ten Front", "the picked card cannot go to that front")
 		}
 	}
 	if a.Choice < 0 || a.Choice >= max(1, len(c.Options())) {
-		return rules.Reject("out_of_range", "efekt %d poza zakresem 0–%d", "effect %d out of range 0–%d", a.Choice, len(c.Options())-1)
+		return rules.Reject("out_of_range", "wybrana karta nie ma takiego efektu", "the picked card has no such effect")
 	}
 	s.Selected = &Selection{Seat: p.Seat, Card: a.Card, Front: a.Front, Choice: a.Choice}
-	// The card is named: it is about to be laid face up.
-	s.emit("selected", tr("%s wybiera kartę %s", "%s picks %s", s.name(p.Seat), c.Name), Event{Seat: p.Seat, Card: a.Card, Front: a.Front, N: a.Choice})
+	s.emit("selected", tr("%s wybiera kartę", "%s picks a card", s.name(p.Seat)), Event{Seat: p.Seat})
 	return nil
 }

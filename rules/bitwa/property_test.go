@@ -95,7 +95,22 @@ func TestViewsHideHandsAndDecks(t *testing.T) {
 	if v := s.View(Viewer{}); len(v.Player(1).Hand) != 0 {
 		t.Error("the public view shows a hand")
 	}
-	if v := s.View(Viewer{Referee: true}); len(v.Army(ACz).Deck) == 0 {
-		t.Error("the referee does not see the deck")
+	if v := s.View(Viewer{Referee: true}); len(v.Army(ACz).Deck) == 0 || v.Seed != 3 {
+		t.Error("the referee does not see the deck or the seed")
+	}
+	// The seed rebuilds every deck and hand; a pick is its player's.
+	s.Selected = &Selection{Seat: 1, Card: "galica"}
+	for _, v := range []Viewer{{}, {Seat: 1}, {Seat: 2}, {Seat: 3}} {
+		got := s.View(v)
+		if got.Seed != 0 {
+			t.Errorf("viewer %+v sees the seed %d", v, got.Seed)
+		}
+		if sees := got.Selected != nil; sees != (v.Seat == 1 || v.Seat == 3) {
+			t.Errorf("viewer %+v sees the pick: %v", v, sees)
+		}
+	}
+	h.Selected = s.Selected
+	if v := h.View(Viewer{Seat: 3}); v.Selected != nil {
+		t.Error("an ally sees the pick with ally_hands hidden")
 	}
 }

@@ -281,7 +281,9 @@ type State struct {
 	// DeckOut: an army deck ran out (the game ends with this round, 2 players).
 	DeckOut bool    `json:"deck_out,omitempty"`
 	Result  *Result `json:"result,omitempty"`
-	Seed    uint64  `json:"seed"`
+	// Seed shuffled the decks not given at the start: the referee's views
+	// only.
+	Seed uint64 `json:"seed,omitempty"`
 	// Comp and Cards are the game data the state was started with.
 	Comp  Components      `json:"components"`
 	Cards map[string]Card `json:"cards"`
