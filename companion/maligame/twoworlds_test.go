@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/internal/twoworlds"
 	"github.com/sztab/sztab/rules/mali"
@@ -635,8 +636,9 @@ func TestTwoWorldsVirtualDeck(t *testing.T) {
 // screens) whose configs differ only in the seed, which at this table
 // (order cards from their tags, the die's face from the keypad) decides
 // nothing the table shows; then each world's player 1 sends a private
-// command of its own. A public MQTT client and the public /stream receive
-// the same in both.
+// command of its own; and the demo's table where a player lays a card
+// face down. A public MQTT client and the public /stream receive the same
+// in both.
 func TestTwoWorldsDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two real daemons")
@@ -662,4 +664,16 @@ func TestTwoWorldsDemo(t *testing.T) {
 	twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "the demo, another seed", Spec: Spec,
 		A: world("1944", tabletest.Page(1, "card", "4")),
 		B: world("20240801", tabletest.Page(1, "card", "2"))})
+
+	// The demo's table from its first card: Ania lays a movement card face
+	// down on the reader (red-3 or red-4, read from its tag: the journal
+	// keeps the tag as evidence, the public never gets it); Bartek mistypes
+	// a card on his page. Bartek has not laid his: nothing is revealed.
+	tag := func(uid string) companion.Input {
+		return companion.Input{Tag: &hardware.TagEvent{Reader: "orders", UID: uid, Present: true}}
+	}
+	table := func() *companion.Config { return tabletest.DemoConfig(t, t.TempDir(), "mali-powstancy.yaml", false) }
+	twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "the demo, a card face down", Spec: Spec,
+		A: twoworlds.DaemonWorld{Config: table(), Inputs: []companion.Input{tag("04A1A000"), tag("04A1A001"), tabletest.Page(2, "card", "7")}},
+		B: twoworlds.DaemonWorld{Config: table(), Inputs: []companion.Input{tag("04A1A000"), tag("04A1A004"), tabletest.Page(2, "card", "6")}}})
 }
