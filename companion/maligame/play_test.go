@@ -40,7 +40,7 @@ func TestPlay(t *testing.T) {
 		fails     string
 	}{
 		{name: "readme", data: readme, lang: "en", wantOut: "Result: "},
-		{name: "readme scores", data: readme, lang: "pl", wantOut: "miejsce 2: 1 rozkazów (8 pkt), powrót 1, cele 0 = 9"},
+		{name: "readme scores", data: readme, lang: "pl", wantOut: "miejsce 2: 1 rozkazów (8 pkt), powrót 0, cele 0 = 8"},
 		{name: "refused stops", data: bad, lang: "en", wantErr: "x.jsonl:2: refused wrong_card", wantError: true},
 		{name: "refused continues", data: bad, cont: true, lang: "en", wantOut: "track field 1: r04", wantErr: "x.jsonl:2: refused wrong_card"},
 		{name: "a club's map with a road to nowhere", data: readme, files: map[string]string{"map": dir + "/map.yaml"},

@@ -121,7 +121,11 @@ func TestScores(t *testing.T) {
 	s.Players[0].Goals = []string{"c16"} // most_orders (tied with orange: both achieve)
 	s.Players[2].Goals = []string{"c16", "c24"}
 	s.Players[1].Goals = []string{"c23"} // most_important, nothing delivered
-	// Couriers: red all home (7), green two home (3), orange one (1).
+	// Couriers: red all home (7), green two home (3), orange one (1); all
+	// of them went out and came back.
+	for i := range s.Couriers {
+		s.Couriers[i].Left = true
+	}
 	s.courier("green-1").At = "port"
 	s.courier("orange-1").At = "port"
 	s.courier("orange-2").At, s.courier("orange-2").Off = "", InPrison
@@ -162,5 +166,24 @@ func TestDieOdds(t *testing.T) {
 	}
 	if _, err := o.SoldierReaches(0); err == nil {
 		t.Error("distance 0 accepted")
+	}
+}
+
+// The return-home bonus goes to couriers that came back to a start object
+// ("harcerze wrócili", "szczęśliwy powrót"): one that never left it earns
+// nothing, unless the table's home_bonus_needs_return is false (issue #31).
+func TestHomeBonusNeedsReturn(t *testing.T) {
+	s := newGame(t, Basic, ColourRed, ColourGreen)
+	// red-1 never left plac Wilsona; red-2 went out and came back to PAST-a;
+	// red-3 is out on the map.
+	s.courier("red-2").Left = true
+	s.courier("red-3").At, s.courier("red-3").Left = "port", true
+	if sc := s.Scores(); sc[0].Home != 1 || sc[0].HomeBonus != 1 {
+		t.Errorf("by default: %d couriers home (%d points), want 1 (1): only red-2 returned", sc[0].Home, sc[0].HomeBonus)
+	}
+	never := false
+	s.Options.HomeBonusNeedsReturn = &never
+	if sc := s.Scores(); sc[0].Home != 2 || sc[0].HomeBonus != 3 {
+		t.Errorf("home_bonus_needs_return false: %d couriers home (%d points), want 2 (3)", sc[0].Home, sc[0].HomeBonus)
 	}
 }

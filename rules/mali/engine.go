@@ -246,15 +246,17 @@ func (s *State) keepGoals(a KeepGoals) ([]Event, error) {
 	if p == nil || !slices.Contains(s.Pending.Seats, a.Seat) {
 		return nil, rules.Reject("not_your_turn", "gracz %[1]d nie wybiera teraz celów", "player %[1]d is not choosing goals now", a.Seat)
 	}
+	// One refusal for every wrong choice, naming none of the goals: it is
+	// published to everyone, and the goals a player names on their own
+	// page, and whether they are in the hand, are the player's secret.
 	colours := map[string]bool{}
+	ok := len(a.Goals) == 3
 	for _, g := range a.Goals {
-		if !slices.Contains(p.Dealt, g) {
-			return nil, rules.Reject("bad_goals", "cel %[1]q nie jest w twojej ręce", "goal %[1]q is not in your hand", g)
-		}
+		ok = ok && slices.Contains(p.Dealt, g)
 		colours[s.cat.Goals[g].Colour] = true
 	}
-	if len(a.Goals) != 3 || len(colours) != 3 {
-		return nil, rules.Reject("bad_goals", "wybierz trzy cele w trzech różnych kolorach", "keep three goals of three different colours")
+	if !ok || len(colours) != 3 {
+		return nil, rules.Reject("bad_goals", "wybierz ze swojej ręki trzy cele w trzech różnych kolorach", "keep three goals from your hand, of three different colours")
 	}
 	p.Goals = slices.Clone(a.Goals)
 	sort.Strings(p.Goals)
@@ -338,7 +340,10 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 		return nil, rules.Reject("not_your_turn", "gracz %[1]d już wybrał kartę", "player %[1]d has already chosen a card", a.Seat)
 	}
 	if !slices.Contains(p.Cards, a.Card) {
-		return nil, rules.Reject("no_such_card", "karty ruchu %[1]d nie masz w ręce (masz %[2]v)", "movement card %[1]d is not in your hand (you hold %[2]v)", a.Card, p.Cards)
+		// The refusal is published to everyone: it names the hand, which
+		// the table sees, and not the card the player tried, which only
+		// they did (on their page, or face down on the reader).
+		return nil, rules.Reject("no_such_card", "tej karty ruchu nie masz w ręce (masz %[1]v)", "that movement card is not in your hand (you hold %[1]v)", p.Cards)
 	}
 	p.Chosen = a.Card
 	s.Pending.Seats = slices.DeleteFunc(s.Pending.Seats, func(x int) bool { return x == a.Seat })

@@ -23,10 +23,12 @@ type Options struct {
 	// RedMoveNoPickUp forbids picking up or dropping orders during the
 	// red die's extra move (by default it is a move like any other).
 	RedMoveNoPickUp bool `json:"red_move_no_pick_up,omitempty"`
-	// HomeBonusNeedsReturn counts for the return-home bonus only couriers
-	// that left their start object at some time (by default every courier
-	// on a start object counts, as the rulebook's scoring reads).
-	HomeBonusNeedsReturn bool `json:"home_bonus_needs_return,omitempty"`
+	// HomeBonusNeedsReturn says which couriers standing on a start object
+	// at the end earn the return-home bonus. Unset (our reading) or true:
+	// only those that left their start object at some time — the rulebook
+	// rewards couriers that "wrócili", a "szczęśliwy powrót". False: every
+	// courier on a start object, moved or not (the reading before #31).
+	HomeBonusNeedsReturn *bool `json:"home_bonus_needs_return,omitempty"`
 	// NoForcedDelivery stops a courier pushed off a blocked road or out of
 	// a fallen district onto its order's target from delivering it (by
 	// default it delivers: it stands in the target).
@@ -38,4 +40,9 @@ type Options struct {
 	// NoDrawAfterVictory stops the extended variant's immediate draws
 	// after a missed order once the Victory card is on the track.
 	NoDrawAfterVictory bool `json:"no_draw_after_victory,omitempty"`
+}
+
+// homeBonusNeedsReturn is HomeBonusNeedsReturn, unset meaning true.
+func (o Options) homeBonusNeedsReturn() bool {
+	return o.HomeBonusNeedsReturn == nil || *o.HomeBonusNeedsReturn
 }

@@ -279,7 +279,7 @@ func (s State) Scores() []Score {
 			}
 		}
 		for _, c := range s.Couriers {
-			if c.Seat == p.Seat && c.OnMap() && slices.Contains(starts, string(c.At)) && (c.Left || !s.Options.HomeBonusNeedsReturn) {
+			if c.Seat == p.Seat && c.OnMap() && slices.Contains(starts, string(c.At)) && (c.Left || !s.Options.homeBonusNeedsReturn()) {
 				sc.Home++
 			}
 		}
