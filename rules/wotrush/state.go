@@ -40,7 +40,9 @@ type Card struct {
 	Abilities []Ability  `json:"abilities,omitempty"`
 	// Medals is 1 or 2 on a medal card.
 	Medals int `json:"medals,omitempty"`
-	// Points is what a base card is worth in a squad.
+	// Points is what a base card is worth in a squad, and an achievement
+	// card to the player who wins it (components.yaml's
+	// achievement_points: "5 Medali za każdą zdobytą kartę Osiągnięć").
 	Points int `json:"points,omitempty"`
 	// Set is the barracks or base set (1 = the first player listed).
 	Set int `json:"set,omitempty"`
