@@ -28,7 +28,7 @@ type Config struct {
 	First   int                  `yaml:"first"`
 	// Options are wotrush.Options by their JSON names (medals, odd_medal,
 	// sabotage_chooser, defenders_in_squad, medal_achievement,
-	// heavy_siege, defender_of_sieged_base).
+	// heavy_siege, defender_of_sieged_base, turn_doubles).
 	Options      map[string]any      `yaml:"options"`
 	Seed         uint64              `yaml:"seed"`
 	Deck         []string            `yaml:"deck"`

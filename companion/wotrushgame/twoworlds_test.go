@@ -197,7 +197,7 @@ func randomGame(t testing.TB, seed uint64, max int) game {
 	setup := wotrush.Setup{Players: players(2 + r.intn(4)), First: 1, Seed: seed*7919 + 1}
 	setup.First = 1 + r.intn(len(setup.Players))
 	if r.intn(2) == 1 {
-		setup.Options = wotrush.Options{Medals: "choose", SabotageChooser: "active", OddMedal: "double", DefendersInSquad: r.intn(2) == 1, HeavySiege: r.intn(2) == 1}
+		setup.Options = wotrush.Options{Medals: "choose", SabotageChooser: "active", OddMedal: "double", DefendersInSquad: r.intn(2) == 1, HeavySiege: r.intn(2) == 1, TurnDoubles: r.intn(2) == 1}
 	}
 	first := open(t, setup)
 	gm := game{seed: seed, setup: setup, dealt: dealOf(first.State())}

@@ -390,6 +390,7 @@ func (s *State) siege(target string) []Event {
 	return append(evs, s.destroyBase(pl.Seat, owner, bi, "Oblężenie", "Siege")...)
 }
 
+// addSiegeKill owes one medal of nation at the end of the turn.
 func (s *State) addSiegeKill(nation string) {
 	for i := range s.SiegeKills {
 		if s.SiegeKills[i].Nation == nation {
