@@ -73,6 +73,15 @@ func (c Config) setup() (wotrush.Setup, error) {
 			return s, fmt.Errorf("wotrushgame: options: %w", err)
 		}
 	}
+	// The medal card gives the player the choice ("może wziąć kartę z
+	// dwoma Medalami zamiast dwóch kart z jednym Medalem"): a table asks
+	// (a take_medals decision; its confirm key takes the most doubles, as
+	// the rulebook recommends) unless the config names another rule. The
+	// engine's zero value stays "doubles", so scripts and journals written
+	// before replay as recorded: the journal keeps the option chosen here.
+	if _, set := c.Options["medals"]; !set {
+		s.Options.Medals = "choose"
+	}
 	return s, nil
 }
 
