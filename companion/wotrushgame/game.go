@@ -28,7 +28,7 @@ type Config struct {
 	First   int                  `yaml:"first"`
 	// Options are wotrush.Options by their JSON names (medals, odd_medal,
 	// sabotage_chooser, defenders_in_squad, medal_achievement,
-	// heavy_siege, defender_of_sieged_base).
+	// heavy_siege, defender_of_sieged_base, turn_doubles).
 	Options      map[string]any      `yaml:"options"`
 	Seed         uint64              `yaml:"seed"`
 	Deck         []string            `yaml:"deck"`
@@ -72,6 +72,15 @@ func (c Config) setup() (wotrush.Setup, error) {
 		if err := dec.Decode(&s.Options); err != nil {
 			return s, fmt.Errorf("wotrushgame: options: %w", err)
 		}
+	}
+	// The medal card gives the player the choice ("może wziąć kartę z
+	// dwoma Medalami zamiast dwóch kart z jednym Medalem"): a table asks
+	// (a take_medals decision; its confirm key takes the most doubles, as
+	// the rulebook recommends) unless the config names another rule. The
+	// engine's zero value stays "doubles", so scripts and journals written
+	// before replay as recorded: the journal keeps the option chosen here.
+	if _, set := c.Options["medals"]; !set {
+		s.Options.Medals = "choose"
 	}
 	return s, nil
 }
@@ -326,11 +335,10 @@ func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.No
 		case wotrush.DecideDismantle:
 			return []companion.Action{wotrush.Dismantle{Seat: seat, Cards: []string{id}}}, nil
 		case wotrush.DecideDiscard:
-			var pre []companion.Action
-			if seat == pd.Victim {
-				pre = inHand(s, seat, id)
-			}
-			return append(pre, wotrush.Discard{Seat: seat, Card: id}), nil
+			// The card scanned is the victim's, whoever picked it (the
+			// saboteur, with sabotage_chooser active, draws it blind
+			// from the face-down hand): the physical hand wins.
+			return append(inHand(s, pd.Victim, id), wotrush.Discard{Seat: seat, Card: id}), nil
 		case wotrush.DecideFire:
 			return []companion.Action{fireAt(s, id)}, nil
 		case wotrush.DecideTakeMedals:
@@ -515,9 +523,12 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		if n := need(1, 1, "podaj jedną kartę z ręki", "name one card of the hand"); n != nil {
 			return nil, n
 		}
+		// The card named is the victim's: a card the engine guessed in
+		// their Garage is in the hand (the physical hand wins), so a
+		// command is never refused for what only the hand could tell.
 		var pre []companion.Action
-		if pd := s.Pending; pd != nil && pd.Victim == w {
-			pre = inHand(s, w, args[0])
+		if pd := s.Pending; pd != nil && pd.Kind == wotrush.DecideDiscard {
+			pre = inHand(s, pd.Victim, args[0])
 		}
 		return append(pre, wotrush.Discard{Seat: w, Card: args[0]}), nil
 	case "medals":
@@ -541,6 +552,12 @@ func (g *Game) confirm(s wotrush.State) ([]companion.Action, []companion.Notice)
 		}
 		if only := wotrush.LegalActions(s); len(only) == 1 {
 			return []companion.Action{only[0]}, nil
+		}
+		if pd.Kind == wotrush.DecideDiscard {
+			// The choices are the victim's hand: a refusal is read by
+			// everyone, so it does not list them.
+			return nil, rejected("choose", rules.Textf("%[1]s — zeskanuj kartę z ręki lub wybierz na stronie gracza", "%[2]s — scan a card of the hand or choose on the player's page",
+				pd.Text.PL, pd.Text.EN))
 		}
 		return nil, rejected("choose", rules.Textf("%[1]s — wybierz na stronie gracza lub zeskanuj kartę (%[3]s)", "%[2]s — choose on the player's page or scan the card (%[3]s)",
 			pd.Text.PL, pd.Text.EN, strings.Join(pd.Options, ", ")))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules/wotrush"
 )
 
 // The binder's table: what each sensor event or command becomes, or why
@@ -211,5 +213,42 @@ func TestCards(t *testing.T) {
 			}
 			seen[c.ID] = true
 		}
+	}
+}
+
+// TestMedalsChosenAtATable: the medal card gives the player the choice
+// ("może wziąć kartę z dwoma Medalami zamiast dwóch kart z jednym
+// Medalem"), so a table's config asks (medals: choose) unless it names
+// another rule; the demo table does. The engine's zero value stays
+// "doubles" for scripts and journals written before.
+func TestMedalsChosenAtATable(t *testing.T) {
+	for _, c := range []struct {
+		options map[string]any
+		want    string
+	}{
+		{nil, "choose"},
+		{map[string]any{"odd_medal": "double"}, "choose"},
+		{map[string]any{"medals": "doubles"}, "doubles"},
+		{map[string]any{"medals": "singles"}, "singles"},
+	} {
+		cfg := Config{Players: []wotrush.PlayerInfo{{Seat: 1, Name: "A"}, {Seat: 2, Name: "B"}}, First: 1, Options: c.options}
+		s, err := cfg.setup()
+		if err != nil || s.Options.Medals != c.want {
+			t.Errorf("options %v: medals %q (%v), want %q", c.options, s.Options.Medals, err, c.want)
+		}
+	}
+	cfg := tabletest.DemoConfig(t, t.TempDir(), "wot-rush.yaml", false)
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := g.Start()
+	_, commit, err := g.Apply(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit()
+	if m := g.(*Game).State().Options.Medals; m != "choose" {
+		t.Errorf("the demo table takes medals by %q, want choose", m)
 	}
 }

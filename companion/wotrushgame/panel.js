@@ -92,6 +92,9 @@
       } else {
         var cmd = { defend: "defend", siege: "siege", research: "research", dismantle: "dismantle", discard: "discard" }[pd.kind];
         opts.forEach(function (o) { btns.push(b(name(st, o, ctx) + " (" + o + ")", cmd, [o])); });
+        // sabotage_chooser active: the saboteur picks blind (the view
+        // lists the victim's hand to the victim only).
+        if (pd.kind === "discard" && !opts.length) btns.push(ctx.el("span", { "data-testid": "blind-pick" }, ctx.say("wyciągnij kartę z zakrytej ręki i zeskanuj ją", "draw a card from the face-down hand and scan it")));
         if (pd.kind === "research") btns.push(b(ctx.say("nic nie biorę", "take nothing"), "research", []));
       }
       nodes.push(ctx.el("div", { class: "controls", "data-testid": "choices" }, btns));

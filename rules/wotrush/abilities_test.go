@@ -225,3 +225,48 @@ func TestEveryAbilityRefuses(t *testing.T) {
 		checkConservation(t, s)
 	})
 }
+
+// TestTurnDoubles: Ania destroys one vehicle by Siege and one by her attack
+// in the same turn, both Soviet. By default they are two awards (the
+// attack's "po skończonym ataku", Siege's "na koniec tury"): two singles.
+// With turn_doubles (the medal card: "w jednej turze zniszczy dwa") they
+// count together at the end of the turn: one double.
+func TestTurnDoubles(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    Options
+		want []string
+	}{
+		{"default: two awards", Options{}, []string{"OCS-1-01", "OCS-1-02"}},
+		{"turn_doubles", Options{TurnDoubles: true}, []string{"OCS-2-01"}},
+		{"turn_doubles, medals singles", Options{TurnDoubles: true, Medals: "singles"}, []string{"OCS-1-01", "OCS-1-02"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newGame(t, 2, 1, c.o)
+			defendWith(&s, 2, 0, "DE-01")
+			s.Player(2).Bases[0].DefenderDamaged = true
+			defendWith(&s, 2, 1, "DE-02")
+			hand(&s, 1, "SU-16", "SU-07")
+			s, _ = mustApply(t, s, PlayCard{Seat: 1, Card: "SU-16"})
+			s, _ = mustApply(t, s, Siege{Seat: 1, Target: "DE-01"})
+			// SU-16 is armoured: it defends a base after its abilities.
+			s, _ = mustApply(t, s, Defend{Seat: 1, Base: "BASE-1-1"})
+			s, _ = mustApply(t, s, Attack{Seat: 1, Cards: []string{"SU-07"}})
+			s, _ = mustApply(t, s, Fire{Seat: 1, Attacker: "SU-07", Target: "DE-02"})
+			if s.Player(1).VehiclesDestroyed != 2 {
+				t.Fatalf("vehicles destroyed %d, want 2 (Siege and attack)", s.Player(1).VehiclesDestroyed)
+			}
+			s, _ = mustApply(t, s, EndTurn{Seat: 1})
+			var got []string
+			for _, id := range s.Squad(1) {
+				if s.Cards[id].Kind == KindMedal {
+					got = append(got, id)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("medals %v, want %v", got, c.want)
+			}
+			checkConservation(t, s)
+		})
+	}
+}

@@ -1,7 +1,9 @@
 package wotrush
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -181,5 +183,35 @@ func TestEachAchievement(t *testing.T) {
 		if !covered[ac.ID] {
 			t.Errorf("%s has no direct test", ac.ID)
 		}
+	}
+}
+
+// TestAchievementPointsFromData: an achievement won is worth
+// components.yaml's achievement_points (the rulebook's 5 by default, a
+// table's edited file otherwise), not a 5 of the code's own.
+func TestAchievementPointsFromData(t *testing.T) {
+	for _, points := range []int{5, 7, 0} {
+		t.Run(fmt.Sprint(points), func(t *testing.T) {
+			files := DefaultFiles()
+			comp := strings.Replace(string(files[ComponentsFile]), "achievement_points: 5", fmt.Sprintf("achievement_points: %d", points), 1)
+			cat, err := ParseCatalogue(VehiclesFile, files[VehiclesFile], ComponentsFile, []byte(comp))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := cat.NewGame(Setup{Players: []PlayerInfo{{1, "A"}, {2, "B"}}, First: 1, Seed: 1, Achievements: []string{"ACH-01", "ACH-12", "ACH-11"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := mustApply(t, State{}, st)
+			// A leads the squad (ACH-12) and the bases destroyed (ACH-01).
+			s.Deck = removeOne(s.Deck, "SU-01")
+			s.Player(1).Magazine = append(s.Player(1).Magazine, "SU-01")
+			s.Player(1).BasesDestroyed = 1
+			s.score()
+			a := s.Result.Scores[0]
+			if a.AchievementPoints != 2*points || a.Total != a.MedalPoints+a.BasePoints+2*points {
+				t.Errorf("achievement_points %d: A won %v for %d points (total %d), want %d", points, a.Achievements, a.AchievementPoints, a.Total, 2*points)
+			}
+		})
 	}
 }

@@ -117,7 +117,14 @@ func (s *State) nextFire() []Event {
 	s.Attack = nil
 	evs = append(evs, Event{Type: "attack_over", Seat: seat, N: at.Kills,
 		Text: rules.Textf("Koniec ataku: zniszczone Pojazdy %d", "The attack is over: vehicles destroyed %d", at.Kills)})
-	if at.Kills > 0 {
+	switch {
+	case at.Kills > 0 && s.Options.TurnDoubles:
+		for i := 0; i < at.Kills; i++ {
+			s.addSiegeKill(at.Nation)
+		}
+		evs = append(evs, Event{Type: "medals_owed", Seat: seat, N: at.Kills,
+			Text: rules.Textf("%[1]s: Medale za zniszczone Pojazdy (%[2]d) na koniec tury, razem z Oblężeniem", "%[1]s: the medals for the vehicles destroyed (%[2]d) come at the end of the turn, with Siege's", p.Name, at.Kills)})
+	case at.Kills > 0:
 		evs = append(evs, s.medals(seat, at.Nation, at.Kills)...)
 	}
 	return evs

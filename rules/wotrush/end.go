@@ -158,7 +158,8 @@ func (s *State) AchievementCount(seat int, ac AchievementCard) int {
 }
 
 // score ends the game: achievements one by one (a tie at the top: nobody),
-// then medals, 3 per captured base, 5 per achievement; ties broken by
+// then medals, 3 per captured base, 5 per achievement (the points the
+// data files give: a base card's and achievement_points); ties broken by
 // vehicles destroyed, bases destroyed, achievements; a full tie is a
 // shared win.
 func (s *State) score() []Event {
@@ -193,7 +194,6 @@ func (s *State) score() []Event {
 		}
 	}
 	res := &Result{}
-	achPoints := 5
 	for _, p := range s.Players {
 		sc := Score{Seat: p.Seat, Achievements: slices.Clone(p.Won), VehiclesDestroyed: p.VehiclesDestroyed, BasesDestroyed: p.BasesDestroyed}
 		if sc.Achievements == nil {
@@ -210,7 +210,9 @@ func (s *State) score() []Event {
 				sc.BasePoints += c.Points
 			}
 		}
-		sc.AchievementPoints = achPoints * len(p.Won)
+		for _, id := range p.Won {
+			sc.AchievementPoints += s.Cards[id].Points
+		}
 		sc.Total = sc.MedalPoints + sc.BasePoints + sc.AchievementPoints
 		res.Scores = append(res.Scores, sc)
 	}

@@ -236,7 +236,7 @@ func (s *State) start(a StartGame) ([]Event, error) {
 	var achs []string
 	for _, ac := range comp.Achievements {
 		ac := ac
-		s.Cards[ac.ID] = Card{Kind: KindAchievement, Name: ac.Name, Achievement: &ac}
+		s.Cards[ac.ID] = Card{Kind: KindAchievement, Name: ac.Name, Achievement: &ac, Points: comp.AchievementPoints}
 		achs = append(achs, ac.ID)
 	}
 	// Barracks and bases, one set per player.

@@ -602,4 +602,29 @@ func TestView(t *testing.T) {
 	if string(mustJSON(t, s)) != string(mustJSON(t, newGame(t, 3, 1, Options{}))) {
 		t.Error("View changed the state")
 	}
+	if pub.Seed != 0 || pub.Shuffles != 0 || own.Seed != 0 || own.Shuffles != 0 || ref.Seed != 1 || ref.Shuffles == 0 {
+		t.Errorf("seed and shuffles: public %d/%d, seat 2 %d/%d, referee %d/%d; the referee's only", pub.Seed, pub.Shuffles, own.Seed, own.Shuffles, ref.Seed, ref.Shuffles)
+	}
+}
+
+// TestViewAtTheEnd: once the game is over nothing is secret any more
+// (every squad is counted in front of everyone): every hand shows to
+// everyone. The Garages' and the deck's orders are never shown.
+func TestViewAtTheEnd(t *testing.T) {
+	s := newGame(t, 3, 1, Options{})
+	s, _ = mustApply(t, s, DeclareEnd{})
+	if s.Phase != PhaseOver {
+		t.Fatal("not over")
+	}
+	for _, v := range []Viewer{{}, {Seat: 2}} {
+		view := s.View(v)
+		for _, p := range view.Players {
+			if !slices.Equal(p.Hand, s.Player(p.Seat).Hand) || len(p.Hand) == 0 {
+				t.Errorf("viewer %+v: seat %d's hand %v at the end, want %v", v, p.Seat, p.Hand, s.Player(p.Seat).Hand)
+			}
+			if len(p.Garage) != 0 {
+				t.Errorf("viewer %+v: seat %d's Garage order shown", v, p.Seat)
+			}
+		}
+	}
 }

@@ -254,6 +254,11 @@ func (s *State) answer(a Action) ([]Event, error) {
 			if _, ok := s.Cards[id]; !ok && id != "" {
 				return rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", id)
 			}
+			if pd.Kind == DecideDiscard {
+				// The choices are the victim's hand: a refusal is read
+				// by everyone, so it does not list them.
+				return rules.Reject("illegal_choice", "%[1]q nie jest na ręce gracza %[2]s", "%[1]q is not in %[2]s's hand", id, s.name(pd.Victim))
+			}
 			return rules.Reject("illegal_choice", "%[1]q nie jest dozwolone; do wyboru: %[2]v", "%[1]q is not allowed; the choices: %[2]v", id, pd.Options)
 		}
 		return nil
@@ -385,6 +390,7 @@ func (s *State) siege(target string) []Event {
 	return append(evs, s.destroyBase(pl.Seat, owner, bi, "Oblężenie", "Siege")...)
 }
 
+// addSiegeKill owes one medal of nation at the end of the turn.
 func (s *State) addSiegeKill(nation string) {
 	for i := range s.SiegeKills {
 		if s.SiegeKills[i].Nation == nation {

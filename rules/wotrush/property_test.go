@@ -29,7 +29,7 @@ func TestRandomPlayProperties(t *testing.T) {
 		n := 2 + g%4
 		o := Options{}
 		if g%2 == 1 {
-			o = Options{Medals: "choose", SabotageChooser: "active", OddMedal: "double", DefendersInSquad: true, MedalAchievement: "cards", HeavySiege: true, DefenderOfSiegedBase: true}
+			o = Options{Medals: "choose", SabotageChooser: "active", OddMedal: "double", DefendersInSquad: true, MedalAchievement: "cards", HeavySiege: true, DefenderOfSiegedBase: true, TurnDoubles: true}
 		}
 		s := newGame(t, n, uint64(100+g), o)
 		var journal [][]byte

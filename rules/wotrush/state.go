@@ -40,7 +40,9 @@ type Card struct {
 	Abilities []Ability  `json:"abilities,omitempty"`
 	// Medals is 1 or 2 on a medal card.
 	Medals int `json:"medals,omitempty"`
-	// Points is what a base card is worth in a squad.
+	// Points is what a base card is worth in a squad, and an achievement
+	// card to the player who wins it (components.yaml's
+	// achievement_points: "5 Medali za każdą zdobytą kartę Osiągnięć").
 	Points int `json:"points,omitempty"`
 	// Set is the barracks or base set (1 = the first player listed).
 	Set int `json:"set,omitempty"`
@@ -81,6 +83,14 @@ type Options struct {
 	// at the end of the turn). Default false: the text sends it back
 	// ("należy natychmiast odłożyć do Magazynu"), it does not destroy it.
 	DefenderOfSiegedBase bool `json:"defender_of_sieged_base,omitempty"`
+	// TurnDoubles: the vehicles a player destroys in one turn by the attack
+	// and by Siege count together for the medals of their nation (the
+	// medal card: "Jeśli gracz w jednej turze zniszczy dwa wrogie Pojazdy,
+	// może wziąć kartę z dwoma Medalami"); the attack's medals then come
+	// at the end of the turn with Siege's. Default false: two awards, each
+	// when its text gives it — the attack's "po skończonym ataku" (its
+	// doubles "w jednym ataku"), Siege's "na koniec tury".
+	TurnDoubles bool `json:"turn_doubles,omitempty"`
 }
 
 func (o *Options) defaults() {
@@ -274,12 +284,14 @@ type State struct {
 	// Selection is a purchase or attack being put together (Select).
 	Selection *Selection `json:"selection,omitempty"`
 	// ReserveShown are the Reserve cards seen on the table (RevealReserve).
-	ReserveShown []string      `json:"reserve_shown,omitempty"`
-	Playing      *Playing      `json:"playing,omitempty"`
-	Attack       *AttackState  `json:"attack,omitempty"`
-	Pending      *Pending      `json:"pending,omitempty"`
-	SiegeKills   []NationCount `json:"siege_kills,omitempty"`
-	Ending       bool          `json:"ending,omitempty"`
+	ReserveShown []string     `json:"reserve_shown,omitempty"`
+	Playing      *Playing     `json:"playing,omitempty"`
+	Attack       *AttackState `json:"attack,omitempty"`
+	Pending      *Pending     `json:"pending,omitempty"`
+	// SiegeKills are the vehicles destroyed this turn whose medals come
+	// at its end, by nation: Siege's, and with TurnDoubles the attack's.
+	SiegeKills []NationCount `json:"siege_kills,omitempty"`
+	Ending     bool          `json:"ending,omitempty"`
 
 	// EndTriggered: a player lost the last base or a ninth single medal
 	// was taken; the round is finished.
