@@ -122,7 +122,10 @@ func (s *State) checkRetreatPath(side string, from Hex, path []Hex, n int) error
 		if o.enemyCombat[i] {
 			return rejectf("enemy_occupied", "%s: wroga jednostka bojowa (9.5b)", "%s: an enemy combat unit (9.5b)", h)
 		}
-		if _, ok := s.between(i, &o); !ok && s.passable(i) {
+		// 9.5b forbids hexes with enemy combat units, and hexes next to
+		// one unless screened; a lone enemy HQ does not stop a retreat (the
+		// stack enters its hex and the HQ is removed, 9.6, as for moves).
+		if s.passable(i) && s.exposed(i, &o) {
 			return rejectf("enemy_adjacent", "%s: przy wrogiej jednostce, bez rzeki i bez sojusznika (9.5b)", "%s: next to an enemy unit, with no river or friend between (9.5b)", h)
 		}
 		prev = i

@@ -82,20 +82,29 @@ func (s *State) passable(i int) bool {
 	return false
 }
 
+// exposed reports whether hex i is next to an enemy combat unit with
+// neither an unbridged river between nor a friendly unit on i to screen it
+// (5.2's fourth prohibition, 6.0, 9.5b).
+func (s *State) exposed(i int, o *occupancy) bool {
+	if o.friendCombat[i] {
+		return false
+	}
+	b := s.cat.Board
+	for d := N; d <= NW; d++ {
+		j := b.nb[i][d]
+		if j >= 0 && o.enemyCombat[j] && !b.unbridged(i, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // between reports whether hex i may lie between a source and its end
 // (5.2's four prohibitions) and what it counts.
 func (s *State) between(i int, o *occupancy) (cost int8, ok bool) {
 	b := s.cat.Board
-	if !s.passable(i) || o.enemyAny[i] {
+	if !s.passable(i) || o.enemyAny[i] || s.exposed(i, o) {
 		return 0, false
-	}
-	if !o.friendCombat[i] {
-		for d := N; d <= NW; d++ {
-			j := b.nb[i][d]
-			if j >= 0 && o.enemyCombat[j] && !b.unbridged(i, d) {
-				return 0, false
-			}
-		}
 	}
 	if b.difficult[i] {
 		return 2, true

@@ -1,0 +1,41 @@
+package west1920
+
+import "testing"
+
+// #31: 9.5b forbids retreat hexes holding enemy combat units (or next to
+// them, unscreened); a hex holding only an enemy HQ is entered, the HQ
+// removed (9.6), as for moves (AMBIGUITIES.md, 7.5/7.6/11.2). The
+// rulebook's combat example (17 vs 14, 9.5b) with a lone Russian HQ in
+// the Poles' retreat hex.
+func TestRetreatIntoLoneEnemyHQ(t *testing.T) {
+	s := exampleCombat(t)
+	putHQ(t, &s, "ru-hq-15a", "1813")
+	s = mustApply(t, s, Attack{Side: Russian, From: "2115", Target: "2014"})
+	s = mustApply(t, s, Roll{Dice: []int{2, 4}})
+	s = mustApply(t, s, Losses{Side: Polish, Units: []string{"pl-12dp"}})
+	if !s.anyRetreat(Polish, "2014") {
+		t.Fatal("anyRetreat: no retreat for the Poles")
+	}
+	s = mustApply(t, s, Retreat{Side: Polish, Path: []Hex{"1914", "1813"}, Facing: "SE"})
+	if u := s.unit("pl-7bk"); u.Hex != "1813" {
+		t.Fatalf("7th Brigade at %s, want 1813", u.Hex)
+	}
+	if q := s.hq("ru-hq-15a"); q.Status == OnMap && q.Hex == "1813" {
+		t.Errorf("the Russian HQ stays in 1813 with the Poles (9.6)")
+	}
+}
+
+// The same through the first hex: a lone enemy HQ in the hex passed
+// through is removed and the retreat goes on; anyRetreat (cards 20, 28, a
+// stack with no other route) finds the route.
+func TestRetreatThroughLoneEnemyHQ(t *testing.T) {
+	s := bare(t, PhaseCombat, Russian, 10)
+	put(t, &s, "pl-7bk", "1813", "SE")
+	putHQ(t, &s, "ru-hq-15a", "1713")
+	if err := s.checkRetreatPath(Polish, "1813", []Hex{"1713", "1613"}, 1); err != nil {
+		t.Errorf("the retreat through the lone Russian HQ: %v", err)
+	}
+	if !s.anyRetreat(Polish, "1813") {
+		t.Error("anyRetreat finds no route")
+	}
+}
