@@ -286,7 +286,10 @@ func (s *State) coordinationRoll(r Roll) ([]Event, error) {
 	s.Pending = nil
 	switch d := r.Dice[0]; {
 	case d <= 2:
-		s.markAttackers()
+		// 9.2: "atak jest anulowany": both stacks count as having
+		// attacked, but no combat took place: nobody has fought (9.3's
+		// −1 is for units that "uczestniczyła w walce").
+		s.markAttacked()
 		s.Battle = nil
 		s.passTurn()
 		return []Event{ev("attack_cancelled", "Rzut %d: atak odwołany (9.2)", "Roll %d: the attack is cancelled (9.2)", d)}, nil
@@ -299,19 +302,38 @@ func (s *State) coordinationRoll(r Roll) ([]Event, error) {
 	}
 }
 
+// markAttackers marks a combat's attackers (the supporting stack too) as
+// having attacked and fought, and its defenders as having fought (9.2,
+// 9.3 fifth point).
 func (s *State) markAttackers() {
 	bt := s.Battle
+	s.markAttacked()
 	for _, id := range bt.Attackers {
-		u := s.unit(id)
-		u.Attacked, u.Fought, u.Routed, u.Again = true, true, false, false
+		s.unit(id).Fought = true
 	}
 	if bt.Support != "" {
 		for _, u := range s.ownStack(bt.Side, bt.Support) {
-			u.Attacked, u.Fought = true, true // 9.2: taking part counts as an attack
+			u.Fought = true
 		}
 	}
 	for _, id := range bt.Defenders {
 		s.unit(id).Fought = true
+	}
+}
+
+// markAttacked marks the attacking and supporting units as having
+// attacked (9.2: taking part in a coordinated attack counts as an attack,
+// "niezależnie od tego, czy udała się koordynacja").
+func (s *State) markAttacked() {
+	bt := s.Battle
+	for _, id := range bt.Attackers {
+		u := s.unit(id)
+		u.Attacked, u.Routed, u.Again = true, false, false
+	}
+	if bt.Support != "" {
+		for _, u := range s.ownStack(bt.Side, bt.Support) {
+			u.Attacked = true
+		}
 	}
 }
 

@@ -39,3 +39,24 @@ func TestRetreatThroughLoneEnemyHQ(t *testing.T) {
 		t.Error("anyRetreat finds no route")
 	}
 }
+
+// #31: a coordinated attack cancelled by its roll (1–2, 9.2 "atak jest
+// anulowany") is no combat: both stacks count as having attacked, but
+// nobody fought, so a later attack that stage finds the defenders without
+// 9.3's −1 ("uczestniczyła w walce").
+func TestCancelledCoordinatedAttackIsNoCombat(t *testing.T) {
+	s := exampleCombat(t)
+	s.unit("ru-6sd").Facing = "SW" // 2114 now faces 2014
+	s = mustApply(t, s, Attack{Side: Russian, From: "2115", Target: "2014", Support: "2114"})
+	s = mustApply(t, s, Roll{Dice: []int{1}})
+	for _, id := range []string{"ru-7sd", "ru-24sd", "ru-11kd", "ru-6sd"} {
+		if u := s.unit(id); !u.Attacked || u.Fought {
+			t.Errorf("%s: attacked %v, fought %v; want attacked, not fought", id, u.Attacked, u.Fought)
+		}
+	}
+	for _, id := range []string{"pl-7bk", "pl-12dp"} {
+		if s.unit(id).Fought {
+			t.Errorf("%s marked as having fought after a cancelled attack", id)
+		}
+	}
+}
