@@ -60,3 +60,40 @@ func TestCancelledCoordinatedAttackIsNoCombat(t *testing.T) {
 		}
 	}
 }
+
+// #31: 13.1 "jeden (1) Punkt Zasobów za każdą rosyjską jednostkę bojową,
+// która przekracza linię": one RP per unit that crosses, however often
+// its path crosses the line (here there and back, with one RP left).
+func TestStrategicLineCostPerUnit(t *testing.T) {
+	b := defaultCat(t).Board
+	var path []Hex
+	var from Hex
+	for r := 2; r < b.Rows && path == nil; r++ {
+		for c := b.Columns - 1; c >= b.Columns-3 && path == nil; c-- {
+			i := b.Index(cc(c, r))
+			if i < 0 || !b.south[i] || b.impassable[i] {
+				continue
+			}
+			n := b.Neighbour(i, N)
+			if n < 0 || b.south[n] || b.impassable[n] {
+				continue
+			}
+			for d := N; d <= NW; d++ {
+				x := b.Neighbour(n, d)
+				if x >= 0 && x != i && b.south[x] && !b.impassable[x] {
+					from, path = b.HexAt(i), []Hex{b.HexAt(n), b.HexAt(x)}
+					break
+				}
+			}
+		}
+	}
+	if path == nil {
+		t.Fatal("no path by the eastern edge that crosses the line twice")
+	}
+	s := bare(t, PhaseStrategic, Russian, 1)
+	put(t, &s, "ru-7sd", from, "N")
+	n := mustApply(t, s, StrategicMove{Side: Russian, Unit: "ru-7sd", Path: path, Facing: "N"})
+	if got := n.player(Russian).Spent; got != 1 {
+		t.Errorf("%s → %v crosses the line twice: %d RP spent, want 1 (13.1: per unit)", from, path, got)
+	}
+}
