@@ -97,3 +97,45 @@ func TestStrategicLineCostPerUnit(t *testing.T) {
 		t.Errorf("%s → %v crosses the line twice: %d RP spent, want 1 (13.1: per unit)", from, path, got)
 	}
 }
+
+// #31, decided (AMBIGUITIES.md, 5.2/9.5b): "zajęty przez sojuszniczą
+// jednostkę" screens a hex next to an enemy combat unit; the rule names
+// the enemy "jednostka bojowa" and the friend only "jednostka", and the
+// rulebook calls an HQ "jednostka dowodzenia": a friendly HQ screens for
+// supply (5.2, 6.0) and retreats (9.5b). Option screen: combat_unit keeps
+// to combat units.
+func TestFriendlyHQScreens(t *testing.T) {
+	s := bare(t, PhaseCombat, Russian, 10)
+	b := s.cat.Board
+	enemy, at := Hex("1813"), -1
+	e := b.Index(enemy)
+	for d := N; d <= NW; d++ {
+		if j := b.Neighbour(e, d); j >= 0 && !b.unbridged(e, d) && s.passable(j) {
+			at = j
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatal("no neighbour of 1813 without a river")
+	}
+	put(t, &s, "ru-7sd", enemy, "N")
+	putHQ(t, &s, "pl-hq-3a", b.HexAt(at))
+	for _, c := range []struct {
+		screen  string
+		exposed bool
+	}{{"unit", false}, {"combat_unit", true}} {
+		s.Options.Screen = c.screen
+		o := s.occupancy(Polish)
+		if got := s.exposed(at, &o); got != c.exposed {
+			t.Errorf("screen %s: %s next to the Russians with a Polish HQ: exposed %v, want %v", c.screen, b.HexAt(at), got, c.exposed)
+		}
+		if _, ok := s.between(at, &o); ok == c.exposed {
+			t.Errorf("screen %s: %s may lie between a depot and its unit: %v, want %v", c.screen, b.HexAt(at), ok, !c.exposed)
+		}
+	}
+	bad := Options{Screen: "hq"}
+	bad.defaults()
+	if err := bad.check(); err == nil {
+		t.Error("screen: hq accepted")
+	}
+}
