@@ -898,3 +898,13 @@ func adjust(s west1920.State, args []string) ([]companion.Action, []companion.No
 	}
 	return one(a)
 }
+
+// Conceal is an action as the public may know it (companion.Concealer):
+// the card of a draw is its holder's secret until played (3.1); the rest
+// of every action is public.
+func (g *Game) Conceal(a companion.Action) companion.Action {
+	if d, ok := a.(west1920.DrawCard); ok {
+		return west1920.DrawCard{Side: d.Side}
+	}
+	return a
+}

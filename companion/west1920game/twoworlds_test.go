@@ -517,3 +517,49 @@ func TestTwoWorldsDemoDaemons(t *testing.T) {
 	twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "the demo, other cards drawn", Spec: Spec,
 		A: twoworlds.DaemonWorld{Config: a}, B: twoworlds.DaemonWorld{Config: b}})
 }
+
+// undo is the referee's take-back of the last action, with a reason.
+func undo(reason string) companion.Input {
+	in := page(0, companion.CmdUndo)
+	in.Text = reason
+	return in
+}
+
+// The referee's corrections on real daemons: taking back a draw tells the
+// public which entry and that it was a draw, never the card.
+func TestTwoWorldsUndoDaemons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two daemons")
+	}
+	t.Run("leak: the undo of a draw names the card", func(t *testing.T) {
+		world := func(card string) twoworlds.DaemonWorld {
+			return twoworlds.DaemonWorld{Config: tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", false),
+				Inputs: []companion.Input{page(2, "draw", card), undo("zła karta")}}
+		}
+		twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "an undone draw", Spec: Spec, A: world("1"), B: world("5")})
+	})
+	t.Run("leak: the correction of a draw names the cards", func(t *testing.T) {
+		world := func(card, fixed string) twoworlds.DaemonWorld {
+			fix := page(0, companion.CmdCorrect, "2")
+			fix.Text, fix.Action = "inna karta", []byte(`{"type":"draw_card","side":"russian","card":`+fixed+`}`)
+			return twoworlds.DaemonWorld{Config: tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", false),
+				Inputs: []companion.Input{page(2, "draw", card), fix}}
+		}
+		twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "a corrected draw", Spec: Spec, A: world("1", "3"), B: world("5", "6")})
+	})
+}
+
+// The undo's public text still says what was taken back: a draw, by whom.
+func TestConcealedDrawBrief(t *testing.T) {
+	g := testGame(t, false)
+	b, err := g.EncodeAction(g.Conceal(west1920.DrawCard{Side: west1920.Russian, Card: 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"type":"draw_card","side":"russian"}` {
+		t.Errorf("concealed draw %s", b)
+	}
+	if a := (west1920.PlayCard{Side: west1920.Polish, Card: 5}); g.Conceal(a) != a {
+		t.Errorf("a played card is public: concealed as %+v", g.Conceal(a))
+	}
+}
