@@ -464,6 +464,16 @@ func TestTwoWorldsVirtualDeckSeed(t *testing.T) {
 	for _, v := range viewers[:1] {
 		twoworlds.Check(t, twoworlds.Pair{Name: "virtual deck", Viewer: v.viewer, A: world(1920), B: world(77)})
 	}
+	t.Run("leak: the virtual dice come from the deck's seed", func(t *testing.T) {
+		// The same table dice seed, other deck seeds: the virtual dice
+		// (public) must not depend on the deck's seed, or they give it
+		// (and so the deck's order) away.
+		world := func(seed uint64) twoworlds.World {
+			return twoworlds.World{Game: newVirtual(t, seed), Inputs: []companion.Input{
+				page(2, "draw"), page(1, "draw"), page(0, "roll"), page(0, "roll"), page(0, "roll")}}
+		}
+		twoworlds.Check(t, twoworlds.Pair{Name: "virtual dice", Viewer: companion.Public, A: world(1920), B: world(77)})
+	})
 }
 
 func newVirtual(t testing.TB, seed uint64) *Game {
@@ -476,7 +486,7 @@ func newVirtual(t testing.TB, seed uint64) *Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := newGame(start, seed, true)
+	v := newGame(start, seed, 5, true)
 	a, _ := v.Start()
 	if _, commit, err := v.Apply(a); err != nil {
 		t.Fatal(err)
