@@ -500,9 +500,6 @@ func newVirtual(t testing.TB, seed uint64) *Game {
 // seat readers in stage 1 (cards 5 and 6 for 1 and 3): what a public MQTT
 // client and the public /stream receive is the same.
 func TestTwoWorldsDemoDaemons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two daemons")
-	}
 	a := tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", true)
 	b := tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", true)
 	script, err := os.ReadFile(b.Resolve(b.Hardware.Simulated))
@@ -538,9 +535,6 @@ func undo(reason string) companion.Input {
 // The referee's corrections on real daemons: taking back a draw tells the
 // public which entry and that it was a draw, never the card.
 func TestTwoWorldsUndoDaemons(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two daemons")
-	}
 	t.Run("leak: the undo of a draw names the card", func(t *testing.T) {
 		world := func(card string) twoworlds.DaemonWorld {
 			return twoworlds.DaemonWorld{Config: tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", false),
