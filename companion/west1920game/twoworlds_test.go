@@ -22,8 +22,8 @@ import (
 // single-instruction card is public by the rules: the play order changes
 // (3.2), so a twin keeps it.
 
-// played is one input of a world and the engine action the binder made of it.
-type played struct {
+// tableInput is one input of a world and the engine action the binder made of it.
+type tableInput struct {
 	in  companion.Input
 	act west1920.Action
 }
@@ -136,11 +136,11 @@ func takes(g *Game, in companion.Input) (west1920.Action, bool) {
 // randomGame plays up to max inputs of a random legal game on a new table
 // (the seeded bot passes with probability passP when it may) and returns
 // them with the actions they became.
-func randomGame(t testing.TB, seed uint64, max int, passP float64) []played {
+func randomGame(t testing.TB, seed uint64, max int, passP float64) []tableInput {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x7477))
 	g := testGame(t, false)
-	var steps []played
+	var steps []tableInput
 	for len(steps) < max && g.State().Phase != west1920.PhaseOver {
 		s := g.State()
 		if rng.Float64() < passP || s.Phase == west1920.PhaseStrategic {
@@ -149,20 +149,20 @@ func randomGame(t testing.TB, seed uint64, max int, passP float64) []played {
 			in := page(SeatOf(waiting(s)), "pass")
 			if took, ok := takes(g, in); ok {
 				must(t, g, in)
-				steps = append(steps, played{in: in, act: took})
+				steps = append(steps, tableInput{in: in, act: took})
 				continue
 			}
 		}
 		legal := west1920.LegalActions(s)
 		rng.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
-		var st *played
+		var st *tableInput
 		for _, a := range legal {
 			in, ok := inputFor(a)
 			if !ok {
 				continue
 			}
 			if took, ok := takes(g, in); ok {
-				st = &played{in: in, act: took}
+				st = &tableInput{in: in, act: took}
 				break
 			}
 		}
@@ -188,7 +188,7 @@ func boolInt(b bool) int {
 // instruction or not, public by 3.2's play order). The draws are the
 // drawing player's own page commands, which only they and the referee see.
 // It reports false when there is no card to swap.
-func twin(steps []played, hidden func(side string) bool, rng *rand.Rand, cards []int) ([]companion.Input, bool) {
+func twin(steps []tableInput, hidden func(side string) bool, rng *rand.Rand, cards []int) ([]companion.Input, bool) {
 	drawn, played := map[int]string{}, map[int]bool{}
 	for _, st := range steps {
 		switch a := st.act.(type) {
@@ -232,7 +232,7 @@ func twin(steps []played, hidden func(side string) bool, rng *rand.Rand, cards [
 	return out, len(swap) > 0
 }
 
-func inputsOf(steps []played) []companion.Input {
+func inputsOf(steps []tableInput) []companion.Input {
 	out := make([]companion.Input, len(steps))
 	for i, st := range steps {
 		out[i] = st.in
@@ -310,10 +310,10 @@ func (s *seedT) Fatalf(f string, a ...any) {
 
 // scripted plays a game by a policy: pick chooses an action among the
 // legal ones (nil: the first pass, else a random one from rng) until done.
-func scripted(t testing.TB, rng *rand.Rand, pick func(s west1920.State, legal []west1920.Action) west1920.Action, done func(s west1920.State) bool) []played {
+func scripted(t testing.TB, rng *rand.Rand, pick func(s west1920.State, legal []west1920.Action) west1920.Action, done func(s west1920.State) bool) []tableInput {
 	t.Helper()
 	g := testGame(t, false)
-	var steps []played
+	var steps []tableInput
 	for !done(g.State()) {
 		s := g.State()
 		if len(steps) > 400 || s.Phase == west1920.PhaseOver {
@@ -330,11 +330,11 @@ func scripted(t testing.TB, rng *rand.Rand, pick func(s west1920.State, legal []
 			})
 			cands = legal
 		}
-		var st *played
+		var st *tableInput
 		for _, a := range cands {
 			if in, ok := inputFor(a); ok {
 				if took, ok := takes(g, in); ok {
-					st = &played{in: in, act: took}
+					st = &tableInput{in: in, act: took}
 					break
 				}
 			}
@@ -374,7 +374,7 @@ func drawing(side string, stage, c int) func(west1920.State, []west1920.Action) 
 }
 
 // replace swaps the draw of card from by a draw of card to.
-func replace(steps []played, from, to int) []companion.Input {
+func replace(steps []tableInput, from, to int) []companion.Input {
 	out := inputsOf(steps)
 	for i, st := range steps {
 		if a, ok := st.act.(west1920.DrawCard); ok && a.Card == from {
