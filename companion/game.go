@@ -150,6 +150,15 @@ type DiceCarrier interface {
 	RollsIn(Action) []dice.Roll
 }
 
+// Concealer is implemented by games whose actions carry what not everyone
+// may see (a card drawn into a hand): Conceal is the action as the public
+// may know it, hidden fields left out. The table says it, not the action,
+// where it names an action's values in public (an undo's or a
+// correction's text); the journal keeps the action whole.
+type Concealer interface {
+	Conceal(Action) Action
+}
+
 // SeatLister is implemented by games that know their players' seats, so
 // each seat gets its own view.
 type SeatLister interface {

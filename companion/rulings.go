@@ -257,7 +257,7 @@ func (t *table) undo(ctx context.Context, in Input) (int64, *rules.Rejection, er
 	}
 	body, _ := json.Marshal(UndoBody{Target: seq, Action: typeOf(old), By: senderName(in), Reason: in.Text})
 	what := typeOf(old)
-	if b := actionBrief(steps[i].body); b != "" {
+	if b := actionBrief(t.publicBody(steps[i].body)); b != "" {
 		what += ": " + b
 	}
 	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, what, in.Text)
@@ -304,7 +304,7 @@ func (t *table) correct(ctx context.Context, in Input) (int64, *rules.Rejection,
 	}
 	rb, _ := json.Marshal(CorrectionBody{Target: seq, Old: typeOf(old), New: a.Type(), Action: body, By: senderName(in), Reason: in.Text})
 	what := typeOf(old) + " → " + a.Type()
-	if ch := actionChange(t.plan.steps[i].body, body); ch != "" {
+	if ch := actionChange(t.publicBody(t.plan.steps[i].body), t.publicBody(body)); ch != "" {
 		what += " (" + ch + ")"
 	}
 	text := rules.Textf("sędzia poprawia wpis %d: %s: %s", "the referee corrects entry %d: %s: %s", seq, what, in.Text)
@@ -608,6 +608,24 @@ func diffValues(path string, a, b any, out *[]string) {
 	if ja, jb := shortJSON(a), shortJSON(b); ja != jb {
 		*out = append(*out, path+": "+ja+" → "+jb)
 	}
+}
+
+// publicBody is an action's body as the public may know it: the game's
+// Concealer leaves hidden fields out; other games' bodies are public.
+func (t *table) publicBody(body []byte) []byte {
+	c, ok := t.game.(Concealer)
+	if !ok {
+		return body
+	}
+	a, err := t.game.DecodeAction(body)
+	if err != nil {
+		return nil
+	}
+	out, err := t.game.EncodeAction(c.Conceal(a))
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // actionBrief is an action's fields but its type, for the people at the

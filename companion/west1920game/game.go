@@ -70,8 +70,9 @@ type Config struct {
 	// command draw deals the next card of a shuffle fixed by Seed, for a
 	// table without tagged cards; tags still work).
 	Deck string `yaml:"deck"`
-	// Seed fixes the virtual deck's order and the virtual dice; 0: the
-	// config's dice seed.
+	// Seed fixes the virtual deck's order; 0: the config's dice seed. The
+	// virtual dice always come from the config's dice seed (dice.seed), so
+	// that the dice, which everyone sees, never give the deck's seed away.
 	Seed uint64    `yaml:"seed"`
 	Data DataFiles `yaml:"data"`
 }
@@ -210,11 +211,13 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if seed == 0 {
 		seed = cfg.Dice.Seed
 	}
-	return newGame(start, seed, c.Deck == "virtual"), nil
+	return newGame(start, seed, cfg.Dice.Seed, c.Deck == "virtual"), nil
 }
 
-func newGame(start west1920.StartGame, seed uint64, virtual bool) *Game {
-	g := &Game{seed: seed, virtual: virtual, rng: rand.New(rand.NewPCG(seed, 0x77657374))}
+// newGame is a table's game: the virtual deck shuffled by seed, the
+// virtual dice rolled from diceSeed.
+func newGame(start west1920.StartGame, seed, diceSeed uint64, virtual bool) *Game {
+	g := &Game{seed: seed, virtual: virtual, rng: rand.New(rand.NewPCG(diceSeed, 0x77657374))}
 	g.Adapter = companion.Adapter[west1920.State, west1920.Event]{
 		ID: ID, Codec: Actions, Opening: start, Step: step, Allowing: stepAllowing,
 		Show: func(s west1920.State, v companion.Viewer) any { return show(s, v, g.overlays()) },
@@ -897,4 +900,14 @@ func adjust(s west1920.State, args []string) ([]companion.Action, []companion.No
 		}
 	}
 	return one(a)
+}
+
+// Conceal is an action as the public may know it (companion.Concealer):
+// the card of a draw is its holder's secret until played (3.1); the rest
+// of every action is public.
+func (g *Game) Conceal(a companion.Action) companion.Action {
+	if d, ok := a.(west1920.DrawCard); ok {
+		return west1920.DrawCard{Side: d.Side}
+	}
+	return a
 }

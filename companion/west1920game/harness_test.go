@@ -10,7 +10,8 @@ import (
 )
 
 // testGame is a game at the start of stage 1 with the embedded data and
-// default options (virtual deck with virtual true, seed 1920).
+// default options (virtual deck with virtual true, seed 1920; dice seed
+// 1920).
 func testGame(t testing.TB, virtual bool) *Game {
 	t.Helper()
 	cat, err := west1920.DefaultCatalogue()
@@ -21,7 +22,7 @@ func testGame(t testing.TB, virtual bool) *Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGame(start, 1920, virtual)
+	g := newGame(start, 1920, 1920, virtual)
 	a, _ := g.Start()
 	if _, commit, err := g.Apply(a); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ type StartGame struct {
 // DrawCard: Side draws event card Card (read from its NFC tag; 3.1).
 type DrawCard struct {
 	Side string `json:"side"`
-	Card int    `json:"card"`
+	Card int    `json:"card,omitempty"` // 0 only in a concealed draw (companion.Concealer)
 }
 
 // PlayCard: Side plays Card from the hand (3.1, 3.2).

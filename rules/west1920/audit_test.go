@@ -198,7 +198,7 @@ func TestBadInputList(t *testing.T) {
 func TestEventTextLanguages(t *testing.T) {
 	s := newGame(t)
 	_, evs := mustApplyEv(t, s, DrawCard{Side: Russian, Card: 1})
-	if evs[0].Text.EN != "the Russian player draws card 1" || evs[0].Text.PL != "gracz rosyjski ciągnie kartę 1" {
+	if evs[0].Text.EN != "the Russian player draws a card" || evs[0].Text.PL != "gracz rosyjski ciągnie kartę" {
 		t.Fatalf("texts %+v", evs[0].Text)
 	}
 }

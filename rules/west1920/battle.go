@@ -122,7 +122,10 @@ func (s *State) checkRetreatPath(side string, from Hex, path []Hex, n int) error
 		if o.enemyCombat[i] {
 			return rejectf("enemy_occupied", "%s: wroga jednostka bojowa (9.5b)", "%s: an enemy combat unit (9.5b)", h)
 		}
-		if _, ok := s.between(i, &o); !ok && s.passable(i) {
+		// 9.5b forbids hexes with enemy combat units, and hexes next to
+		// one unless screened; a lone enemy HQ does not stop a retreat (the
+		// stack enters its hex and the HQ is removed, 9.6, as for moves).
+		if s.passable(i) && s.exposed(i, &o) {
 			return rejectf("enemy_adjacent", "%s: przy wrogiej jednostce, bez rzeki i bez sojusznika (9.5b)", "%s: next to an enemy unit, with no river or friend between (9.5b)", h)
 		}
 		prev = i
@@ -283,7 +286,10 @@ func (s *State) coordinationRoll(r Roll) ([]Event, error) {
 	s.Pending = nil
 	switch d := r.Dice[0]; {
 	case d <= 2:
-		s.markAttackers()
+		// 9.2: "atak jest anulowany": both stacks count as having
+		// attacked, but no combat took place: nobody has fought (9.3's
+		// −1 is for units that "uczestniczyła w walce").
+		s.markAttacked()
 		s.Battle = nil
 		s.passTurn()
 		return []Event{ev("attack_cancelled", "Rzut %d: atak odwołany (9.2)", "Roll %d: the attack is cancelled (9.2)", d)}, nil
@@ -296,19 +302,38 @@ func (s *State) coordinationRoll(r Roll) ([]Event, error) {
 	}
 }
 
+// markAttackers marks a combat's attackers (the supporting stack too) as
+// having attacked and fought, and its defenders as having fought (9.2,
+// 9.3 fifth point).
 func (s *State) markAttackers() {
 	bt := s.Battle
+	s.markAttacked()
 	for _, id := range bt.Attackers {
-		u := s.unit(id)
-		u.Attacked, u.Fought, u.Routed, u.Again = true, true, false, false
+		s.unit(id).Fought = true
 	}
 	if bt.Support != "" {
 		for _, u := range s.ownStack(bt.Side, bt.Support) {
-			u.Attacked, u.Fought = true, true // 9.2: taking part counts as an attack
+			u.Fought = true
 		}
 	}
 	for _, id := range bt.Defenders {
 		s.unit(id).Fought = true
+	}
+}
+
+// markAttacked marks the attacking and supporting units as having
+// attacked (9.2: taking part in a coordinated attack counts as an attack,
+// "niezależnie od tego, czy udała się koordynacja").
+func (s *State) markAttacked() {
+	bt := s.Battle
+	for _, id := range bt.Attackers {
+		u := s.unit(id)
+		u.Attacked, u.Routed, u.Again = true, false, false
+	}
+	if bt.Support != "" {
+		for _, u := range s.ownStack(bt.Side, bt.Support) {
+			u.Attacked = true
+		}
 	}
 }
 

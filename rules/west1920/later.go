@@ -418,8 +418,11 @@ func (s *State) strategicMove(a StrategicMove) ([]Event, error) {
 		return nil, err
 	}
 	cost := 0
-	if u.Nation == NatRussian {
-		cost = cross // 13.1: 1 RP per crossing of the N/S line
+	if u.Nation == NatRussian && cross > 0 {
+		// 13.1: "jeden (1) Punkt Zasobów za każdą rosyjską jednostkę
+		// bojową, która przekracza linię": per unit, however often its
+		// path crosses.
+		cost = 1
 	}
 	if p.RP() < cost {
 		return nil, rejectf("no_rp", "przekroczenie linii kosztuje %d PZ, zostało %d (13.1)", "crossing the line costs %d RP, %d left (13.1)", cost, p.RP())

@@ -28,7 +28,9 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 	}
 	s.Deck = slices.Delete(s.Deck, i, i+1)
 	p.Hand = append(p.Hand, a.Card)
-	evs := []Event{{Type: "draw", Side: a.Side, N: a.Card, Text: textf("%s ciągnie kartę %d", "%s draws card %d", sideName(a.Side), a.Card)}}
+	// The card drawn is its holder's secret until played (3.1): the event,
+	// public on every channel, names the side only.
+	evs := []Event{{Type: "draw", Side: a.Side, Text: textf("%s ciągnie kartę", "%s draws a card", sideName(a.Side))}}
 	if s.Stage == 1 {
 		// 3.1: stage-1 cards are held; then the single cards go back.
 		if a.Side == s.Turn && len(s.player(other(a.Side)).Hand) == 0 {
@@ -49,7 +51,9 @@ func (s *State) drawCard(a DrawCard) ([]Event, error) {
 		switch {
 		case len(o.Hand) < 2:
 			s.Turn = other(a.Side)
-			evs = append(evs, Event{Type: "single_waits", Side: a.Side, N: a.Card, Text: textf("Karta %d ma jedną instrukcję: %s zagra ją po karcie przeciwnika (3.2)", "Card %d is a single-instruction card: %s plays it after the opponent's card (3.2)", a.Card, sideName(a.Side))})
+			// That the card is a single-instruction card is public (the
+			// order of play changes); which card it is stays hidden.
+			evs = append(evs, Event{Type: "single_waits", Side: a.Side, Text: textf("%s ciągnie kartę z jedną instrukcją i zagra ją po karcie przeciwnika (3.2)", "%s draws a single-instruction card and plays it after the opponent's card (3.2)", sideName(a.Side))})
 		case s.holdsSingle(o):
 			s.Turn = s.firstForCards()
 		}
@@ -84,7 +88,8 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	// the opponent's card. With one in the hand, that is the card to play.
 	for _, c := range p.Hand {
 		if s.cat.Cards[c].Single() && c != a.Card {
-			return nil, rejectf("single_card", "karta %d ma jedną instrukcję: musi zostać zagrana (3.2)", "card %d is a single-instruction card: it must be played (3.2)", c)
+			// The refusal is public: it does not name the card in the hand.
+			return nil, rejectf("single_card", "karta z jedną instrukcją na ręce musi zostać zagrana (3.2)", "the single-instruction card in the hand must be played (3.2)")
 		}
 	}
 	card := s.cat.Cards[a.Card]

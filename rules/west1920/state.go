@@ -254,6 +254,12 @@ type Options struct {
 	// or "last" (the side whose combat units were in it last, as a control
 	// marker would show; a city nobody entered counts for nobody).
 	CityControl string `json:"city_control,omitempty"`
+	// Screen: what screens a hex next to an enemy combat unit for supply
+	// (5.2, 6.0) and retreats (9.5b), "zajęty przez sojuszniczą
+	// jednostkę": "unit" (default: any friendly unit, an HQ included; the
+	// rule qualifies the enemy as "jednostka bojowa" and the friend not)
+	// or "combat_unit" (friendly combat units only).
+	Screen string `json:"screen,omitempty"`
 }
 
 func (o *Options) defaults() {
@@ -265,6 +271,9 @@ func (o *Options) defaults() {
 	}
 	if o.BothSingles == "" {
 		o.BothSingles = "both"
+	}
+	if o.Screen == "" {
+		o.Screen = "unit"
 	}
 	if o.CityControl == "" {
 		o.CityControl = "occupied"
@@ -281,6 +290,8 @@ func (o Options) check() error {
 		return rules.Reject("bad_option", "both_singles %q: both albo second", "both_singles %q: both or second", o.BothSingles)
 	case o.CityControl != "occupied" && o.CityControl != "last":
 		return rules.Reject("bad_option", "city_control %q: occupied albo last", "city_control %q: occupied or last", o.CityControl)
+	case o.Screen != "unit" && o.Screen != "combat_unit":
+		return rules.Reject("bad_option", "screen %q: unit albo combat_unit", "screen %q: unit or combat_unit", o.Screen)
 	}
 	return nil
 }

@@ -34,13 +34,16 @@ type Supply struct {
 // occupancy is who stands where, for one side's point of view.
 type occupancy struct {
 	friendCombat []bool
+	// friendScreen: a friendly unit that screens the hex (5.2, 9.5b):
+	// a combat unit, or an HQ unless the option screen is combat_unit.
+	friendScreen []bool
 	enemyAny     []bool // enemy combat unit or HQ ("zajęty przez wrogą jednostkę")
 	enemyCombat  []bool
 }
 
 func (s *State) occupancy(side string) occupancy {
 	n := s.cat.Board.Size()
-	o := occupancy{make([]bool, n), make([]bool, n), make([]bool, n)}
+	o := occupancy{make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)}
 	b := s.cat.Board
 	for _, u := range s.Units {
 		if u.Status != OnMap {
@@ -51,17 +54,23 @@ func (s *State) occupancy(side string) occupancy {
 			continue
 		}
 		if u.Side == side {
-			o.friendCombat[i] = true
+			o.friendCombat[i], o.friendScreen[i] = true, true
 		} else {
 			o.enemyCombat[i] = true
 			o.enemyAny[i] = true
 		}
 	}
 	for _, h := range s.HQs {
-		if h.Status == OnMap && h.Side != side {
-			if i := b.Index(h.Hex); i >= 0 {
-				o.enemyAny[i] = true
-			}
+		if h.Status != OnMap {
+			continue
+		}
+		i := b.Index(h.Hex)
+		switch {
+		case i < 0:
+		case h.Side != side:
+			o.enemyAny[i] = true
+		case s.Options.Screen != "combat_unit":
+			o.friendScreen[i] = true
 		}
 	}
 	return o
@@ -82,20 +91,29 @@ func (s *State) passable(i int) bool {
 	return false
 }
 
+// exposed reports whether hex i is next to an enemy combat unit with
+// neither an unbridged river between nor a friendly unit on i to screen it
+// (5.2's fourth prohibition, 6.0, 9.5b).
+func (s *State) exposed(i int, o *occupancy) bool {
+	if o.friendScreen[i] {
+		return false
+	}
+	b := s.cat.Board
+	for d := N; d <= NW; d++ {
+		j := b.nb[i][d]
+		if j >= 0 && o.enemyCombat[j] && !b.unbridged(i, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // between reports whether hex i may lie between a source and its end
 // (5.2's four prohibitions) and what it counts.
 func (s *State) between(i int, o *occupancy) (cost int8, ok bool) {
 	b := s.cat.Board
-	if !s.passable(i) || o.enemyAny[i] {
+	if !s.passable(i) || o.enemyAny[i] || s.exposed(i, o) {
 		return 0, false
-	}
-	if !o.friendCombat[i] {
-		for d := N; d <= NW; d++ {
-			j := b.nb[i][d]
-			if j >= 0 && o.enemyCombat[j] && !b.unbridged(i, d) {
-				return 0, false
-			}
-		}
 	}
 	if b.difficult[i] {
 		return 2, true
