@@ -78,7 +78,7 @@ type MQTTConfig struct {
 	// Live, with several brokers listed (a venue's cluster), also sends the
 	// public state's headline on .../live over its own connections to the
 	// first two nodes, so that the venue wall stays current while the cluster elects
-	// a new leader after losing a node (README "Venue brokers"). Default
+	// a new leader after losing a node (docs/venue-brokers.md). Default
 	// true; false leaves the retained state alone.
 	Live *bool `yaml:"live"`
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // The bodies of the referee's entries, as the journal keeps them (JSON;
-// README "Corrections and rulings" lists their fields for reviewers).
+// docs/record.md "Corrections and rulings" lists their fields for reviewers).
 
 // UndoBody is a KindUndo entry: the referee takes back the action of entry
 // Target.

@@ -184,7 +184,7 @@ func TestDrillVenueFailover(t *testing.T) {
 	// the MQTT sessions' and the retained messages' streams (moved onto it).
 	// With nats-server 2.9.10 that stops every MQTT CONNECT and retained
 	// publication in the cluster for the election of new leaders, 4 to
-	// 10 s (README "Venue brokers"); the tables' live copies over two nodes
+	// 10 s (docs/venue-brokers.md); the tables' live copies over two nodes
 	// and the hub's live connections carry the states meanwhile.
 	// SZTAB_DRILL_KILL=follower kills a node that leads none of them, the
 	// easy case.

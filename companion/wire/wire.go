@@ -62,7 +62,7 @@ type Topics struct {
 	// one connection to each of two nodes of a venue's broker cluster: a
 	// NATS node lost with a JetStream leader holds a table's retained
 	// publications up for the election (5–10 s), and core pub/sub between
-	// the nodes left does not wait (README "Venue brokers").
+	// the nodes left does not wait (docs/venue-brokers.md).
 	Live string
 	// Result is the table's result statement once its game is over
 	// (retained, public): what a venue's standings are built from.
