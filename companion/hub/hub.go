@@ -179,13 +179,13 @@ type Hub struct {
 	// wallSize is the length of the latest wall sent, for its pacing.
 	wallSize atomic.Int64
 
-	reg        *prometheus.Registry
-	readiness  *ops.Readiness
-	connected  atomic.Bool
-	listening  atomic.Bool
+	reg       *prometheus.Registry
+	readiness *ops.Readiness
+	connected atomic.Bool
+	listening atomic.Bool
 	// client is the connection Run made (nil before): Publish uses it, so
 	// a venue needs one login's one connection to the broker.
-	client atomic.Pointer[paho.Client]
+	client     atomic.Pointer[paho.Client]
 	connects   atomic.Int64
 	reconnects prometheus.Counter
 	messages   *prometheus.CounterVec
