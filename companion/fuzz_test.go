@@ -196,3 +196,25 @@ func FuzzParseTags(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseHead: any --head value is a head with a seq and a 64-digit hash,
+// or an error that quotes it.
+func FuzzParseHead(f *testing.F) {
+	f.Add("47:" + strings.Repeat("ab", 32))
+	f.Add("47:" + strings.Repeat("AB", 32))
+	f.Add("-1:" + strings.Repeat("ab", 32))
+	f.Add("47")
+	f.Add(":")
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParseHead(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "head") {
+				t.Fatalf("an error that does not say what: %v", err)
+			}
+			return
+		}
+		if h.Seq < 0 || len(h.Hash) != 64 || h.Hash != strings.ToLower(h.Hash) {
+			t.Fatalf("%q read as %+v", s, h)
+		}
+	})
+}

@@ -3,6 +3,9 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +57,27 @@ func TestRunThatCannotListen(t *testing.T) {
 	if addr := h.Addr(); addr != "" {
 		t.Errorf("Addr() = %q", addr)
 	}
+}
+
+// FuzzReadHeads: any heads file is read or refused with an error, never a
+// panic, and what is read names its venue and has its tables.
+func FuzzReadHeads(f *testing.F) {
+	f.Add([]byte(`{"venue":"klub","tables":{"t01":[{"journal":"ab12","seq":47,"mark":"` + strings.Repeat("cd", 32) + `"}]}}`))
+	f.Add([]byte(`{"venue":""}`))
+	f.Add([]byte(`{"venue":"klub","tables":null}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "heads.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadHeads(path)
+		if err != nil {
+			return
+		}
+		if h.Venue == "" || h.Tables == nil {
+			t.Fatalf("read without a venue or tables: %+v", h)
+		}
+	})
 }
