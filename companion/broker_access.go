@@ -216,11 +216,16 @@ func (h *brokerAccess) clientRole(cl *mochi.Client) string {
 
 // OnACLCheck runs for a subscription's filter and again, in mochi, for the
 // topic of every message delivered (retained ones included), so a spectator
-// may subscribe to sztab/# and still receives no hidden message.
+// may subscribe to sztab/# and still receives no hidden message. The
+// broker's own $SYS topics (its clients, traffic, memory, version) are for
+// the table's logins only: an anonymous subscription to $SYS/# is refused.
 func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 	role := h.clientRole(cl)
 	if write {
 		return h.mayWrite(role, topic)
+	}
+	if strings.HasPrefix(topic, "$") {
+		return role != ""
 	}
 	need := wire.HiddenFor(topic)
 	return need == "" || role == "daemon" || role == "referee" || role == string(need)

@@ -267,7 +267,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	if url == "" {
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
 		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Topics: d.topics,
-			LoginFailed: d.metrics.loginFailed("broker")}, d.log)
+			LoginFailed: d.metrics.loginFailed("broker"), MaxConnsPerAddr: d.cfg.MQTT.MaxConnectionsPerAddress}, d.log)
 		if err != nil {
 			return err
 		}
