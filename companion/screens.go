@@ -44,6 +44,9 @@ func (d *Daemon) startScreens() error {
 			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, Args: c.Args, Text: c.Text, Action: c.Action, From: from})
 		},
 	}
+	if n := d.cfg.Display.MaxConnections; n > 0 {
+		srv.Streams.Public = display.PublicStreamsFor(n)
+	}
 	srv.Image = d.latestImage
 	srv.LoginFailed = d.metrics.loginFailed("screens")
 	h := srv.Handler()

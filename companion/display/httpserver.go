@@ -22,7 +22,7 @@ func (t TLSFiles) Enabled() bool { return t.CertFile != "" || t.KeyFile != "" }
 // The defaults of HTTPOptions.
 const (
 	DefaultMaxConns          = 256
-	DefaultMaxConnsPerAddr   = 64
+	DefaultMaxConnsPerAddr   = 16
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
 	DefaultWriteTimeout      = 30 * time.Second
@@ -41,8 +41,11 @@ type HTTPOptions struct {
 	TLS TLSFiles
 	// MaxConns caps the connections served at once (default 256); more wait
 	// until one closes. MaxConnsPerAddr caps those of one client address
-	// (default 64); more are closed at once, so that one client cannot hold
-	// every connection with live streams.
+	// (default 16: a browser opens 6 at most to a server, so two or three
+	// pages); more are closed at once, so that one client cannot hold
+	// every connection with live streams. The live streams have limits of
+	// their own (Server.Streams): the public ones together take half of
+	// MaxConns at most.
 	MaxConns, MaxConnsPerAddr int
 	// Timeouts of the server (defaults 10s, 30s, 30s, 2m). The live
 	// streams (/stream) set their own deadline on each write instead.
