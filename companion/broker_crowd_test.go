@@ -11,6 +11,9 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/testclock"
 )
 
 // pahoFrom connects a paho client to addr from the local address ip (any
@@ -149,5 +152,55 @@ func TestEmbeddedBrokerSysTopicsNeedALogin(t *testing.T) {
 	defer anon.mu.Unlock()
 	if anon.sys != 0 {
 		t.Errorf("an anonymous client received %d $SYS messages (last %s), want none", anon.sys, anon.last)
+	}
+}
+
+// A role's commands pass the embedded broker at its rate: the rest of a
+// flood is dropped there (acknowledged), in front of the daemon's queue at
+// the broker, where mochi would otherwise drop everyone's commands alike.
+func TestEmbeddedBrokerPassesCommandsAtTheirRate(t *testing.T) {
+	users := takeoverUsers
+	users.Topics = wire.TopicsFor("v", "t1")
+	clock := testclock.New(time.Date(2026, 8, 1, 18, 0, 0, 0, time.UTC)) // stands still: no token comes back
+	b, err := startBroker("127.0.0.1:0", users, brokerConfig{limits: defaultBrokerLimits, clock: clock.Now}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	topic := users.Topics.PlayerCommand(1)
+	var mu sync.Mutex
+	got, marker := 0, false
+	watcher, err := pahoFrom(t, b.Addr(), "127.0.0.1", "daemon", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	watcher.Subscribe(topic, 0, func(_ paho.Client, m paho.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		if string(m.Payload()) == "marker" {
+			marker = true
+		} else if !marker {
+			got++
+		}
+	}).WaitTimeout(10 * time.Second)
+	player, err := pahoFrom(t, b.Addr(), "127.0.0.2", "ania", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flood = 2000
+	for i := range flood {
+		player.Publish(topic, 0, false, fmt.Sprintf(`{"name":"x","id":"%d"}`, i))
+	}
+	// The broker handles a client's packets in order: once this one is
+	// acknowledged, the flood has been through it.
+	if tok := player.Publish(topic, 1, false, "last"); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("the flood's last command: %v", tok.Error())
+	}
+	watcher.Publish(topic, 1, false, "marker").WaitTimeout(10 * time.Second)
+	eventually(t, "the marker after the flood", func() bool { mu.Lock(); defer mu.Unlock(); return marker })
+	mu.Lock()
+	defer mu.Unlock()
+	if want := defaultBrokerLimits.commandBurst; got != want {
+		t.Errorf("%d of a flood of %d commands passed the broker on a standing clock, want its burst, %d", got, flood+1, want)
 	}
 }

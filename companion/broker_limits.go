@@ -49,6 +49,14 @@ type brokerLimits struct {
 	pending  int32
 	inflight uint16
 	receive  uint16
+	// commandBurst commands at once, then one every commandEvery, is what
+	// the broker passes on from one role (a player's seat; the referee
+	// twice that): the rest are acknowledged and dropped, so that one
+	// role's flood cannot fill the daemon's queue at the broker (pending),
+	// where mochi would drop everyone's commands alike. The table's own
+	// rate per sender (commandLimits) is well below this.
+	commandBurst int
+	commandEvery time.Duration
 }
 
 // DefaultBrokerConnsPerAddr is how many connections the embedded broker
@@ -67,6 +75,8 @@ var defaultBrokerLimits = brokerLimits{
 	pending:       512,
 	inflight:      512,
 	receive:       32,
+	commandBurst:  100,
+	commandEvery:  20 * time.Millisecond,
 }
 
 // limitListener caps the open connections, gives each one a deadline for
