@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -41,7 +42,9 @@ type Server struct {
 	Referee Credential
 	Players []PlayerCredential
 	// Command receives the commands of the referee's and the players'
-	// pages, checked against Commands; nil disables the controls.
+	// pages, checked against Commands; nil disables the controls. An error
+	// wrapping ErrSlowDown is answered 429 (the sender is over its rate),
+	// any other 503.
 	Command func(Audience, wire.Command) error
 	// Commands are the game's commands.
 	Commands wire.Vocabulary
@@ -77,6 +80,9 @@ type Server struct {
 	clientErrors rateLimit
 	streams      *streamSlots
 }
+
+// ErrSlowDown says a sender of commands is over its rate.
+var ErrSlowDown = errors.New("slow down")
 
 // The pages' error reports (POST /client-error) logged at most: a burst of
 // 5 per address then one every 12 s, and a burst of 20 from all addresses
@@ -435,6 +441,11 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.Command(got, c); err != nil {
+		if errors.Is(err, ErrSlowDown) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "display: "+err.Error(), http.StatusTooManyRequests)
+			return
+		}
 		http.Error(w, "display: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}

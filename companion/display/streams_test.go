@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // eventually polls cond until it holds or 30 s pass (generous: the suite
@@ -261,5 +264,28 @@ func TestIdlePublicStreamsEnd(t *testing.T) {
 	eventually(t, "the never-reading stream to end", func() bool { return s.Feed.Subscribers() == 0 })
 	if !readsClosed(c) {
 		t.Error("the connection of an ended stream was left open")
+	}
+}
+
+// A page's command over its sender's rate is answered 429 with
+// Retry-After ("slow down"), not 503 as a table that is busy.
+func TestCommandOverTheRateIsTooManyRequests(t *testing.T) {
+	s, _, _ := testServer(t, newClock())
+	s.Command = func(Audience, wire.Command) error { return fmt.Errorf("companion: too many commands: %w", ErrSlowDown) }
+	h := s.Handler()
+	player := signIn(t, h, "ania", "a1")
+	r := httptest.NewRequest("POST", "/command", strings.NewReader(`{"name":"next"}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.AddCookie(player)
+	resp := do(h, r, "192.0.2.10:40000")
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a command over the rate: got %d (Retry-After %q), want 429 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	s.Command = func(Audience, wire.Command) error { return errors.New("companion: the table is busy") }
+	r = httptest.NewRequest("POST", "/command", strings.NewReader(`{"name":"next"}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.AddCookie(player)
+	if resp := do(h, r, "192.0.2.10:40000"); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a command while the table is busy: got %d, want 503", resp.StatusCode)
 	}
 }
