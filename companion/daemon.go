@@ -443,8 +443,9 @@ func (d *Daemon) Close() error {
 	return d.table.journal.Close()
 }
 
-// Submit hands a sensor event to the daemon, as a device would: a page, a
-// test. It returns once the event is queued.
+// Submit hands a sensor event to the daemon, as a device would (a test).
+// It returns once the event is queued. The pages' commands go to their
+// sender's queue instead (submitCommand).
 func (d *Daemon) Submit(ctx context.Context, in Input) error {
 	select {
 	case d.inputs <- in:
