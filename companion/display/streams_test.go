@@ -292,3 +292,40 @@ func TestCommandOverTheRateIsTooManyRequests(t *testing.T) {
 		t.Errorf("a command while the table is busy: got %d, want 503", resp.StatusCode)
 	}
 }
+
+// At the connection cap, a connection idle between requests is closed to
+// make room (the longest idle first): clients holding keep-alive
+// connections open do not keep /healthz and the pages waiting.
+func TestIdleConnectionsMakeRoomAtTheCap(t *testing.T) {
+	_, h, _ := testServer(t, newClock())
+	logs := &logBuffer{}
+	srv := serve(t, HTTPOptions{MaxConns: 4, Log: slog.New(slog.NewTextHandler(logs, nil))}, h)
+	var held []net.Conn
+	for i := range 4 {
+		c, err := dialFrom(fmt.Sprintf("127.0.0.%d", 40+i), srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: table\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("keep-alive connection %d: %v", i, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		held = append(held, c)
+	}
+	eventually(t, "four idle connections", func() bool {
+		srv.listener.mu.Lock()
+		defer srv.listener.mu.Unlock()
+		return len(srv.listener.idle) == 4
+	})
+	if code, body := getAs(t, "127.0.0.50", "http://"+srv.Addr(), "/healthz", nil); code != http.StatusOK || !strings.Contains(body, "ok") {
+		t.Errorf("/healthz with the cap held by idle connections: got %d %q, want 200", code, body)
+	}
+	if !readsClosed(held[0]) {
+		t.Error("the connection idle the longest was not closed to make room")
+	}
+}
