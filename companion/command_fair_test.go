@@ -97,7 +97,16 @@ func journalCount(t *testing.T, path string, subs ...string) map[string]int {
 // referee's are all carried out and answered, none refused "busy"; the
 // flood's refusals are journaled and logged up to the sender's allowance,
 // then counted; the player is told to slow down, a bounded number of times.
+// Through the embedded broker (which passes the player's commands at its
+// rate), and straight into the table's queue, as an outside broker without
+// a rate would deliver them all.
 func TestPlayerFloodDoesNotCrowdOutTheReferee(t *testing.T) {
+	for _, via := range []string{"embedded broker", "every command delivered"} {
+		t.Run(via, func(t *testing.T) { playerFlood(t, via == "embedded broker") })
+	}
+}
+
+func playerFlood(t *testing.T, viaBroker bool) {
 	dir := t.TempDir()
 	logs := &logbuf.Buffer{}
 	d, stop := fairTable(t, dir, logs)
@@ -122,13 +131,28 @@ func TestPlayerFloodDoesNotCrowdOutTheReferee(t *testing.T) {
 	go func() {
 		var last paho.Token
 		for i := range flood {
-			last = player.Publish(d.topics.PlayerCommand(1), 0, false, fmt.Sprintf(`{"name":"nxt","id":"p-%d"}`, i))
+			payload := fmt.Sprintf(`{"name":"nxt","id":"p-%d"}`, i)
+			if viaBroker {
+				last = player.Publish(d.topics.PlayerCommand(1), 0, false, payload)
+			} else {
+				d.receiveCommand(Message{Topic: d.topics.PlayerCommand(1), Payload: []byte(payload)})
+				if i%(flood/20) == flood/40 {
+					// The referee's, delivered in the midst of the flood.
+					d.receiveCommand(Message{Topic: d.topics.RefereeCommand, Payload: fmt.Appendf(nil, `{"name":"1","id":"r-%d"}`, i/(flood/20))})
+				}
+			}
+		}
+		if last == nil {
+			last = player.Publish(d.topics.PlayerCommand(1), 0, false, "last") // the flood is in
 		}
 		flooded <- last
 	}()
-	// The referee starts once the flood is under way.
+	// Through the broker, the referee starts once the flood is under way.
 	eventually(t, "the flood to reach the table", func() bool { return playerAnswers.all > 0 })
 	for i := range 20 {
+		if !viaBroker {
+			break // sent in the midst of the flood
+		}
 		tok := referee.Publish(d.topics.RefereeCommand, 1, false, fmt.Sprintf(`{"name":"1","id":"r-%d"}`, i))
 		if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 			t.Fatalf("the referee's command r-%d not sent: %v", i, tok.Error())
