@@ -28,7 +28,6 @@ func (d *Daemon) receiveCommand(m Message) {
 	if !ok {
 		return // not a command topic: the subscriptions name no other
 	}
-	d.clearRetained(m.Topic)
 	v := d.queue.push(to, queuedCommand{msg: &m}, receiptRefusal{to: to, topic: m.Topic, id: idOf(m.Payload), msg: m})
 	if v.code == "" {
 		return
@@ -39,27 +38,31 @@ func (d *Daemon) receiveCommand(m Message) {
 		// Answered from here, off the table's loop: the answer goes
 		// through the fan-out, which is safe from any goroutine.
 		d.table.answer(wire.CommandResult{Type: wire.ResultType, ID: idOf(m.Payload), From: string(to), Code: v.code, Seq: d.table.Seq(),
-			Text: d.refusalText(v.code, v.waiting)}, to)
+			Text: d.refusalText(v.code, to, v.waiting)}, to)
 	}
 }
 
-// refusalText says why a command was refused on receipt.
-func (d *Daemon) refusalText(code string, waiting int) rules.Text {
+// refusalText says why a command of to was refused on receipt.
+func (d *Daemon) refusalText(code string, to wire.Audience, waiting int) rules.Text {
 	if code == "busy" {
 		return rules.Textf("stół jest zajęty (%d Twoich poleceń czeka); wyślij je jeszcze raz", "the table is busy (%d of your commands are waiting); send it again", waiting)
 	}
 	l := d.queue.limits
+	burst, every := l.burst, l.every
+	if to == wire.Referee {
+		burst, every = l.refereeBurst, l.refereeEvery
+	}
 	return rules.Textf("zwolnij: za dużo poleceń naraz (najwyżej %d naraz, potem %d na sekundę); to polecenie nie zostało wykonane, wyślij je jeszcze raz za chwilę",
 		"slow down: too many commands at once (%d at once at most, then %d a second); this one was not carried out, send it again in a moment",
-		l.burst, int(time.Second/l.every))
+		burst, int(time.Second/every))
 }
 
 // clearRetained clears a command topic on the broker (a command sent with
 // retain would be delivered again at every start; MQTT 3.1.1 does not tell
 // a live subscriber that it was retained, so the topic is cleared after
-// each command). One clear per topic runs at a time, off the loop (the
-// broker may be slow), and runs again when commands came meanwhile: a
-// flood of commands makes no flood of clears.
+// each command the table takes from its queue). One clear per topic runs
+// at a time, off the loop (the broker may be slow), and runs again when
+// commands came meanwhile: a flood of commands makes no flood of clears.
 func (d *Daemon) clearRetained(topic string) {
 	d.clearMu.Lock()
 	if d.clearing == nil {
@@ -102,10 +105,10 @@ func (d *Daemon) submitCommand(in Input) error {
 		return nil
 	case "slow_down":
 		d.metrics.refusedAction(v.code)
-		return fmt.Errorf("companion: %s: %w", d.refusalText(v.code, v.waiting).EN, display.ErrSlowDown)
+		return fmt.Errorf("companion: %s: %w", d.refusalText(v.code, to, v.waiting).EN, display.ErrSlowDown)
 	default:
 		d.metrics.refusedAction(v.code)
-		return fmt.Errorf("companion: %s", d.refusalText(v.code, v.waiting).EN)
+		return fmt.Errorf("companion: %s", d.refusalText(v.code, to, v.waiting).EN)
 	}
 }
 
@@ -120,15 +123,17 @@ func (d *Daemon) serveQueued(ctx context.Context) {
 	}
 	switch {
 	case c.msg != nil:
+		d.clearRetained(c.msg.Topic)
 		d.handleCommand(ctx, *c.msg)
 	case c.in != nil:
 		d.table.handle(ctx, *c.in)
 	case c.refusal != nil:
 		r := c.refusal
-		text := d.refusalText(r.code, 0)
+		text := d.refusalText(r.code, r.to, r.waiting)
 		d.log.Warn("command refused", "sender", string(r.to), "topic", r.topic, "code", r.code, "reason", text.EN)
 		var sent []byte
 		if r.topic != "" {
+			d.clearRetained(r.topic)
 			sent = refusedMessage(r.msg)
 		}
 		d.table.notice(ctx, Notice{Type: "command_rejected", Code: r.code, Topic: r.topic, Device: string(r.to), Text: text}, sent)

@@ -63,6 +63,8 @@ type receiptRefusal struct {
 	id    string
 	code  string
 	msg   Message // what was sent (MQTT), for the journal
+	// waiting is how many of the sender's commands waited.
+	waiting int
 }
 
 // unrecorded is what a window left out of the journal for one sender.
@@ -183,7 +185,7 @@ func (q *commandQueue) push(to wire.Audience, c queuedCommand, refused receiptRe
 		q.add(key, s, c)
 		return v
 	}
-	refused.code = v.code
+	refused.code, refused.waiting = v.code, v.waiting
 	if q.record(key, s, now, v.code) {
 		q.add(key, s, queuedCommand{refusal: &refused})
 		s.lastSlowDown = now
