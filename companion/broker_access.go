@@ -45,12 +45,25 @@ type brokerAccess struct {
 	brakesOnce sync.Once
 	users      *brake // failed passwords of known users
 	addrs      *brake // wrong passwords and client ids tried, per address
+
+	// rates are the command rates per role (see brokerLimits.commandBurst).
+	ratesMu sync.Mutex
+	rates   map[string]*roleRate
+}
+
+// roleRate is one role's commands through the broker: a token bucket, and
+// how many were dropped since the last time that was logged.
+type roleRate struct {
+	tokens  float64
+	at      time.Time
+	dropped int
+	logged  time.Time
 }
 
 func (h *brokerAccess) ID() string { return "sztab-access" }
 
 func (h *brokerAccess) Provides(b byte) bool {
-	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck}, []byte{b})
+	return bytes.Contains([]byte{mochi.OnConnect, mochi.OnConnectAuthenticate, mochi.OnACLCheck, mochi.OnPublish}, []byte{b})
 }
 
 func (h *brokerAccess) now() time.Time {
@@ -216,12 +229,59 @@ func (h *brokerAccess) clientRole(cl *mochi.Client) string {
 
 // OnACLCheck runs for a subscription's filter and again, in mochi, for the
 // topic of every message delivered (retained ones included), so a spectator
-// may subscribe to sztab/# and still receives no hidden message.
+// may subscribe to sztab/# and still receives no hidden message. The
+// broker's own $SYS topics (its clients, traffic, memory, version) are for
+// the table's logins only: an anonymous subscription to $SYS/# is refused.
 func (h *brokerAccess) OnACLCheck(cl *mochi.Client, topic string, write bool) bool {
 	role := h.clientRole(cl)
 	if write {
 		return h.mayWrite(role, topic)
 	}
+	if strings.HasPrefix(topic, "$") {
+		return role != ""
+	}
 	need := wire.HiddenFor(topic)
 	return need == "" || role == "daemon" || role == "referee" || role == string(need)
+}
+
+// OnPublish passes a role's commands on at its rate (brokerLimits.
+// commandBurst) and drops the rest, acknowledged: a player's flood stays
+// in front of the broker instead of filling the daemon's queue there, where
+// the referee's commands would be dropped with it. Drops are logged once a
+// minute per role at most, with their count.
+func (h *brokerAccess) OnPublish(cl *mochi.Client, pk packets.Packet) (packets.Packet, error) {
+	role := h.clientRole(cl)
+	if role == "" || role == "daemon" || h.limits.commandBurst <= 0 || !h.mayWrite(role, pk.TopicName) {
+		return pk, nil
+	}
+	burst, every := float64(h.limits.commandBurst), h.limits.commandEvery
+	if role == "referee" {
+		burst *= 2
+		every /= 2
+	}
+	now := h.now()
+	h.ratesMu.Lock()
+	defer h.ratesMu.Unlock()
+	if h.rates == nil {
+		h.rates = map[string]*roleRate{}
+	}
+	r := h.rates[role]
+	if r == nil {
+		r = &roleRate{tokens: burst, at: now}
+		h.rates[role] = r
+	}
+	if d := now.Sub(r.at); d > 0 {
+		r.tokens = min(burst, r.tokens+float64(d)/float64(every))
+		r.at = now
+	}
+	if r.tokens >= 1 {
+		r.tokens--
+		return pk, nil
+	}
+	r.dropped++
+	if now.Sub(r.logged) >= time.Minute {
+		h.log.Warn("embedded broker: commands over their rate dropped", "role", role, "dropped", r.dropped, "remote", cl.Net.Remote)
+		r.logged, r.dropped = now, 0
+	}
+	return pk, packets.CodeSuccessIgnore
 }

@@ -32,6 +32,9 @@ type brokerLimits struct {
 	// for the loopback address, where the table's own daemon connects
 	// from, so that strangers filling the cap cannot keep it out.
 	connections, reserve int
+	// perAddress caps the connections from one address, so that one host
+	// cannot take every place; the loopback address gets reserve more.
+	perAddress int
 	// connect is how long a new connection has to send its CONNECT.
 	connect time.Duration
 	// sessionExpiry (seconds) is how long a persistent session outlives
@@ -46,18 +49,34 @@ type brokerLimits struct {
 	pending  int32
 	inflight uint16
 	receive  uint16
+	// commandBurst commands at once, then one every commandEvery, is what
+	// the broker passes on from one role (a player's seat; the referee
+	// twice that): the rest are acknowledged and dropped, so that one
+	// role's flood cannot fill the daemon's queue at the broker (pending),
+	// where mochi would drop everyone's commands alike. The table's own
+	// rate per sender (commandLimits) is well below this.
+	commandBurst int
+	commandEvery time.Duration
 }
+
+// DefaultBrokerConnsPerAddr is how many connections the embedded broker
+// takes from one address (mqtt.max_connections_per_address): a referee's
+// tablet, a watch and a few screens, with room to spare.
+const DefaultBrokerConnsPerAddr = 32
 
 var defaultBrokerLimits = brokerLimits{
 	clientPacket:  64 << 10,
 	daemonPacket:  MaxPacketSize,
 	connections:   512,
 	reserve:       8,
+	perAddress:    DefaultBrokerConnsPerAddr,
 	connect:       10 * time.Second,
 	sessionExpiry: 5 * 60,
 	pending:       512,
 	inflight:      512,
 	receive:       32,
+	commandBurst:  100,
+	commandEvery:  20 * time.Millisecond,
 }
 
 // limitListener caps the open connections, gives each one a deadline for
@@ -68,13 +87,17 @@ type limitListener struct {
 	reserved func(net.Addr) bool // may use the reserve
 	log      *slog.Logger
 
-	mu   sync.Mutex
-	open int
-	full bool // the cap is reached (logged once)
+	mu    sync.Mutex
+	open  int
+	full  bool           // the cap is reached (logged once)
+	addrs map[string]int // open connections per address
+	// crowded are the addresses at their cap (each logged once until
+	// one of its connections closes).
+	crowded map[string]bool
 }
 
 func newLimitListener(l net.Listener, limits brokerLimits, log *slog.Logger) *limitListener {
-	return &limitListener{Listener: l, limits: limits, reserved: isLoopback, log: log}
+	return &limitListener{Listener: l, limits: limits, reserved: isLoopback, log: log, addrs: map[string]int{}, crowded: map[string]bool{}}
 }
 
 func isLoopback(a net.Addr) bool {
@@ -105,18 +128,32 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			continue
 		}
 		c.SetReadDeadline(time.Now().Add(l.limits.connect))
-		lc := &limitConn{Conn: c, release: l.release, remote: c.RemoteAddr().String()}
+		addr := brokerAddrKey(c.RemoteAddr())
+		lc := &limitConn{Conn: c, release: func() { l.release(addr) }, remote: c.RemoteAddr().String()}
 		lc.limit.Store(int64(l.limits.clientPacket))
 		return lc, nil
 	}
 }
 
+// brokerAddrKey is the address a connection counts against: its host
+// (IPv6: its /64, as the sign-in brakes count it).
+func brokerAddrKey(a net.Addr) string { return addressKey(a.String()) }
+
 func (l *limitListener) admit(a net.Addr) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	max := l.limits.connections
+	max, perAddr := l.limits.connections, l.limits.perAddress
 	if l.reserved(a) {
 		max += l.limits.reserve
+		perAddr += l.limits.reserve
+	}
+	key := brokerAddrKey(a)
+	if l.limits.perAddress > 0 && l.addrs[key] >= perAddr {
+		if !l.crowded[key] {
+			l.crowded[key] = true
+			l.log.Warn("embedded broker: too many connections from one address; refusing its new ones", "remote", key, "max", perAddr)
+		}
+		return false
 	}
 	if l.open >= max {
 		if !l.full {
@@ -126,13 +163,18 @@ func (l *limitListener) admit(a net.Addr) bool {
 		return false
 	}
 	l.open++
+	l.addrs[key]++
 	return true
 }
 
-func (l *limitListener) release() {
+func (l *limitListener) release(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.open--
+	if l.addrs[key]--; l.addrs[key] <= 0 {
+		delete(l.addrs, key)
+	}
+	delete(l.crowded, key)
 	if l.full && l.open < l.limits.connections {
 		l.full = false
 		l.log.Warn("embedded broker: taking connections again", "open", l.open)

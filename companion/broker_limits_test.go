@@ -214,8 +214,8 @@ func TestLimitListenerKeepsTheReserveForTheDaemon(t *testing.T) {
 			t.Errorf("connection %d from %v admitted %v, want %v", i, tc.from, got, tc.want)
 		}
 	}
-	l.release()
-	l.release()
+	l.release("192.0.2.7")
+	l.release("192.0.2.7")
 	if !l.admit(remote) {
 		t.Error("a place freed was not given")
 	}

@@ -122,7 +122,7 @@ func TestGarbledCommandOfMegabytesAddsLittleToTheJournal(t *testing.T) {
 	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
 	path := filepath.Join(dir, "j.db")
 	before := journalBytes(t, path)
-	d.commands <- Message{Topic: d.topics.RefereeCommand, Payload: bytes.Repeat([]byte("garbled "), 1<<20)}
+	d.receiveCommand(Message{Topic: d.topics.RefereeCommand, Payload: bytes.Repeat([]byte("garbled "), 1<<20)})
 	rec.wait(t, "sztab/v1/v/t1/events", `"code":"garbled"`)
 	const bound = 64 << 10
 	if grown := journalBytes(t, path) - before; grown > bound {

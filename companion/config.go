@@ -75,6 +75,9 @@ type MQTTConfig struct {
 	Password string    `yaml:"password"`
 	ClientID string    `yaml:"client_id"`
 	TLS      TLSConfig `yaml:"tls"`
+	// MaxConnectionsPerAddress caps the embedded broker's connections from
+	// one address (0: DefaultBrokerConnsPerAddr, 32).
+	MaxConnectionsPerAddress int `yaml:"max_connections_per_address"`
 	// Live, with several brokers listed (a venue's cluster), also sends the
 	// public state's headline on .../live over its own connections to the
 	// first two nodes, so that the venue wall stays current while the cluster elects
@@ -423,6 +426,9 @@ func (c *Config) check() error {
 	}
 	if err := c.checkDisplayTLS(); err != nil {
 		return err
+	}
+	if c.MQTT.MaxConnectionsPerAddress < 0 {
+		return c.errAt("mqtt.max_connections_per_address", "%d, want a positive count (0 for the default %d)", c.MQTT.MaxConnectionsPerAddress, DefaultBrokerConnsPerAddr)
 	}
 	if c.Display.MaxConnections < 0 {
 		return c.errAt("display.max_connections", "%d, want a positive count (0 for the default %d)", c.Display.MaxConnections, display.DefaultMaxConns)

@@ -76,8 +76,13 @@ type Daemon struct {
 	table  *table
 	topics wire.Topics
 	inputs chan Input
-	// commands are MQTT commands, parsed in the loop that accepts inputs.
-	commands chan Message
+	// queue holds the commands (MQTT and the pages'), one queue per
+	// sender, for the loop that accepts inputs (command_queue.go);
+	// clearing are the command topics being cleared on the broker
+	// (clearRetained).
+	queue    *commandQueue
+	clearMu  sync.Mutex
+	clearing map[string]bool
 	// pairing is the venue's latest pairing message, taken by the loop
 	// that accepts inputs when pairingKick says one came (pairing.go).
 	pairingMu   sync.Mutex
@@ -151,7 +156,7 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
-		inputs: make(chan Input, 64), commands: make(chan Message, 64), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: opts.Instance}
+		inputs: make(chan Input, 64), queue: newCommandQueue(defaultCommandLimits, opts.Clock), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: opts.Instance}
 	if d.instance == "" {
 		d.instance = randomHex(8)
 	}
@@ -280,7 +285,7 @@ func (d *Daemon) connect(ctx context.Context) error {
 	if url == "" {
 		d.self = display.Credential{User: "sztab-daemon-" + randomHex(4), Password: randomHex(16)}
 		b, err := StartBroker(d.cfg.MQTT.Listen, BrokerUsers{Daemon: d.self, Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Topics: d.topics,
-			LoginFailed: d.metrics.loginFailed("broker")}, d.log)
+			LoginFailed: d.metrics.loginFailed("broker"), MaxConnsPerAddr: d.cfg.MQTT.MaxConnectionsPerAddress}, d.log)
 		if err != nil {
 			return err
 		}
@@ -402,11 +407,20 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		ping = tick.C
 		d.notify.Watchdog()
 	}
+	// Now and then the command queue's windows are closed, so that the
+	// count of a flood that stopped is recorded too.
+	flush := time.NewTicker(d.queue.limits.window / 4)
+	defer flush.Stop()
 	d.notify.Ready(fmt.Sprintf("table %s/%s playing %s, seq %d", d.cfg.Venue, d.cfg.Table, d.cfg.Game, d.table.Seq()))
 	defer d.notify.Stopping()
 	for {
 		select {
 		case <-ctx.Done():
+			// A flood's count is recorded even when the table stops
+			// in the middle of it (the journal is still open).
+			for _, u := range d.queue.takeUnrecorded() {
+				d.recordUnrecorded(context.Background(), u)
+			}
 			return nil
 		case <-ping:
 			d.notify.Watchdog()
@@ -416,11 +430,10 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			}
 			d.table.handle(ctx, in)
 			d.backlog.Add(-1)
-		case m := <-d.commands:
-			if d.opts.beforeHandle != nil {
-				d.opts.beforeHandle()
-			}
-			d.handleCommand(ctx, m)
+		case <-d.queue.kick:
+			d.serveQueued(ctx)
+		case <-flush.C:
+			d.queue.flush()
 		case <-d.pairingKick:
 			d.handlePairing(ctx)
 		}
@@ -446,8 +459,9 @@ func (d *Daemon) Close() error {
 	return d.table.journal.Close()
 }
 
-// Submit hands a sensor event to the daemon, as a device would: a page, a
-// test. It returns once the event is queued.
+// Submit hands a sensor event to the daemon, as a device would (a test).
+// It returns once the event is queued. The pages' commands go to their
+// sender's queue instead (submitCommand).
 func (d *Daemon) Submit(ctx context.Context, in Input) error {
 	d.backlog.Add(1)
 	select {

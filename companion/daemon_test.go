@@ -370,8 +370,8 @@ func TestRetainedRefereeCommandIsRefused(t *testing.T) {
 	defer stop()
 	rec := record(t, d.BrokerAddr(), "sztab/v1/v/t1/#")
 	rec.wait(t, "sztab/v1/v/t1/state", `"seq":1`)
-	d.commands <- Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"4"}`), Retained: true}
-	d.commands <- Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"5"}`)}
+	d.receiveCommand(Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"4"}`), Retained: true})
+	d.receiveCommand(Message{Topic: d.topics.RefereeCommand, Payload: []byte(`{"name":"5"}`)})
 	rec.wait(t, "sztab/v1/v/t1/events", `"code":"retained"`)
 	if st := rec.wait(t, "sztab/v1/v/t1/state", `"total":5`); !strings.Contains(st, `"count":1`) {
 		t.Errorf("the retained command was carried out: %s", st)

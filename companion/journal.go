@@ -380,8 +380,10 @@ func (j *Journal) Append(ctx context.Context, kind, game string, at time.Time, b
 // AppendFor is Append for an entry that a command with an id produced: in
 // the same transaction it notes the id in meta ('command/<id>' → the
 // entry's seq and kind), so that the command, delivered again after a
-// restart, is not carried out twice (see CommandSeen). The ids are not in
-// the hash chain: they guard against redelivery, they are no evidence.
+// restart, is not carried out twice (see CommandSeen). The id is the
+// table's key of the command, its sender's and its own ("referee/r-17":
+// Sender.commandKey), so that two senders' ids never meet. The ids are not
+// in the hash chain: they guard against redelivery, they are no evidence.
 func (j *Journal) AppendFor(ctx context.Context, command, kind, game string, at time.Time, body, events []byte) (int64, error) {
 	if !journalKinds[kind] {
 		return 0, &JournalError{Path: j.path, Err: fmt.Errorf("entry kind %q is not one this Sztab writes", kind)}

@@ -42,12 +42,19 @@ type BrokerUsers struct {
 	// LoginFailed, if set, is told of each wrong password (for the
 	// metrics); it must not block.
 	LoginFailed func()
+	// MaxConnsPerAddr caps the connections from one address
+	// (mqtt.max_connections_per_address; 0: DefaultBrokerConnsPerAddr).
+	MaxConnsPerAddr int
 }
 
 // StartBroker listens on addr (":1883", "127.0.0.1:0") and serves, within
 // the limits of defaultBrokerLimits.
 func StartBroker(addr string, users BrokerUsers, log *slog.Logger) (*Broker, error) {
-	return startBroker(addr, users, brokerConfig{limits: defaultBrokerLimits}, log)
+	lim := defaultBrokerLimits
+	if users.MaxConnsPerAddr > 0 {
+		lim.perAddress = users.MaxConnsPerAddr
+	}
+	return startBroker(addr, users, brokerConfig{limits: lim}, log)
 }
 
 // brokerConfig is what tests change: the limits and the brake's clock.

@@ -35,14 +35,16 @@ func (d *Daemon) startScreens() error {
 		Heartbeat: d.opts.Heartbeat, SessionKey: key, Clock: d.opts.Clock,
 		Commands: spec.Commands, Game: spec.ID, Panel: spec.Panel,
 		Command: func(a display.Audience, c wire.Command) error {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
 			from := Sender{Kind: wire.Ref, Audience: a, ID: c.ID}
 			if a != wire.Referee {
 				from.Kind = wire.Seat
 			}
-			return d.Submit(ctx, Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, Args: c.Args, Text: c.Text, Action: c.Action, From: from})
+			// In the sender's queue, beside its MQTT commands.
+			return d.submitCommand(Input{Key: &hardware.KeyEvent{Keypad: string(a), Key: c.Name}, Args: c.Args, Text: c.Text, Action: c.Action, From: from})
 		},
+	}
+	if n := d.cfg.Display.MaxConnections; n > 0 {
+		srv.Streams.Public = display.PublicStreamsFor(n)
 	}
 	srv.Image = d.latestImage
 	srv.LoginFailed = d.metrics.loginFailed("screens")

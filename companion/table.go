@@ -68,12 +68,15 @@ type table struct {
 	// answered keeps the answers to recent commands with an id, so a
 	// redelivered command is answered again and carried out once (the
 	// journal keeps them too, for a command redelivered after a restart).
-	answered []wire.CommandResult
+	// A command is known by its sender and its id (Sender.commandKey):
+	// two senders' ids never meet.
+	answered []answeredCommand
 	// plan is the game as the journal says it: the actions replay
 	// applies, the referee's rulings, the open calls and the refusal the
 	// referee may let stand.
 	plan *plan
-	// cmd is the id of the command being handled, for the journal.
+	// cmd is the key of the command being handled (its sender and id),
+	// for the journal.
 	cmd string
 	// resultKey signs the result statement (config result_key; nil:
 	// published unsigned); resultSeats is the outcome published last.
@@ -182,8 +185,10 @@ func (t *table) handle(ctx context.Context, in Input) {
 			t.refuseInput(ctx, in, rej)
 			return
 		}
-		t.cmd = in.From.ID
-		defer func() { t.cmd = "" }()
+		if in.From.ID != "" {
+			t.cmd = in.From.commandKey()
+			defer func() { t.cmd = "" }()
+		}
 	}
 	if rej := t.paused(in); rej != nil {
 		t.refuseInput(ctx, in, rej)
@@ -272,9 +277,9 @@ func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
 		if len(t.answered) == 256 {
 			t.answered = t.answered[1:]
 		}
-		t.answered = append(t.answered, res)
+		t.answered = append(t.answered, answeredCommand{key: in.From.commandKey(), res: res})
 		b, _ := json.Marshal(res)
-		if err := t.journal.Answered(context.Background(), in.From.ID, res.Seq, b); err != nil {
+		if err := t.journal.Answered(context.Background(), in.From.commandKey(), res.Seq, b); err != nil {
 			t.log.Warn("command's answer not kept in the journal", "id", in.From.ID, "err", err)
 		}
 	}
@@ -298,17 +303,30 @@ func (t *table) refuseInput(ctx context.Context, in Input, rej *rules.Rejection)
 	}
 }
 
-// redelivered finds the answer to a command already carried out: in
-// memory, or in the journal when it came before a restart.
+// answeredCommand is a recent command's answer, under its key.
+type answeredCommand struct {
+	key string
+	res wire.CommandResult
+}
+
+// commandKey is what tells a command with an id from every other: its
+// sender's audience and the id ("referee/r-17", "player/2/r-17"). Each
+// sender picks its own ids, so a player's "r-17" is not the referee's.
+func (s Sender) commandKey() string { return string(s.Audience) + "/" + s.ID }
+
+// redelivered finds the answer to a command already carried out by the
+// same sender: in memory, or in the journal when it came before a
+// restart.
 func (t *table) redelivered(ctx context.Context, from Sender) (wire.CommandResult, bool) {
 	if from.ID == "" {
 		return wire.CommandResult{}, false
 	}
-	i := slices.IndexFunc(t.answered, func(r wire.CommandResult) bool { return r.ID == from.ID })
+	key := from.commandKey()
+	i := slices.IndexFunc(t.answered, func(a answeredCommand) bool { return a.key == key })
 	if i >= 0 {
-		return t.answered[i], true
+		return t.answered[i].res, true
 	}
-	seen, ok, err := t.journal.Command(ctx, from.ID)
+	seen, ok, err := t.journal.Command(ctx, key)
 	if err != nil || !ok {
 		return wire.CommandResult{}, false
 	}

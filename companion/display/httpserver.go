@@ -22,7 +22,7 @@ func (t TLSFiles) Enabled() bool { return t.CertFile != "" || t.KeyFile != "" }
 // The defaults of HTTPOptions.
 const (
 	DefaultMaxConns          = 256
-	DefaultMaxConnsPerAddr   = 64
+	DefaultMaxConnsPerAddr   = 16
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
 	DefaultWriteTimeout      = 30 * time.Second
@@ -41,8 +41,11 @@ type HTTPOptions struct {
 	TLS TLSFiles
 	// MaxConns caps the connections served at once (default 256); more wait
 	// until one closes. MaxConnsPerAddr caps those of one client address
-	// (default 64); more are closed at once, so that one client cannot hold
-	// every connection with live streams.
+	// (default 16: a browser opens 6 at most to a server, so two or three
+	// pages); more are closed at once, so that one client cannot hold
+	// every connection with live streams. The live streams have limits of
+	// their own (Server.Streams): the public ones together take half of
+	// MaxConns at most.
 	MaxConns, MaxConnsPerAddr int
 	// Timeouts of the server (defaults 10s, 30s, 30s, 2m). The live
 	// streams (/stream) set their own deadline on each write instead.
@@ -102,6 +105,7 @@ func Listen(o HTTPOptions, h http.Handler) (*HTTPServer, error) {
 		return nil, fmt.Errorf("display: listen on %s: %w", o.Addr, err)
 	}
 	ll := newLimitListener(l, o.MaxConns, o.MaxConnsPerAddr, o.Log)
+	srv.ConnState = ll.connState
 	return &HTTPServer{Server: srv, listener: ll, tls: srv.TLSConfig != nil}, nil
 }
 
@@ -126,7 +130,10 @@ func (s *HTTPServer) Serve() error {
 
 // limitListener serves at most max connections at once (Accept waits for
 // one to close) and at most perAddr from one client address (more are
-// closed at once).
+// closed at once). At the cap, a connection idle between requests (a
+// browser's keep-alive, or a client that holds one open on purpose) is
+// closed to make room, the longest idle first, rather than have a new
+// one wait for IdleTimeout.
 type limitListener struct {
 	net.Listener
 	log     *slog.Logger
@@ -138,12 +145,52 @@ type limitListener struct {
 
 	mu     sync.Mutex
 	addrs  map[string]int
-	full   bool // logged that the cap is reached, not yet that it is not
+	idle   map[*limitConn]time.Time // connections idle between requests, since when
+	full   bool                     // logged that the cap is reached, not yet that it is not
 	closed bool
 }
 
 func newLimitListener(l net.Listener, max, perAddr int, log *slog.Logger) *limitListener {
-	return &limitListener{Listener: l, log: log, sem: make(chan struct{}, max), done: make(chan struct{}), perAddr: perAddr, addrs: map[string]int{}}
+	return &limitListener{Listener: l, log: log, sem: make(chan struct{}, max), done: make(chan struct{}), perAddr: perAddr,
+		addrs: map[string]int{}, idle: map[*limitConn]time.Time{}}
+}
+
+// connState follows which connections are idle between requests (the
+// server's ConnState hook).
+func (l *limitListener) connState(c net.Conn, st http.ConnState) {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	lc, ok := c.(*limitConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if st == http.StateIdle {
+		l.idle[lc] = time.Now()
+	} else {
+		delete(l.idle, lc)
+	}
+}
+
+// shedIdle closes the connection idle the longest, if any.
+func (l *limitListener) shedIdle() bool {
+	l.mu.Lock()
+	var oldest *limitConn
+	var since time.Time
+	for c, t := range l.idle {
+		if oldest == nil || t.Before(since) {
+			oldest, since = c, t
+		}
+	}
+	delete(l.idle, oldest)
+	l.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	oldest.Close()
+	return true
 }
 
 func (l *limitListener) acquire() bool {
@@ -152,6 +199,7 @@ func (l *limitListener) acquire() bool {
 		return true
 	default:
 	}
+	l.shedIdle()
 	l.mu.Lock()
 	if !l.full {
 		l.full = true
@@ -161,41 +209,54 @@ func (l *limitListener) acquire() bool {
 	if l.waiting != nil {
 		l.waiting()
 	}
-	select {
-	case l.sem <- struct{}{}:
-		return true
-	case <-l.done:
-		return false
+	// A connection that goes idle while this one waits gives its place.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case l.sem <- struct{}{}:
+			return true
+		case <-l.done:
+			return false
+		case <-tick.C:
+			l.shedIdle()
+		}
 	}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
 	for {
-		if !l.acquire() {
-			return nil, net.ErrClosed
-		}
+		// The connection is taken first and then waits for a place: only
+		// a client that is there makes an idle one give its place up.
 		c, err := l.Listener.Accept()
 		if err != nil {
-			<-l.sem
 			return nil, err
 		}
 		addr := connAddr(c)
 		l.mu.Lock()
-		if l.addrs[addr] >= l.perAddr {
-			l.mu.Unlock()
-			<-l.sem
+		over := l.addrs[addr] >= l.perAddr
+		l.mu.Unlock()
+		if over {
 			c.Close()
 			l.log.Debug("display: too many connections from one address; closed", "remote", addr, "max", l.perAddr)
 			continue
 		}
+		if !l.acquire() {
+			c.Close()
+			return nil, net.ErrClosed
+		}
+		l.mu.Lock()
 		l.addrs[addr]++
 		l.mu.Unlock()
-		return &limitConn{Conn: c, release: func() { l.release(addr) }}, nil
+		lc := &limitConn{Conn: c}
+		lc.release = func() { l.release(lc, addr) }
+		return lc, nil
 	}
 }
 
-func (l *limitListener) release(addr string) {
+func (l *limitListener) release(c *limitConn, addr string) {
 	l.mu.Lock()
+	delete(l.idle, c)
 	if l.addrs[addr]--; l.addrs[addr] <= 0 {
 		delete(l.addrs, addr)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -41,7 +42,9 @@ type Server struct {
 	Referee Credential
 	Players []PlayerCredential
 	// Command receives the commands of the referee's and the players'
-	// pages, checked against Commands; nil disables the controls.
+	// pages, checked against Commands; nil disables the controls. An error
+	// wrapping ErrSlowDown is answered 429 (the sender is over its rate),
+	// any other 503.
 	Command func(Audience, wire.Command) error
 	// Commands are the game's commands.
 	Commands wire.Vocabulary
@@ -68,10 +71,18 @@ type Server struct {
 	// LoginFailed, if set, is told of each failed or refused sign-in (for
 	// the metrics); it must not block.
 	LoginFailed func()
+	// Streams bound the live streams: places held back for the signed-in
+	// roles, a share for the public screens, a cap per address, a
+	// lifetime (see StreamLimits; zero values take the defaults).
+	Streams StreamLimits
 
 	key          []byte
 	clientErrors rateLimit
+	streams      *streamSlots
 }
+
+// ErrSlowDown says a sender of commands is over its rate.
+var ErrSlowDown = errors.New("slow down")
 
 // The pages' error reports (POST /client-error) logged at most: a burst of
 // 5 per address then one every 12 s, and a burst of 20 from all addresses
@@ -98,6 +109,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	s.clientErrors = rateLimit{every: clientErrorEvery, burst: clientErrorBurst,
 		globalEvery: clientErrorGlobalEvery, globalBurst: clientErrorGlobalBurst, maxKeys: clientErrorAddresses}
+	s.streams = newStreamSlots(s.Streams, s.Log)
 	s.key = s.SessionKey
 	if len(s.key) == 0 {
 		s.key = make([]byte, 32)
@@ -318,10 +330,32 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "display: sign in to see this view", http.StatusForbidden)
 		return
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "display: streaming unsupported", http.StatusInternalServerError)
 		return
+	}
+	if r.ProtoMajor == 1 {
+		// A stream's connection ends with it (refused, ended for a newer
+		// one, at its lifetime): it is not left idle for the next request,
+		// where a client that never reads would keep holding it. (Over
+		// HTTP/2 the connection carries other requests and stays.)
+		w.Header().Set("Connection", "close")
+	}
+	// A signed-in role streams in places of its own, whatever view it
+	// follows; everyone else shares the public ones.
+	role, _ := s.sessionOf(r)
+	slot := s.streams.acquire(role, clientAddr(r))
+	if slot == nil {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "display: every place for a live screen is taken; try again soon / wszystkie miejsca dla ekranów są zajęte; spróbuj za chwilę", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.streams.release(slot)
+	var lifetime <-chan time.Time
+	if slot.public {
+		t := time.NewTimer(s.streams.limits.Lifetime)
+		defer t.Stop()
+		lifetime = t.C
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -331,6 +365,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	// The stream lasts as long as the page stays: the server's WriteTimeout
 	// would end it, so each write gets its own deadline instead (wall-clock
 	// time, as the connection's are; a test's recorder does not support it).
+	// A client that stops reading is cut off once its buffers are full and
+	// a write stalls past the deadline.
 	// The server's ReadTimeout does not apply: net/http clears the read
 	// deadline once the request is read.
 	rc := http.NewResponseController(w)
@@ -346,26 +382,30 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	fl.Flush()
+	if rc.Flush() != nil {
+		return
+	}
 	tick := time.NewTicker(s.Heartbeat)
 	defer tick.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-slot.end:
+			return // a newer stream of the same address or role took the place
+		case <-lifetime:
+			return // the page reconnects for a fresh view
 		case m := <-live:
 			if m.Kind == "overflow" {
 				return // the browser reconnects and gets a fresh view
 			}
-			if !write(m) {
+			if !write(m) || rc.Flush() != nil {
 				return
 			}
-			fl.Flush()
 		case <-tick.C:
-			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.now().UnixMilli(), 10))}) {
+			if !write(Message{Kind: "ping", Data: []byte(strconv.FormatInt(s.now().UnixMilli(), 10))}) || rc.Flush() != nil {
 				return
 			}
-			fl.Flush()
 		}
 	}
 }
@@ -401,6 +441,11 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.Command(got, c); err != nil {
+		if errors.Is(err, ErrSlowDown) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "display: "+err.Error(), http.StatusTooManyRequests)
+			return
+		}
 		http.Error(w, "display: "+err.Error(), http.StatusServiceUnavailable)
 		return
 	}

@@ -58,8 +58,10 @@ type Options struct {
 	WallBandwidth int64
 	// MaxConns and MaxConnsPerAddr cap the wall's connections, each live
 	// page holding one (defaults DefaultMaxConns, 4,096, for a streamed
-	// tournament's spectators, and display.DefaultMaxConnsPerAddr, 64:
+	// tournament's spectators, and display.DefaultMaxConnsPerAddr, 16:
 	// raise it behind a proxy, where every spectator has its address).
+	// Half of MaxConns may be live pages, and MaxConnsPerAddr of them
+	// from one address.
 	MaxConns, MaxConnsPerAddr int
 	// Applied, if set, is called after each message of a table has been
 	// applied to the hub's state (the load benchmarks time it); it must
@@ -247,7 +249,8 @@ func (h *Hub) Addr() string {
 func (h *Hub) Run(ctx context.Context) error {
 	// The wall is served with the screens' settings: timeouts, the
 	// connection cap, the same cross-origin and rate-limit rules.
-	ds := &display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock, Referee: h.opts.Login}
+	ds := &display.Server{Feed: h.feed, Kind: "hub", Log: h.opts.Log, Heartbeat: h.opts.Heartbeat, Clock: h.opts.Clock, Referee: h.opts.Login,
+		Streams: display.StreamLimits{Public: display.PublicStreamsFor(h.opts.MaxConns), PerAddr: h.opts.MaxConnsPerAddr}}
 	page := ds.Handler()
 	if h.opts.Wrap != nil {
 		page = h.opts.Wrap(page, ds)
