@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sztab/sztab/internal/atomicfile"
 )
 
 // EvidenceConfig is how much of the camera's images the table keeps beside
@@ -135,7 +137,7 @@ func (s *EvidenceStore) Put(jpeg []byte, now time.Time) (ImageRef, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.files[sha]; !ok {
-		if err := writeDurable(filepath.Join(s.dir, sha+imageExt), jpeg); err != nil {
+		if err := atomicfile.Write(filepath.Join(s.dir, sha+imageExt), jpeg, 0o600); err != nil {
 			return ImageRef{}, fmt.Errorf("companion: evidence image: %w", err)
 		}
 		s.files[sha] = storedImage{size: int64(len(jpeg)), at: now}
@@ -157,7 +159,7 @@ func (s *EvidenceStore) Pin(sha string) error {
 	if _, ok := s.files[sha]; !ok || s.pinned[sha] {
 		return nil
 	}
-	if err := writeDurable(filepath.Join(s.dir, sha+pinExt), nil); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.dir, sha+pinExt), nil, 0o600); err != nil {
 		return fmt.Errorf("companion: evidence pin: %w", err)
 	}
 	s.pinned[sha] = true
@@ -228,36 +230,6 @@ func (s *EvidenceStore) prune(now time.Time) []string {
 		s.log.Info("evidence: images pruned by policy", "dir", s.dir, "removed", len(removed), "bytes", s.total, "images", len(s.files))
 	}
 	return removed
-}
-
-// writeDurable writes a file whole (a temporary file synced, then renamed,
-// then the directory synced) so that a journal entry naming it never
-// names a file that is not there.
-func writeDurable(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // parseSHA checks a SHA-256 in lower-case hex.

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/atomicfile"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/vision/geom"
 )
@@ -387,7 +387,7 @@ func (c *Calibration) Save(path string) error {
 	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("vision: calibration: %w", err)
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // ParseCalibration reads and checks a calibration; name is used in errors.
@@ -500,7 +500,7 @@ func (l *LensCalibration) Save(path string) error {
 	if err := enc.Encode(l); err != nil {
 		return fmt.Errorf("vision: lens calibration: %w", err)
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // LoadLens reads a lens calibration file.
@@ -522,36 +522,4 @@ func LoadLens(path string) (*LensCalibration, error) {
 		return nil, fmt.Errorf("vision: lens calibration %s: %s is not a finite number: recalibrate", path, key)
 	}
 	return &l, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("vision: %w", err)
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("vision: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("vision: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("vision: %w", err)
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("vision: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("vision: %w", err)
-	}
-	return nil
 }

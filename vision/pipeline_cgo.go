@@ -16,6 +16,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sztab/sztab/internal/atomicfile"
 	"github.com/sztab/sztab/vision/geom"
 )
 
@@ -754,7 +755,7 @@ func (p *Pipeline) keepImage(s *Snapshot, draw func() ([]byte, error)) {
 		return
 	}
 	if p.cfg.Annotated != "" {
-		if err := writeFileAtomic(p.cfg.Annotated, jpg); err != nil {
+		if err := atomicfile.Write(p.cfg.Annotated, jpg, 0o644); err != nil {
 			p.log.Warn("camera: annotated image", "err", err)
 		} else {
 			s.Image = p.cfg.Annotated

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/internal/atomicfile"
 	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
@@ -126,7 +127,7 @@ func (c *TerrainCalibration) Save(path string) error {
 	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("vision: terrain calibration: %w", err)
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // LoadTerrainCalibration reads a terrain calibration file.

@@ -16,6 +16,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/hub"
 	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/internal/atomicfile"
 	"github.com/sztab/sztab/rules/dice"
 )
 
@@ -217,7 +218,7 @@ needs its section to be built (default: the journal's identity alone).`,
 				return fmt.Errorf("export: %w", err)
 			}
 			for _, f := range files {
-				if err := writeAtomic(filepath.Join(outDir, f.name), f.data, 0o644); err != nil {
+				if err := atomicfile.Write(filepath.Join(outDir, f.name), f.data, 0o644); err != nil {
 					return fmt.Errorf("export: %w", err)
 				}
 			}
@@ -392,27 +393,6 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 		files = append(files, outFile{record.SummariesSignatureFile, record.SignSummaries(md, html, w.Chain().Last(), key)})
 	}
 	return files, sum, nil
-}
-
-// writeAtomic writes a file whole or not at all.
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func newKeygenCmd() *cobra.Command {

@@ -16,22 +16,7 @@ var demoSetup = bitwa.Setup{Players: []bitwa.PlayerInfo{{Seat: 1, Name: "Marysia
 // testGame is the demo's game, opened (nothing played yet).
 func testGame(t testing.TB) *Game {
 	t.Helper()
-	cat, err := bitwa.DefaultCatalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := cat.NewGame(demoSetup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGame(st, nil)
-	start, _ := g.Start()
-	if _, commit, err := g.Apply(start); err != nil {
-		t.Fatal(err)
-	} else {
-		commit()
-	}
-	return g
+	return opened(t, demoSetup)
 }
 
 var (
@@ -66,21 +51,6 @@ func feedAll(t testing.TB, g *Game, ins ...companion.Input) {
 // Janek; 4: and Staś, ACz), seed 1920, opened.
 func testGameN(t testing.TB, n int) *Game {
 	t.Helper()
-	cat, err := bitwa.DefaultCatalogue()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ps := []bitwa.PlayerInfo{{Seat: 1, Name: "Marysia", Army: bitwa.WP}, {Seat: 2, Name: "Janek", Army: bitwa.ACz}, {Seat: 3, Name: "Zuzia", Army: bitwa.WP}, {Seat: 4, Name: "Staś", Army: bitwa.ACz}}
-	st, err := cat.NewGame(bitwa.Setup{Players: ps[:n], Seed: 1920})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGame(st, nil)
-	start, _ := g.Start()
-	if _, commit, err := g.Apply(start); err != nil {
-		t.Fatal(err)
-	} else {
-		commit()
-	}
-	return g
+	return opened(t, bitwa.Setup{Players: ps[:n], Seed: 1920})
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/internal/atomicfile"
 )
 
 // Heads is the hub's record of the journal heads the tables published in
@@ -145,7 +145,7 @@ func (h *Hub) saveHeads() {
 	data, err := json.MarshalIndent(h.heads, "", "  ")
 	h.mu.Unlock()
 	if err == nil {
-		err = writeFileAtomic(h.opts.Heads, append(data, '\n'))
+		err = atomicfile.Write(h.opts.Heads, append(data, '\n'), 0o600)
 	}
 	if err != nil {
 		h.mu.Lock()
@@ -153,24 +153,4 @@ func (h *Hub) saveHeads() {
 		h.mu.Unlock()
 		h.opts.Log.Error("hub: heads file not written", "path", h.opts.Heads, "err", err)
 	}
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
