@@ -77,7 +77,7 @@ func BenchmarkVenueLoadNATS(b *testing.B) {
 }
 
 // BenchmarkVenueWallSpectators: 2,000 spectators' live streams of the
-// venue wall (loopback, 50 a source address) while 100 tables publish 10
+// venue wall (loopback, 8 a source address, the wall's cap) while 100 tables publish 10
 // states a second through Mosquitto. stream-p99-ms is a table's publish →
 // each stream has it; heap-KB/stream, stack-KB/stream and
 // goroutines/stream are the hub's growth with the streams (after a GC);

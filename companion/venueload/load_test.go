@@ -19,6 +19,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 )
@@ -293,7 +294,10 @@ func (l load) run(tb testing.TB, b broker) result {
 	if l.spectators > 0 {
 		heap0, stack0, g0 = h.mem()
 	}
-	sources := (l.spectators + 49) / 50 // 50 spectators an address, under the wall's 64
+	// As many spectators an address as the wall lets one address stream
+	// (display.DefaultStreamsPerAddr): spectators each have their own.
+	perSource := display.DefaultStreamsPerAddr
+	sources := (l.spectators + perSource - 1) / perSource
 	clients := make([]*http.Client, max(sources, 1))
 	for i := range clients {
 		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, byte(1+i/250), byte(2+i%250))}}
@@ -308,7 +312,7 @@ func (l load) run(tb testing.TB, b broker) result {
 			var lastSeq int64
 			once := sync.OnceFunc(connected.Done)
 			defer once()
-			err := streamWall(ctx, clients[s/50], h.addr, once, func(at time.Time, wall []byte) {
+			err := streamWall(ctx, clients[s/perSource], h.addr, once, func(at time.Time, wall []byte) {
 				seq := probeSeq(wall, tableID(0))
 				// Every state of the table since the last wall is on
 				// the page now, itself or a newer one.
