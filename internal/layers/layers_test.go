@@ -1,0 +1,85 @@
+// Package layers checks the import graph: data flows one way (sensors →
+// companion → rules → companion → MQTT), so the lower layers never import
+// the higher ones, and no production package leans on a test harness.
+package layers
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/sztab/sztab/"
+
+// imports are the repository's production packages (test files aside)
+// and the repository packages each imports.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	graph := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, ":")
+		pkg = strings.TrimPrefix(pkg, module)
+		graph[pkg] = nil
+		for _, d := range strings.Fields(deps) {
+			if strings.HasPrefix(d, module) {
+				graph[pkg] = append(graph[pkg], strings.TrimPrefix(d, module))
+			}
+		}
+	}
+	return graph
+}
+
+// under says whether pkg is prefix or a package below it.
+func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(pkg, prefix+"/") }
+
+// harnesses are the test harnesses: only tests import them.
+var harnesses = []string{"internal/tabletest", "internal/twoworlds", "internal/brokertest", "internal/golden",
+	"internal/chromium", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock"}
+
+func TestLayers(t *testing.T) {
+	graph := imports(t)
+	if len(graph) < 40 {
+		t.Fatalf("go list found %d packages: not this repository", len(graph))
+	}
+	for _, rule := range []struct {
+		layer  string
+		may    []string // the repository packages it may import (prefixes)
+		reason string
+	}{
+		{"rules", []string{"rules", "internal/yamlsafe"}, "an engine is pure: no I/O, no daemon, no camera"},
+		{"hardware", []string{"hardware", "vision", "internal/yamlsafe"}, "drivers know no game and no daemon (the simulator sends camera snapshots)"},
+		{"vision", []string{"vision", "internal/yamlsafe", "internal/atomicfile"}, "the camera reports geometry; it decides no rule and knows no daemon"},
+		{"companion/wire", []string{"companion/wire", "companion/record", "rules"}, "the wire contract is read by the daemon, the hub, the watch and the venue: it imports none of them"},
+		{"companion/record", []string{"companion/record"}, "the signed record is checked by the organiser without a daemon"},
+	} {
+		for pkg, deps := range graph {
+			if !under(pkg, rule.layer) {
+				continue
+			}
+			for _, d := range deps {
+				ok := false
+				for _, m := range rule.may {
+					ok = ok || under(d, m)
+				}
+				if !ok {
+					t.Errorf("%s imports %s: %s may import only %v (%s)", pkg, d, rule.layer, rule.may, rule.reason)
+				}
+			}
+		}
+	}
+	for pkg, deps := range graph {
+		if slices.Contains(harnesses, pkg) {
+			continue
+		}
+		for _, d := range deps {
+			if slices.Contains(harnesses, d) {
+				t.Errorf("%s imports the test harness %s: production code never does", pkg, d)
+			}
+		}
+	}
+}
