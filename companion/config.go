@@ -55,6 +55,9 @@ type Config struct {
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
+	// stray is the one game section when it is not the game's own, left
+	// for CheckGame to name (a misspelled game id or another game's).
+	stray string
 
 	path string
 	data []byte
@@ -378,9 +381,16 @@ func (c *Config) check() error {
 		return c.errAt("evidence.max_days", "%d: 0 (no age limit) or more days", c.Evidence.MaxDays)
 	}
 	for key := range c.Sections {
-		if key != c.Game {
+		if key == c.Game {
+			continue
+		}
+		if _, own := c.Sections[c.Game]; own || len(c.Sections) > 1 {
 			return c.errAt(key, "unknown key %q (the only game section is the game's own, %s)", key, c.Game)
 		}
+		// One game section, not the game's: a misspelled game id (game:
+		// skirmsh beside skirmish:) or another game's section. Which games
+		// exist is the registry's to say, so CheckGame says which.
+		c.stray = key
 	}
 	if c.Language != "pl" && c.Language != "en" {
 		return c.errAt("language", "%q, want pl or en", c.Language)
