@@ -402,9 +402,11 @@ func newKeygenCmd() *cobra.Command {
 		Short: "Make a table's Ed25519 key for signing results",
 		Long: `keygen writes a new Ed25519 key: the private key to --out FILE (PEM, mode
 0600; keep it on the table), the public key to FILE.pub (give it to the
-organiser, who checks results with sztab verify --record DIR --pubkey
-FILE.pub). It never replaces a key file.`,
-		Args: cobra.NoArgs,
+organiser, who lists it in the tournament file's tables and checks results
+with sztab verify --record DIR --pubkey FILE.pub). A missing directory of
+FILE is made (mode 0700). It never replaces a key file.`,
+		Example: `  sztab keygen --out keys/t01.key   # keys/t01.key and keys/t01.key.pub`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return errors.New("keygen: --out FILE is required")
@@ -419,21 +421,29 @@ FILE.pub). It never replaces a key file.`,
 				perm os.FileMode
 			}{{out, priv, 0o600}, {out + ".pub", pub, 0o644}}
 			for _, f := range files {
-				if _, err := os.Stat(f.name); err == nil {
+				if fi, err := os.Stat(f.name); err == nil && fi.IsDir() {
+					return fmt.Errorf("keygen: --out %s is a directory; give the private key's file name (%s)", f.name, filepath.Join(f.name, "table.key"))
+				} else if err == nil {
 					return fmt.Errorf("keygen: %s exists; a key file is never replaced (remove it first if you mean it)", f.name)
 				}
 			}
-			for _, f := range files {
+			if dir := filepath.Dir(out); dir != "" {
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					return fmt.Errorf("keygen: making the directory %s for the key %s: %w", dir, out, err)
+				}
+			}
+			for i, f := range files {
+				what := [...]string{"private", "public"}[i]
 				fh, err := os.OpenFile(f.name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, f.perm)
 				if err != nil {
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 				if _, err := fh.Write(f.data); err != nil {
 					fh.Close()
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 				if err := fh.Close(); err != nil {
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 			}
 			k, _ := record.ParsePublicKey(pub)
