@@ -553,3 +553,27 @@ func (c *Config) DecodeSection(key string, v any) error {
 	reflect.ValueOf(v).Elem().Set(holder.Elem().Field(0))
 	return nil
 }
+
+// GameConfig is what a journal keeps of its table's config (meta
+// 'game_config', written by the daemon at every start) so that review and
+// export build the game from the journal alone: the game's own section and
+// measure.krok_mm, as YAML. It holds no logins, passwords or addresses;
+// paths in the section (a data file) stay relative to the config.
+func (c *Config) GameConfig() ([]byte, error) {
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) {
+		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+	}
+	add("measure", &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "krok_mm"},
+		{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(c.Measure.KrokMM, 'g', -1, 64)},
+	}})
+	if section, ok := c.Sections[c.Game]; ok {
+		add(c.Game, &section)
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("companion: the %s section of %s for the journal: %w", c.Game, c.path, err)
+	}
+	return out, nil
+}

@@ -216,3 +216,41 @@ func TestConfigRefusesNaN(t *testing.T) {
 		}
 	}
 }
+
+// What a journal keeps of the config is the game's part: its section and
+// the krok, never a login, a password or an address.
+func TestGameConfigKeepsTheGamesPartOnly(t *testing.T) {
+	secret := goodConfig + "display:\n  referee: {user: sedzia, password: tajne-haslo}\n"
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"section and krok", strings.Replace(secret, "players: []", "players: [Ania, Bartek]", 1), []string{"skirmish:", "Ania", "krok_mm: 25.4"}},
+		{"no section", strings.Replace(strings.Replace(secret, "skirmish:\n  players: []\n", "", 1), "game: skirmish", "game: tally", 1), []string{"krok_mm: 25.4"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseConfig("t.yaml", []byte(tc.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, err := cfg.GameConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(kept), w) {
+					t.Errorf("kept lacks %q:\n%s", w, kept)
+				}
+			}
+			for _, no := range []string{"tajne-haslo", "sedzia", "127.0.0.1", "klub"} {
+				if strings.Contains(string(kept), no) {
+					t.Errorf("kept holds %q:\n%s", no, kept)
+				}
+			}
+			back, err := ParseConfig("j.db", append([]byte("venue: v\ntable: t\ngame: "+cfg.Game+"\ntags: tags.yaml\n"), kept...))
+			if err != nil || back.Measure.KrokMM != cfg.Measure.KrokMM {
+				t.Errorf("kept does not read back: %v", err)
+			}
+		})
+	}
+}

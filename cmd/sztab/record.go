@@ -170,8 +170,9 @@ func newExportCmd() *cobra.Command {
   summary.sig    with --sign: the Ed25519 signature of both summaries' bytes
 
 The players and the result come from replaying the journal through the game,
-as the daemon does at start; --config names the table's config when the game
-needs its section to be built (default: the journal's identity alone).`,
+as the daemon does at start. Without --config the game is built from the
+journal alone (its identity and the game's section the daemon keeps in it);
+--config names the table's config for a journal made before journals kept it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if outDir == "" {
@@ -299,21 +300,21 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	if !ok {
 		return nil, record.Summary{}, fmt.Errorf("export: the journal's game %q is not one this Sztab plays", id.Game)
 	}
-	if cfg == nil {
+	given := cfg != nil
+	if !given {
 		var err error
-		// The journal's identity alone, and the game's defaults: the
+		// The journal's identity and the game's section kept in it: the
 		// replay takes the game's setup from its opening action. (The tag
 		// registry is named, never read.)
-		cfg, err = companion.ParseConfig(j.Path(), fmt.Appendf(nil, "venue: %q\ntable: %q\ngame: %q\ntags: tags.yaml\n", id.Venue, id.Table, id.Game))
-		if err != nil {
-			return nil, record.Summary{}, fmt.Errorf("export: a config from the journal's identity: %w; give --config", err)
+		if cfg, err = journalConfig(j); err != nil {
+			return nil, record.Summary{}, fmt.Errorf("export: %w", err)
 		}
 	} else if cfg.Venue != id.Venue || cfg.Table != id.Table || cfg.Game != id.Game {
 		return nil, record.Summary{}, fmt.Errorf("export: --config is for venue %q, table %q, game %q; the journal is %s", cfg.Venue, cfg.Table, cfg.Game, id)
 	}
 	g, err := spec.New(cfg)
 	if err != nil {
-		return nil, record.Summary{}, fmt.Errorf("export: building the %s game: %w (give --config with the table's config)", id.Game, err)
+		return nil, record.Summary{}, fmt.Errorf("export: %w", buildError(j, given, err))
 	}
 	gr, err := companion.ReplayJournal(ctx, j, g, id.Table, dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls}, chain.LastSeq)
 	if err != nil {
