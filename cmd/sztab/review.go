@@ -141,7 +141,7 @@ func buildError(j *companion.Journal, given bool, err error) error {
 	if _, kept, _ := j.GameConfig(context.Background()); !kept {
 		return fmt.Errorf("building the %s game: %w; the journal %s was made before journals kept their table's %s section: give --config with the table's config", id.Game, err, j.Path(), id.Game)
 	}
-	return fmt.Errorf("building the %s game from the config kept in the journal %s: %w; give --config with the table's config (a data file the section names is found beside the config)", id.Game, j.Path(), err)
+	return fmt.Errorf("building the %s game from the config kept in the journal %s: %w; give --config with the table's config (the kept section's paths are read relative to the journal's directory)", id.Game, j.Path(), err)
 }
 
 // serveReview serves the review page until ctx ends.
