@@ -55,6 +55,9 @@ type Config struct {
 	// Game sections (skirmish: …) are decoded by the game's own package
 	// through DecodeSection.
 	Sections map[string]yaml.Node `yaml:",inline"`
+	// stray is the one game section when it is not the game's own, left
+	// for CheckGame to name (a misspelled game id or another game's).
+	stray string
 
 	path string
 	data []byte
@@ -378,9 +381,16 @@ func (c *Config) check() error {
 		return c.errAt("evidence.max_days", "%d: 0 (no age limit) or more days", c.Evidence.MaxDays)
 	}
 	for key := range c.Sections {
-		if key != c.Game {
+		if key == c.Game {
+			continue
+		}
+		if _, own := c.Sections[c.Game]; own || len(c.Sections) > 1 {
 			return c.errAt(key, "unknown key %q (the only game section is the game's own, %s)", key, c.Game)
 		}
+		// One game section, not the game's: a misspelled game id (game:
+		// skirmsh beside skirmish:) or another game's section. Which games
+		// exist is the registry's to say, so CheckGame says which.
+		c.stray = key
 	}
 	if c.Language != "pl" && c.Language != "en" {
 		return c.errAt("language", "%q, want pl or en", c.Language)
@@ -542,4 +552,28 @@ func (c *Config) DecodeSection(key string, v any) error {
 	}
 	reflect.ValueOf(v).Elem().Set(holder.Elem().Field(0))
 	return nil
+}
+
+// GameConfig is what a journal keeps of its table's config (meta
+// 'game_config', written by the daemon at every start) so that review and
+// export build the game from the journal alone: the game's own section and
+// measure.krok_mm, as YAML. It holds no logins, passwords or addresses;
+// paths in the section (a data file) stay relative to the config.
+func (c *Config) GameConfig() ([]byte, error) {
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) {
+		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+	}
+	add("measure", &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "krok_mm"},
+		{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(c.Measure.KrokMM, 'g', -1, 64)},
+	}})
+	if section, ok := c.Sections[c.Game]; ok {
+		add(c.Game, &section)
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("companion: the %s section of %s for the journal: %w", c.Game, c.path, err)
+	}
+	return out, nil
 }

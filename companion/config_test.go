@@ -46,7 +46,7 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown nested key", strings.Replace(goodConfig, "  listen:", "  lisen:", 1), `unknown key "lisen"`, 6},
 		{"bad table id", strings.Replace(goodConfig, "table: stol-1", "table: Stół 1", 1), "table:", 2},
 		{"not a game id", strings.Replace(goodConfig, "game: skirmish", "game: Chess!", 1), `"Chess!" is not a game id`, 3},
-		{"another game's section", strings.Replace(goodConfig, "game: skirmish", "game: chess", 1), `unknown key "skirmish" (the only game section is the game's own, chess)`, 8},
+		{"two game sections", strings.Replace(goodConfig, "skirmish:\n", "chess: {}\nskirmish:\n", 1), `unknown key "chess" (the only game section is the game's own, skirmish)`, 7},
 		{"bad port", strings.Replace(goodConfig, "127.0.0.1:1883", "127.0.0.1:99999", 1), "port", 6},
 		{"both broker and listen", strings.Replace(goodConfig, "mqtt:\n", "mqtt:\n  broker: tcp://x:1883\n", 1), "not both", 7},
 		{"bad broker url", strings.Replace(goodConfig, "  listen: \"127.0.0.1:1883\"", "  broker: x:1883", 1), "broker URL", 6},
@@ -175,6 +175,32 @@ func TestCheckGameAgainstTheRegistry(t *testing.T) {
 	}
 }
 
+// A game id misspelled beside its section is an unknown game, said at the
+// game line with the games played, not an unknown key at the section; a
+// known game beside another game's section is that section's unknown key.
+func TestCheckGameNamesTheGameLine(t *testing.T) {
+	played := Games{{ID: "skirmish"}, {ID: "bitwa-warszawska"}, {ID: "chess"}}
+	for _, tc := range []struct {
+		name, game, want string
+		line             int
+	}{
+		{"misspelled game", "skirmsh", `companion: t.yaml:3: game: "skirmsh" is not a game this Sztab plays (skirmish, bitwa-warszawska, chess); the file's game section is "skirmish": is the game id misspelled?`, 3},
+		{"another game's section", "chess", `companion: t.yaml:8: skirmish: unknown key "skirmish" (the only game section is the game's own, chess)`, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseConfig("t.yaml", []byte(strings.Replace(goodConfig, "game: skirmish", "game: "+tc.game, 1)))
+			if err != nil {
+				t.Fatalf("ParseConfig: %v (which games exist is CheckGame's to say)", err)
+			}
+			_, err = cfg.CheckGame(played)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Line != tc.line || err.Error() != tc.want {
+				t.Errorf("got %v, want %s", err, tc.want)
+			}
+		})
+	}
+}
+
 // NaN slips through range checks written with < and >: a NaN significance
 // would never flag a loaded die. The fuzzer found both.
 func TestConfigRefusesNaN(t *testing.T) {
@@ -188,5 +214,43 @@ func TestConfigRefusesNaN(t *testing.T) {
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.key) {
 			t.Errorf("%s: got %v, want an error at %s", strings.TrimSpace(tc.yaml), err, tc.key)
 		}
+	}
+}
+
+// What a journal keeps of the config is the game's part: its section and
+// the krok, never a login, a password or an address.
+func TestGameConfigKeepsTheGamesPartOnly(t *testing.T) {
+	secret := goodConfig + "display:\n  referee: {user: sedzia, password: tajne-haslo}\n"
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"section and krok", strings.Replace(secret, "players: []", "players: [Ania, Bartek]", 1), []string{"skirmish:", "Ania", "krok_mm: 25.4"}},
+		{"no section", strings.Replace(strings.Replace(secret, "skirmish:\n  players: []\n", "", 1), "game: skirmish", "game: tally", 1), []string{"krok_mm: 25.4"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseConfig("t.yaml", []byte(tc.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, err := cfg.GameConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(kept), w) {
+					t.Errorf("kept lacks %q:\n%s", w, kept)
+				}
+			}
+			for _, no := range []string{"tajne-haslo", "sedzia", "127.0.0.1", "klub"} {
+				if strings.Contains(string(kept), no) {
+					t.Errorf("kept holds %q:\n%s", no, kept)
+				}
+			}
+			back, err := ParseConfig("j.db", append([]byte("venue: v\ntable: t\ngame: "+cfg.Game+"\ntags: tags.yaml\n"), kept...))
+			if err != nil || back.Measure.KrokMM != cfg.Measure.KrokMM {
+				t.Errorf("kept does not read back: %v", err)
+			}
+		})
 	}
 }

@@ -196,6 +196,16 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 	if t.journal, err = OpenJournal(cfg.Resolve(cfg.Journal), JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, d.log); err != nil {
 		return nil, err
 	}
+	// The game's part of the config, so that review and export build the
+	// game from the journal alone.
+	gameConfig, err := cfg.GameConfig()
+	if err == nil {
+		err = t.journal.SetGameConfig(ctx, gameConfig)
+	}
+	if err != nil {
+		t.journal.Close()
+		return nil, err
+	}
 	if !fixedSeed {
 		if err := t.journal.RecordSeed(ctx, opts.Clock(), cfg.Dice.Seed); err != nil {
 			t.journal.Close()

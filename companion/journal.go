@@ -693,3 +693,28 @@ func (j *Journal) Seeds(ctx context.Context) ([]uint64, error) {
 	}
 	return out, rows.Err()
 }
+
+// SetGameConfig keeps the table config's game part (Config.GameConfig) in
+// the journal's meta table, replacing an older one: the config the daemon
+// last opened the journal with. Like the seeds it is not in the hash chain:
+// review and export build the game with it, and the replay takes the game's
+// setup from the journal's opening action.
+func (j *Journal) SetGameConfig(ctx context.Context, text []byte) error {
+	if _, err := j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('game_config', ?)`, string(text)); err != nil {
+		return &JournalError{Path: j.path, Err: fmt.Errorf("keeping the game's config: %w", err)}
+	}
+	return nil
+}
+
+// GameConfig is what SetGameConfig kept; ok is false for a journal made
+// before journals kept it.
+func (j *Journal) GameConfig(ctx context.Context) (text []byte, ok bool, err error) {
+	var v string
+	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'game_config'`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, &JournalError{Path: j.path, Err: fmt.Errorf("reading the game's config: %w", err)}
+	}
+	return []byte(v), true, nil
+}

@@ -122,7 +122,14 @@ func (g Games) Check() error {
 func (c *Config) CheckGame(games Games) (GameSpec, error) {
 	spec, ok := games.Lookup(c.Game)
 	if !ok {
-		return GameSpec{}, c.errAt("game", "%q is not a game this Sztab plays (%s)", c.Game, strings.Join(games.IDs(), ", "))
+		hint := ""
+		if c.stray != "" {
+			hint = fmt.Sprintf("; the file's game section is %q: is the game id misspelled?", c.stray)
+		}
+		return GameSpec{}, c.errAt("game", "%q is not a game this Sztab plays (%s)%s", c.Game, strings.Join(games.IDs(), ", "), hint)
+	}
+	if c.stray != "" {
+		return GameSpec{}, c.errAt(c.stray, "unknown key %q (the only game section is the game's own, %s)", c.stray, c.Game)
 	}
 	if c.Hardware.Real() {
 		if err := c.Hardware.CheckKeys(spec.Commands.Names(wire.Keys)); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -30,7 +31,9 @@ target card is scanned, dice are entered on the keypad, the shot is resolved.
 --game mali-powstancy plays the README's Mali game (cards from tags, couriers
 moved as the pages send them, the soldier's die); --game bitwa-warszawska and
 --game wot-rush play a few rounds of theirs. Every run starts a fresh journal in
-a new directory. Ctrl-C stops it.`,
+a new directory. --dir keeps the files in DIR; a DIR whose journal holds a game
+is refused (the demo's script never plays over an old game): give another
+--dir or remove that journal. Ctrl-C stops it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
 				d, err := os.MkdirTemp("", "sztab-demo-")
@@ -58,6 +61,9 @@ a new directory. Ctrl-C stops it.`,
 			text = strings.Replace(text, `listen: "127.0.0.1:8080"`, fmt.Sprintf("listen: %q", freeOr(screens, "screens")), 1)
 			cfg, err := companion.ParseConfig(path, []byte(text))
 			if err != nil {
+				return err
+			}
+			if err := freshJournal(cfg); err != nil {
 				return err
 			}
 			fmt.Printf("Sztab demo — %s — journal in %s\n", spec.Title.EN, filepath.Join(dir, cfg.Journal))
@@ -154,4 +160,20 @@ func printDemoAccess(w io.Writer, cfg *companion.Config, broker, screen string) 
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Ctrl-C stops the demo.")
+}
+
+// freshJournal refuses a demo whose journal is already there: the demo's
+// script plays from the start, so over an old game it would replay its
+// cards and dice on top of that game's state.
+func freshJournal(cfg *companion.Config) error {
+	path := cfg.Resolve(cfg.Journal)
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		return fmt.Errorf("demo: the journal %s already holds a game, and the demo plays only a fresh one: give another --dir, or remove %s (and its -wal and -shm files) to start over", path, path)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	default:
+		return fmt.Errorf("demo: checking the journal %s: %w", path, err)
+	}
 }

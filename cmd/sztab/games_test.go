@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,34 @@ hardware:
 	_, err = cfg.CheckGame(games)
 	if err == nil || !strings.Contains(err.Error(), `key "shuffle" is not a key of this game`) || !strings.Contains(err.Error(), "t.yaml:8") {
 		t.Errorf("got %v, want the unknown key named at the hardware line", err)
+	}
+}
+
+// A misspelled game id in a shipped demo config is said at the game line,
+// as an unknown game, with every registered game's id.
+func TestConfigWithAMisspelledGame(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "skirmish.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), "game: skirmish", "game: skirmsh", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := companion.LoadConfig(path)
+	if err == nil {
+		_, err = cfg.CheckGame(games)
+	}
+	var ce *companion.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `game: "skirmsh" is not a game this Sztab plays (`+strings.Join(games.IDs(), ", ")+`)`) {
+		t.Fatalf("got %v, want the unknown game and the games played", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if ce.Line < 1 || !strings.HasPrefix(lines[ce.Line-1], "game:") {
+		t.Errorf("reported at line %d, want the game line", ce.Line)
 	}
 }

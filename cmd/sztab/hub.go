@@ -135,6 +135,7 @@ referee's view has arrived; the watch says whether the table took each).`,
 	f.StringVar(&o.Username, "username", "", "broker user name (the referee's for the referee view)")
 	pw.addFlags(cmd, "broker password")
 	f.BoolVar(&o.Clear, "clear", true, "redraw in place (false: print each frame)")
+	f.DurationVar(&o.NoStatusAfter, "no-status-after", watch.DefaultNoStatusAfter, "once connected, say \"no such table\" when the table's status has not come within this time")
 	cmd.MarkFlagRequired("table")
 	return cmd
 }

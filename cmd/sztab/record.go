@@ -170,8 +170,9 @@ func newExportCmd() *cobra.Command {
   summary.sig    with --sign: the Ed25519 signature of both summaries' bytes
 
 The players and the result come from replaying the journal through the game,
-as the daemon does at start; --config names the table's config when the game
-needs its section to be built (default: the journal's identity alone).`,
+as the daemon does at start. Without --config the game is built from the
+journal alone (its identity and the game's section the daemon keeps in it);
+--config names the table's config for a journal made before journals kept it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if outDir == "" {
@@ -299,21 +300,21 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	if !ok {
 		return nil, record.Summary{}, fmt.Errorf("export: the journal's game %q is not one this Sztab plays", id.Game)
 	}
-	if cfg == nil {
+	given := cfg != nil
+	if !given {
 		var err error
-		// The journal's identity alone, and the game's defaults: the
+		// The journal's identity and the game's section kept in it: the
 		// replay takes the game's setup from its opening action. (The tag
 		// registry is named, never read.)
-		cfg, err = companion.ParseConfig(j.Path(), fmt.Appendf(nil, "venue: %q\ntable: %q\ngame: %q\ntags: tags.yaml\n", id.Venue, id.Table, id.Game))
-		if err != nil {
-			return nil, record.Summary{}, fmt.Errorf("export: a config from the journal's identity: %w; give --config", err)
+		if cfg, err = journalConfig(j); err != nil {
+			return nil, record.Summary{}, fmt.Errorf("export: %w", err)
 		}
 	} else if cfg.Venue != id.Venue || cfg.Table != id.Table || cfg.Game != id.Game {
 		return nil, record.Summary{}, fmt.Errorf("export: --config is for venue %q, table %q, game %q; the journal is %s", cfg.Venue, cfg.Table, cfg.Game, id)
 	}
 	g, err := spec.New(cfg)
 	if err != nil {
-		return nil, record.Summary{}, fmt.Errorf("export: building the %s game: %w (give --config with the table's config)", id.Game, err)
+		return nil, record.Summary{}, fmt.Errorf("export: %w", buildError(j, given, err))
 	}
 	gr, err := companion.ReplayJournal(ctx, j, g, id.Table, dice.WatchConfig{Significance: cfg.Dice.Fairness.Significance, MinRolls: cfg.Dice.Fairness.MinRolls}, chain.LastSeq)
 	if err != nil {
@@ -402,9 +403,11 @@ func newKeygenCmd() *cobra.Command {
 		Short: "Make a table's Ed25519 key for signing results",
 		Long: `keygen writes a new Ed25519 key: the private key to --out FILE (PEM, mode
 0600; keep it on the table), the public key to FILE.pub (give it to the
-organiser, who checks results with sztab verify --record DIR --pubkey
-FILE.pub). It never replaces a key file.`,
-		Args: cobra.NoArgs,
+organiser, who lists it in the tournament file's tables and checks results
+with sztab verify --record DIR --pubkey FILE.pub). A missing directory of
+FILE is made (mode 0700). It never replaces a key file.`,
+		Example: `  sztab keygen --out keys/t01.key   # keys/t01.key and keys/t01.key.pub`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return errors.New("keygen: --out FILE is required")
@@ -419,21 +422,29 @@ FILE.pub). It never replaces a key file.`,
 				perm os.FileMode
 			}{{out, priv, 0o600}, {out + ".pub", pub, 0o644}}
 			for _, f := range files {
-				if _, err := os.Stat(f.name); err == nil {
+				if fi, err := os.Stat(f.name); err == nil && fi.IsDir() {
+					return fmt.Errorf("keygen: --out %s is a directory; give the private key's file name (%s)", f.name, filepath.Join(f.name, "table.key"))
+				} else if err == nil {
 					return fmt.Errorf("keygen: %s exists; a key file is never replaced (remove it first if you mean it)", f.name)
 				}
 			}
-			for _, f := range files {
+			if dir := filepath.Dir(out); dir != "" {
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					return fmt.Errorf("keygen: making the directory %s for the key %s: %w", dir, out, err)
+				}
+			}
+			for i, f := range files {
+				what := [...]string{"private", "public"}[i]
 				fh, err := os.OpenFile(f.name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, f.perm)
 				if err != nil {
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 				if _, err := fh.Write(f.data); err != nil {
 					fh.Close()
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 				if err := fh.Close(); err != nil {
-					return fmt.Errorf("keygen: %w", err)
+					return fmt.Errorf("keygen: writing the %s key %s: %w", what, f.name, err)
 				}
 			}
 			k, _ := record.ParsePublicKey(pub)

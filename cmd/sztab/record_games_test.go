@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/internal/tabletest"
 )
 
@@ -230,5 +232,44 @@ func editSQLiteArgs(t *testing.T, path, stmt string, args ...any) {
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		t.Fatalf("%s changed %d rows, want 1", stmt, n)
+	}
+}
+
+// Review and export work from a journal alone, for every game: the daemon
+// keeps the game's section in the journal, and the export without --config
+// is the export with it. A journal without it (made before) is refused with
+// exactly what to add.
+func TestReviewAndExportFromTheJournalAlone(t *testing.T) {
+	now = func() time.Time { return time.Date(2026, 8, 2, 9, 0, 0, 0, time.UTC) }
+	defer func() { now = time.Now }()
+	for _, g := range recordGames {
+		t.Run(g.game, func(t *testing.T) {
+			spec, _ := games.Lookup(g.game)
+			at := time.Date(2026, 8, 1, 17, 0, 0, 0, time.UTC)
+			path, cfgPath := tabletest.DemoJournal(t, t.TempDir(), g.file, spec, at, 20, nil)
+			if o, err := runSztab(t, "review", "--journal", path, "--at", "last"); err != nil {
+				t.Errorf("review --journal alone: %v\n%s", err, o)
+			}
+			alone, given := filepath.Join(t.TempDir(), "rec"), filepath.Join(t.TempDir(), "rec")
+			if o, err := runSztab(t, "export", "--journal", path, "--out", alone); err != nil {
+				t.Fatalf("export --journal alone: %v\n%s", err, o)
+			}
+			if o, err := runSztab(t, "export", "--journal", path, "--config", cfgPath, "--out", given); err != nil {
+				t.Fatalf("export --config: %v\n%s", err, o)
+			}
+			a, _ := os.ReadFile(filepath.Join(alone, record.RecordFile))
+			b, _ := os.ReadFile(filepath.Join(given, record.RecordFile))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("the export from the journal alone differs from the export with --config")
+			}
+		})
+	}
+	// A journal made before journals kept the section: the exact hint.
+	path, _ := maliJournal(t)
+	for _, args := range [][]string{{"export", "--journal", path, "--out", t.TempDir()}, {"review", "--journal", path, "--at", "last"}} {
+		_, err := runSztab(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "the journal "+path+" was made before journals kept their table's mali-powstancy section: give --config with the table's config") {
+			t.Errorf("%s without the kept section: got %v, want the exact hint", args[0], err)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/companion/tournament"
 	"github.com/sztab/sztab/internal/golden"
 )
 
@@ -422,5 +423,80 @@ func TestExportNamesThePairing(t *testing.T) {
 	}
 	if o, err := runSztab(t, "verify", "--record", out, "--pubkey", key+".pub"); err != nil || !strings.Contains(o, "signature good") || !strings.Contains(o, "bound to pairing "+b.Pairing) {
 		t.Fatalf("verify: %v\n%s", err, o)
+	}
+}
+
+// The organiser's steps as the shipped tournament example says them: each
+// table's key path, less its .pub, is keygen's --out (into a keys directory
+// not made yet), and the tournament then opens with the keys keygen wrote.
+func TestKeygenWritesWhatTheTournamentExampleLoads(t *testing.T) {
+	dir := t.TempDir()
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "firmware-config", "venue", "tournament.example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "tournament.yaml")
+	if err := os.WriteFile(file, shipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := tournament.LoadConfig(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Tables) == 0 {
+		t.Fatal("the example lists no tables")
+	}
+	for _, tb := range cfg.Tables {
+		priv, ok := strings.CutSuffix(tb.Key, ".pub")
+		if !ok {
+			t.Fatalf("table %s: key %s is not a name keygen writes (FILE.pub of keygen --out FILE)", tb.ID, tb.Key)
+		}
+		if o, err := runSztab(t, "keygen", "--out", priv); err != nil || !strings.Contains(o, "public key  "+tb.Key) {
+			t.Fatalf("keygen --out %s: %v\n%s", priv, err, o)
+		}
+	}
+	tr, err := tournament.Open(context.Background(), filepath.Join(dir, "venue.db"), cfg)
+	if err != nil {
+		t.Fatalf("the example does not open with keygen's keys: %v", err)
+	}
+	tr.Close()
+}
+
+// keygen says what went wrong and where: --out in a directory not made yet
+// is made (0700), --out naming a directory or under a file is refused with
+// the path.
+func TestKeygenSaysWhatAndWhere(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "plik")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, out, want string
+	}{
+		{"a missing directory is made", filepath.Join(dir, "keys", "deep", "t01.key"), ""},
+		{"a directory", dir, "keygen: --out " + dir + " is a directory; give the private key's file name"},
+		{"under a file", filepath.Join(file, "t01.key"), "keygen: making the directory " + file + " for the key " + filepath.Join(file, "t01.key") + ": "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := runSztab(t, "keygen", "--out", tc.out)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("keygen: %v\n%s", err, o)
+				}
+				for _, f := range []string{tc.out, tc.out + ".pub"} {
+					if _, err := os.Stat(f); err != nil {
+						t.Errorf("keygen wrote no %s: %v", f, err)
+					}
+				}
+				if fi, err := os.Stat(filepath.Dir(tc.out)); err != nil || fi.Mode().Perm() != 0o700 {
+					t.Errorf("the key's directory: %v, mode %v, want 0700", err, fi.Mode().Perm())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

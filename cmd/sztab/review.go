@@ -35,8 +35,9 @@ review --journal FILE --serve ADDR serves a page on ADDR (127.0.0.1:8090)
 that steps through the game entry by entry, with the table's picture of each
 moment. Both only read the journal, without its lock: they may run beside
 the daemon playing on it, and show it as it was when they opened it.
---config names the table's config when the game needs its section to be
-built (default: the journal's identity alone).`,
+Without --config the game is built from the journal alone: its identity and
+the game's section the daemon keeps in it; --config names the table's config
+for a journal made before journals kept it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (at == "") == (serve == "") {
@@ -98,19 +99,49 @@ func gameBuilder(j *companion.Journal, cfg *companion.Config) (func() (companion
 	if !ok {
 		return nil, nil, fmt.Errorf("review: the journal's game %q is not one this Sztab plays", id.Game)
 	}
-	if cfg == nil {
+	given := cfg != nil
+	if !given {
 		var err error
-		cfg, err = companion.ParseConfig(j.Path(), fmt.Appendf(nil, "venue: %q\ntable: %q\ngame: %q\ntags: tags.yaml\n", id.Venue, id.Table, id.Game))
-		if err != nil {
-			return nil, nil, fmt.Errorf("review: a config from the journal's identity: %w; give --config", err)
+		if cfg, err = journalConfig(j); err != nil {
+			return nil, nil, fmt.Errorf("review: %w", err)
 		}
 	} else if cfg.Venue != id.Venue || cfg.Table != id.Table || cfg.Game != id.Game {
 		return nil, nil, fmt.Errorf("review: --config is for venue %q, table %q, game %q; the journal is %s", cfg.Venue, cfg.Table, cfg.Game, id)
 	}
 	if _, err := spec.New(cfg); err != nil {
-		return nil, nil, fmt.Errorf("review: building the %s game: %w (give --config with the table's config)", id.Game, err)
+		return nil, nil, fmt.Errorf("review: %w", buildError(j, given, err))
 	}
 	return func() (companion.Game, error) { return spec.New(cfg) }, cfg, nil
+}
+
+// journalConfig is the config review and export build the journal's game
+// with when no --config is given: the journal's identity and the game's
+// part of the table's config the daemon kept in it (none in a journal made
+// before; the game's defaults then).
+func journalConfig(j *companion.Journal) (*companion.Config, error) {
+	id := j.Identity()
+	text := fmt.Appendf(nil, "venue: %q\ntable: %q\ngame: %q\ntags: tags.yaml\n", id.Venue, id.Table, id.Game)
+	kept, _, err := j.GameConfig(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := companion.ParseConfig(j.Path(), append(text, kept...))
+	if err != nil {
+		return nil, fmt.Errorf("the config kept in the journal %s: %w; give --config with the table's config", j.Path(), err)
+	}
+	return cfg, nil
+}
+
+// buildError says why the journal's game was not built and what to give.
+func buildError(j *companion.Journal, given bool, err error) error {
+	id := j.Identity()
+	if given {
+		return fmt.Errorf("building the %s game from --config: %w", id.Game, err)
+	}
+	if _, kept, _ := j.GameConfig(context.Background()); !kept {
+		return fmt.Errorf("building the %s game: %w; the journal %s was made before journals kept their table's %s section: give --config with the table's config", id.Game, err, j.Path(), id.Game)
+	}
+	return fmt.Errorf("building the %s game from the config kept in the journal %s: %w; give --config with the table's config (the kept section's paths are read relative to the journal's directory)", id.Game, j.Path(), err)
 }
 
 // serveReview serves the review page until ctx ends.

@@ -36,7 +36,7 @@ func TestVenueStaysConnectedOnTheShippedMosquitto(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(dir, "keys", table+".pub.pem"), pub, 0o644)
+		os.WriteFile(filepath.Join(dir, "keys", table+".key.pub"), pub, 0o644) // what keygen --out keys/t01.key writes
 	}
 	t.Setenv(organiserEnv, "orga-haslo")
 	root := newRoot()

@@ -17,7 +17,7 @@ func TestExampleConfig(t *testing.T) {
 	if cfg.Game != "skirmish" || cfg.Seats != 2 || len(cfg.Players) != 4 || len(cfg.Tables) != 2 || cfg.Rounds != 5 {
 		t.Errorf("example: %+v", cfg)
 	}
-	if !strings.HasSuffix(cfg.Tables[0].Key, filepath.Join("firmware-config", "venue", "keys", "t01.pub.pem")) {
+	if !strings.HasSuffix(cfg.Tables[0].Key, filepath.Join("firmware-config", "venue", "keys", "t01.key.pub")) {
 		t.Errorf("key path %q not relative to the file", cfg.Tables[0].Key)
 	}
 	if cfg.Seed != cfg.Name || cfg.Bye.Outcome != "win" {

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/eclipse/paho.mqtt.golang/packets"
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
@@ -38,7 +40,25 @@ type Options struct {
 	// (n, c, x, u, 1–6), sent to the table's referee/command topic. The
 	// broker carries them only for the referee's credentials.
 	Commands io.Reader
+	// NoStatusAfter is how long the watch waits, once connected, for the
+	// table's status before it says there is no such table (0: 10 s). A
+	// running daemon's status is retained, so it comes at once.
+	NoStatusAfter time.Duration
 }
+
+// DefaultNoStatusAfter is NoStatusAfter's default.
+const DefaultNoStatusAfter = 10 * time.Second
+
+// link is how far the watch got with the broker, said on the screen while
+// the table is not heard: a watch that only waits never says why.
+type link int
+
+const (
+	linkConnecting  link = iota
+	linkUnreachable      // the broker's address does not answer
+	linkRefused          // the broker answers and refuses the login
+	linkConnected
+)
 
 // Screen is what the watch knows of the table.
 type Screen struct {
@@ -58,6 +78,78 @@ type Screen struct {
 	pending  string
 	// pendingID is the id of the command sent and not yet answered.
 	pendingID string
+	// link, broker, user and why: the connection, said while the table is
+	// not heard; noStatus, once set, is how long the table was awaited.
+	link     link
+	table    string
+	broker   string
+	user     string
+	why      string
+	noStatus time.Duration
+}
+
+// Connecting notes an attempt to reach the broker at addr as user.
+func (s *Screen) Connecting(addr, user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.broker, s.user = addr, user
+	if s.link == linkConnected {
+		s.link = linkConnecting
+	}
+}
+
+// Connected notes that the broker took the login.
+func (s *Screen) Connected() {
+	s.mu.Lock()
+	s.link, s.why = linkConnected, ""
+	s.mu.Unlock()
+}
+
+// Failed notes why the broker was not reached: a refused login, or an
+// address that does not answer.
+func (s *Screen) Failed(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.link, s.why = linkUnreachable, err.Error()
+	if errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) || errors.Is(err, packets.ErrorRefusedNotAuthorised) {
+		s.link = linkRefused
+	}
+}
+
+// NoStatus notes that the table's status did not come within d of the
+// connection; it reports whether the screen changed.
+func (s *Screen) NoStatus(d time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status.Status != "" || s.link != linkConnected {
+		return false
+	}
+	s.noStatus = d
+	return true
+}
+
+// waiting says why the table is not shown: the broker's address, the login
+// or the table id.
+func (s *Screen) waiting() (status, detail string) {
+	say := s.say
+	switch s.link {
+	case linkUnreachable:
+		return say("BROKER NIEOSIĄGALNY", "BROKER UNREACHABLE"),
+			fmt.Sprintf(say("broker nieosiągalny pod %s (%s); sprawdź --broker i czy broker działa",
+				"broker unreachable at %s (%s); check --broker and that the broker runs"), s.broker, s.why)
+	case linkRefused:
+		return say("LOGOWANIE ODRZUCONE", "LOGIN REFUSED"),
+			fmt.Sprintf(say("broker %s odrzucił logowanie użytkownika %q (%s); sprawdź --username i hasło",
+				"login refused by the broker at %s for user %q (%s); check --username and the password"), s.broker, s.user, s.why)
+	case linkConnected:
+		if s.noStatus > 0 {
+			return say("NIE MA TAKIEGO STOŁU", "NO SUCH TABLE"),
+				fmt.Sprintf(say("nie ma takiego stołu: brak statusu stołu %q w ciągu %v od połączenia z %s; sprawdź --table i --venue",
+					"no such table: no status of table %q within %v of connecting to %s; check --table and --venue"), s.table, s.noStatus, s.broker)
+		}
+		return say("CZEKAM NA STÓŁ", "WAITING FOR THE TABLE"), ""
+	}
+	return say("ŁĄCZĘ Z BROKEREM", "CONNECTING TO THE BROKER"), fmt.Sprintf(say("łączę z %s…", "connecting to %s…"), s.broker)
 }
 
 func (s *Screen) setNote(n string) {
@@ -90,7 +182,7 @@ func (s *Screen) say(pl, en string) string {
 }
 
 // NewScreen returns an empty screen in lang.
-func NewScreen(lang string) *Screen { return &Screen{lang: lang} }
+func NewScreen(lang string) *Screen { return &Screen{lang: lang, link: linkConnected} }
 
 const keepEvents = 12
 
@@ -110,6 +202,7 @@ func (s *Screen) text(t rules.Text) string {
 func (s *Screen) Apply(suffix string, payload []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.link = linkConnected // a message came through the broker
 	switch suffix {
 	case "status":
 		var m wire.StatusMessage
@@ -179,11 +272,14 @@ func (s *Screen) Render() string {
 	defer s.mu.Unlock()
 	var b strings.Builder
 	say := s.say
-	status := strings.ToUpper(s.status.Status)
-	if status == "" {
-		status = say("CZEKAM NA STÓŁ", "WAITING FOR THE TABLE")
+	status, detail := strings.ToUpper(s.status.Status), ""
+	if status == "" || s.link != linkConnected {
+		status, detail = s.waiting()
 	}
 	fmt.Fprintf(&b, "Sztab · %s / %s · %s · %s · seq %d\n", s.status.Venue, s.status.Table, s.status.Game, status, s.seq)
+	if detail != "" {
+		fmt.Fprintln(&b, "  "+detail)
+	}
 	if s.headline != "" {
 		fmt.Fprintln(&b, s.headline)
 	}
@@ -208,7 +304,9 @@ func (s *Screen) Render() string {
 	for i := len(s.events) - 1; i >= 0; i-- {
 		fmt.Fprintln(&b, "  "+s.events[i])
 	}
-	if s.commands {
+	if s.commands && s.link == linkConnected {
+		// No keys before the broker took the login: a refused
+		// login is no referee.
 		b.WriteString(strings.Repeat("─", 60) + "\n")
 		var keys []string
 		for _, c := range s.status.Commands.For(wire.Ref) {
@@ -240,6 +338,19 @@ func Run(ctx context.Context, o Options) error {
 	}
 	screen := NewScreen(o.Lang)
 	screen.commands = o.Commands != nil
+	screen.link, screen.table, screen.broker, screen.user = linkConnecting, o.Table, o.Broker, o.Username
+	noStatusAfter := o.NoStatusAfter
+	if noStatusAfter <= 0 {
+		noStatusAfter = DefaultNoStatusAfter
+	}
+	var timeOnce sync.Once
+	var noStatus *time.Timer
+	defer func() {
+		timeOnce.Do(func() {}) // no timer after the return
+		if noStatus != nil {
+			noStatus.Stop()
+		}
+	}()
 	redraw := make(chan struct{}, 1)
 	poke := func() {
 		select {
@@ -251,11 +362,40 @@ func Run(ctx context.Context, o Options) error {
 	var base wire.Topics // the table's, once a message of it is seen
 	opts := paho.NewClientOptions().AddBroker(o.Broker).
 		SetClientID(fmt.Sprintf("sztab-watch-%s-%d", o.Table, time.Now().UnixNano()%1e6)).
-		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true)
+		SetAutoReconnect(true).SetConnectRetry(true).SetConnectRetryInterval(time.Second).SetCleanSession(true).
+		// MQTT 3.1.1 only: a refused login is then said as refused, not
+		// as paho's retry in 3.1.
+		SetProtocolVersion(4).
+		SetConnectionNotificationHandler(func(_ paho.Client, n paho.ConnectionNotification) {
+			switch n := n.(type) {
+			case paho.ConnectionNotificationConnecting:
+				screen.Connecting(o.Broker, o.Username)
+			case paho.ConnectionNotificationFailed:
+				screen.Failed(n.Reason)
+			case paho.ConnectionNotificationLost:
+				reason := errors.New("connection lost")
+				if n.Reason != nil {
+					reason = fmt.Errorf("connection lost: %w", n.Reason)
+				}
+				screen.Failed(reason)
+			default:
+				return
+			}
+			poke()
+		})
 	if o.Username != "" {
 		opts.SetUsername(o.Username).SetPassword(o.Password)
 	}
 	opts.SetOnConnectHandler(func(c paho.Client) {
+		screen.Connected()
+		poke()
+		timeOnce.Do(func() {
+			noStatus = time.AfterFunc(noStatusAfter, func() {
+				if screen.NoStatus(noStatusAfter) {
+					poke()
+				}
+			})
+		})
 		c.Subscribe(wire.TableFilter(venue, o.Table), 1, func(_ paho.Client, m paho.Message) {
 			t, ok := wire.ParseTopic(m.Topic())
 			if !ok {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/logbuf"
+	"github.com/sztab/sztab/internal/wait"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -204,5 +206,68 @@ func TestRunSendsTheRefereesKeys(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Error(err)
+	}
+}
+
+// A watch that only waits never says why: an unreachable broker, a refused
+// login and a wrong table id each say so, in both languages, and a refused
+// login shows no referee's keys.
+func TestRunSaysWhyItWaits(t *testing.T) {
+	daemon := display.Credential{User: "d", Password: "p"}
+	referee := display.Credential{User: "sedzia", Password: "tajne"}
+	b, err := companion.StartBroker("127.0.0.1:0", companion.BrokerUsers{Daemon: daemon, Referee: referee, Topics: wire.TopicsFor("demo", "stol-1")}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pub := paho.NewClient(paho.NewClientOptions().AddBroker("tcp://" + b.Addr()).SetUsername("d").SetPassword("p").SetClientID("pub"))
+	if tok := pub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	defer pub.Disconnect(100)
+	pub.Publish("sztab/v1/demo/stol-1/status", 1, true, status).Wait()
+	// An address nothing listens on: taken, then let go.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "tcp://" + l.Addr().String()
+	l.Close()
+	live := "tcp://" + b.Addr()
+
+	for _, c := range []struct {
+		name, lang, broker, table, user, password string
+		want                                      []string
+	}{
+		{"unreachable en", "en", dead, "stol-1", "", "", []string{"BROKER UNREACHABLE", "broker unreachable at " + dead}},
+		{"unreachable pl", "pl", dead, "stol-1", "", "", []string{"BROKER NIEOSIĄGALNY", "broker nieosiągalny pod " + dead}},
+		{"refused en", "en", live, "stol-1", "sedzia", "zle", []string{"LOGIN REFUSED", `login refused by the broker at ` + live + ` for user "sedzia"`}},
+		{"refused pl", "pl", live, "stol-1", "sedzia", "zle", []string{"LOGOWANIE ODRZUCONE", `odrzucił logowanie użytkownika "sedzia"`}},
+		{"no table en", "en", live, "stol-7", "", "", []string{"NO SUCH TABLE", `no such table: no status of table "stol-7" within 300ms`}},
+		{"no table pl", "pl", live, "stol-7", "", "", []string{"NIE MA TAKIEGO STOŁU", `nie ma takiego stołu: brak statusu stołu "stol-7" w ciągu 300ms`}},
+		{"found en", "en", live, "stol-1", "sedzia", "tajne", []string{"ONLINE", "Referee (a key, then Enter)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := &syncBuffer{}
+			keys, typing := io.Pipe()
+			defer typing.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				done <- Run(ctx, Options{Broker: c.broker, Table: c.table, Lang: c.lang, Out: out, Clear: false,
+					Username: c.user, Password: c.password, Commands: keys, NoStatusAfter: 300 * time.Millisecond})
+			}()
+			for _, w := range c.want {
+				wait.Until(t, "the watch to show "+w, func() bool { return strings.Contains(out.String(), w) })
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+			got := out.String()
+			if strings.HasPrefix(c.name, "refused") && (strings.Contains(got, "Referee (a key") || strings.Contains(got, "Sędzia (klawisz")) {
+				t.Errorf("a refused login shows the referee's keys:\n%s", got)
+			}
+		})
 	}
 }
