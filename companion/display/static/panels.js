@@ -142,7 +142,7 @@ window.SztabPanels = (function () {
       var online = tb.status === "online";
       return ctx.el("div", { class: "tablecard" + (online ? "" : " offline") + (tb.conflict ? " conflict" : ""), "data-testid": "table-" + tb.table },
         ctx.el("h2", {}, ctx.el("span", { class: "dot " + (online ? "online" : "offline") }), tb.table),
-        ctx.el("div", { "data-testid": "status-" + tb.table, text: (online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
+        ctx.el("div", { "data-testid": "status-" + tb.table, text: (tb.finished ? ctx.say("koniec gry", "game over") : online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
         tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("⚠ dwa stoły podają ten sam identyfikator", "⚠ two tables claim this id") }) : null,
         tb.headline ? ctx.el("div", { class: "result", "data-testid": "headline-" + tb.table, text: ctx.t(tb.headline) }) : null,
         tb.seq ? ctx.el("div", { class: "meta", text: "seq " + tb.seq }) : null,
