@@ -250,8 +250,8 @@ func checkSeats(t *testing.T, where string, got, want []rec.Seat) {
 	}
 }
 
-// writeGoldenJournal writes a golden game's actions (one JSON action a
-// line, # comments) as a table's journal, each an accepted action.
+// writeGoldenJournal writes a golden game (read by the game's own script
+// reader) as the table's journal.
 func writeGoldenJournal(t *testing.T, path string, id companion.JournalIdentity, golden string, parse func([]byte) ([]rules.ScriptLine, error), codec *rules.Codec) {
 	t.Helper()
 	data, err := os.ReadFile(golden)
@@ -262,21 +262,7 @@ func writeGoldenJournal(t *testing.T, path string, id companion.JournalIdentity,
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := companion.OpenJournal(path, id, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	at := time.Date(2026, 8, 1, 17, 0, 0, 0, time.UTC)
-	for i, l := range lines {
-		body, err := codec.Encode(l.Action)
-		if err != nil {
-			t.Fatalf("%s line %d: %v", golden, l.Line, err)
-		}
-		if _, err := j.Append(context.Background(), companion.KindAction, id.Game, at.Add(time.Duration(i)*time.Second), body, []byte(`[]`)); err != nil {
-			t.Fatalf("%s line %d: %v", golden, l.Line, err)
-		}
-	}
+	tabletest.ScriptJournal(t, path, id, lines, codec)
 }
 
 // syncBox keeps the last payload of each topic.
