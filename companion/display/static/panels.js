@@ -180,6 +180,15 @@ window.SztabPanels = (function () {
 
   // generic shows a game without a panel of its own: its summary lines, or
   // its state as JSON.
+  // result is the finished game's result, the state message's headline
+  // (the same text as the wall, the watch, the export and the signed
+  // statement: companion.ResultText), for a game's panel to show at the end;
+  // null while the game is not over.
+  function result(msg, ctx, cls) {
+    if (!msg.finished || !msg.headline) return null;
+    return ctx.el("div", { class: cls || "result", "data-testid": "result", text: ctx.t(msg.headline) });
+  }
+
   function generic(msg, ctx) {
     if (msg.summary && msg.summary.length) {
       return ctx.el("div", { "data-testid": "generic" }, msg.summary.map(function (l) { return ctx.el("div", { class: "line", text: ctx.t(l) }); }));
@@ -187,6 +196,6 @@ window.SztabPanels = (function () {
     return ctx.el("pre", { class: "json", "data-testid": "generic" }, JSON.stringify(msg.state || msg, null, 1));
   }
 
-  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic, record: record,
+  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic, record: record, result: result,
            util: { pct: pct, distBars: distBars, dice: dice } };
 })();
