@@ -21,8 +21,10 @@ import (
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/chromium"
+	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
+	"github.com/sztab/sztab/rules/skirmish"
 	"github.com/sztab/sztab/vision"
 )
 
@@ -365,7 +367,7 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 	ctx := browser(t)
 	broker := startMosquitto(t)
 	var tables []*running
-	for _, id := range []string{"stol-1", "stol-2"} {
+	for _, id := range []string{"stol-1", "stol-2", "stol-3"} {
 		dir := t.TempDir()
 		cfg := demoConfig(t, dir, fmt.Sprintf("mqtt:\n  broker: \"tcp://%s\"\n", broker), false)
 		text := strings.Replace(string(cfg.Raw()), "table: stol-1", "table: "+id, 1)
@@ -373,6 +375,10 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 		c, err := companion.ParseConfig(cfg.Path(), []byte(text))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if id == "stol-3" {
+			// A finished game: the skirmish README's, to its end.
+			finishedSkirmish(t, c)
 		}
 		tables = append(tables, startServing(t, c, skirmishgame.Spec))
 	}
@@ -390,6 +396,8 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 	until(t, ctx, time.Now(), text("[data-testid=status-stol-1]", "gra trwa")+" && "+text("[data-testid=status-stol-2]", "gra trwa"))
 	until(t, ctx, time.Now(), text("[data-testid=headline-stol-2]", "rozmieszczenie"))
 	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=table-stol-1] a[href='http://stol-1.local:8080/']")`)
+	// The finished table: game over, its headline the result.
+	until(t, ctx, time.Now(), text("[data-testid=status-stol-3]", "koniec gry")+" && "+text("[data-testid=headline-stol-3]", "koniec gry: wygrywa Ania"))
 	deploy(t, tables[1].d, 20)
 	until(t, ctx, time.Now(), text("[data-testid=headline-stol-2]", "ruch"))
 	screenshot(t, ctx, "venue-wall")
@@ -398,6 +406,26 @@ func TestBrowserVenueWallFollowsEveryTable(t *testing.T) {
 	until(t, ctx, time.Now(), text("[data-testid=status-stol-1]", "offline")+" && "+text("[data-testid=status-stol-2]", "gra trwa"))
 	screenshot(t, ctx, "venue-wall-offline")
 	tables[1].stop(t)
+	tables[2].stop(t)
+}
+
+// finishedSkirmish writes the skirmish README's game, which ends, as the
+// journal of the table cfg.
+func finishedSkirmish(t *testing.T, cfg *companion.Config) {
+	t.Helper()
+	data, err := os.ReadFile("../rules/skirmish/testdata/games/readme.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := skirmishgame.LoadCatalogue(skirmishgame.DataFiles{}, func(p string) string { return p })
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := skirmish.ParseScript(cat, "readme.jsonl", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabletest.ScriptJournal(t, cfg.Resolve(cfg.Journal), companion.JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, lines, skirmish.Actions)
 }
 
 // The referee takes back an action from the page, with the reason; every

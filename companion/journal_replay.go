@@ -107,15 +107,9 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 	}
 	r.Rulings, r.Corrections, r.Breaches = p.rulings, p.corrections, p.breaches
 	r.Dice = watch.Reports()
-	var v struct {
-		Result json.RawMessage `json:"result"`
-	}
-	if b, err := json.Marshal(g.View(Public)); err == nil {
-		json.Unmarshal(b, &v)
-	}
 	r.Players = viewPlayers(g)
 	r.Seats = Outcome(g)
-	r.Finished = len(v.Result) > 0 && string(v.Result) != "null"
+	r.Finished = r.Seats != nil
 	if h, ok := g.(Headliner); ok {
 		r.Result = h.Headline()
 	}

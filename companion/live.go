@@ -186,5 +186,7 @@ type liveHeadline struct {
 	Table    string      `json:"table"`
 	Game     string      `json:"game"`
 	Headline *rules.Text `json:"headline,omitempty"`
-	Instance string      `json:"instance,omitempty"`
+	// Finished, so that a live copy keeps the wall's table finished.
+	Finished bool   `json:"finished,omitempty"`
+	Instance string `json:"instance,omitempty"`
 }

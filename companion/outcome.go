@@ -2,8 +2,11 @@ package companion
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	rec "github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/rules"
 )
 
 // Outcomer is implemented by games that say, once the game is over, each
@@ -68,4 +71,64 @@ func viewPlayers(g Game) []RecordPlayer {
 		out = append(out, RecordPlayer{Seat: p.Seat, Name: p.Name, Side: side})
 	}
 	return out
+}
+
+// ResultText is a finished game's result as every place says it (the
+// headline at the end, the table's screen, the venue wall, the watch, the
+// export's summary and the signed statement's result_pl/en), made from the
+// game's outcome alone so that they cannot disagree: the winner by name, or
+// the seats sharing the win, a draw, or a defeat of every seat; then each
+// seat's final score (left out when no seat scored: a game that keeps no
+// points); then the game's note, when it has one (how the game ended, the
+// tie-break that decided it). A seat is named by its player's name, else
+// its side, else its number.
+func ResultText(seats []rec.Seat, note rules.Text) rules.Text {
+	var won, drew []string
+	scored := false
+	for _, s := range seats {
+		switch s.Outcome {
+		case rec.Win:
+			won = append(won, seatName(s))
+		case rec.Draw:
+			drew = append(drew, seatName(s))
+		}
+		scored = scored || s.Score != 0
+	}
+	var t rules.Text
+	switch {
+	case len(won) > 0:
+		t = rules.Textf("koniec gry: wygrywa %s", "game over: %s wins", strings.Join(won, ", "))
+	case len(drew) == len(seats) && len(seats) > 0:
+		t = rules.Textf("koniec gry: remis", "game over: a draw")
+	case len(drew) > 0:
+		t = rules.Textf("koniec gry: wygraną dzielą %s", "game over: %s share the win", strings.Join(drew, ", "))
+	default:
+		t = rules.Textf("koniec gry: przegrywają wszyscy", "game over: every seat loses")
+	}
+	if scored {
+		var pl, en []string
+		for _, s := range seats {
+			pl = append(pl, fmt.Sprintf("%s %d pkt", seatName(s), s.Score))
+			en = append(en, fmt.Sprintf("%s %d pts", seatName(s), s.Score))
+		}
+		t.PL += " · " + strings.Join(pl, ", ")
+		t.EN += " · " + strings.Join(en, ", ")
+	}
+	if note.PL != "" || note.EN != "" {
+		t.PL += " · " + note.PL
+		t.EN += " · " + note.EN
+	}
+	return t
+}
+
+// seatName names a seat in a result: its player, else its side, else its
+// number (the same in both languages but the last).
+func seatName(s rec.Seat) string {
+	switch {
+	case s.Name != "":
+		return s.Name
+	case s.Side != "":
+		return s.Side
+	}
+	return fmt.Sprintf("#%d", s.Seat)
 }

@@ -634,6 +634,7 @@ func (t *table) view(v Viewer) ([]byte, error) {
 		text := h.Headline()
 		m.Headline = &text
 	}
+	m.Finished = Outcome(t.game) != nil
 	if s, ok := t.game.(Summarizer); ok {
 		m.Summary = s.Summary(v)
 	}

@@ -274,19 +274,19 @@ func TestExportSignedAndVerify(t *testing.T) {
 	}, {
 		name: "the Markdown summary's result altered",
 		damage: func(t *testing.T, d string) {
-			replace(t, filepath.Join(d, record.MarkdownFile), "the game is over: scoring", "the game is over: Bartek wins")
+			replace(t, filepath.Join(d, record.MarkdownFile), "game over: Bartek wins", "game over: Ania wins")
 		},
 		want: "summary.md: does not state the result of",
 	}, {
 		name: "the HTML summary's result altered",
 		damage: func(t *testing.T, d string) {
-			replace(t, filepath.Join(d, record.HTMLFile), "koniec gry: liczymy punkty", "koniec gry: wygrywa Bartek")
+			replace(t, filepath.Join(d, record.HTMLFile), "koniec gry: wygrywa Bartek", "koniec gry: wygrywa Ania")
 		},
 		want: "summary.html: does not state the result of",
 	}, {
 		name: "the result altered",
 		damage: func(t *testing.T, d string) {
-			replace(t, filepath.Join(d, record.StatementFile), "scoring", "a draw")
+			replace(t, filepath.Join(d, record.StatementFile), "Bartek wins", "a draw")
 		},
 		pubkey: key + ".pub", want: "the signature does not match",
 	}, {

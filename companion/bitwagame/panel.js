@@ -154,7 +154,7 @@
     var st = msg.state || {};
     var me = mySeat(ctx);
     var nodes = [tracks(st, ctx)];
-    if (st.result) nodes.push(ctx.el("div", { class: "result", "data-testid": "result", text: ctx.t(st.result.text) }));
+    if (P.result(msg, ctx)) nodes.push(P.result(msg, ctx));
     var w = waiting(st, ctx);
     if (w) nodes.push(w);
     nodes.push(board(st, ctx), resourceRow(st, ctx));

@@ -165,7 +165,7 @@ var stageName = map[string]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return s.Result.Text
+		return companion.ResultText(companion.Outcome(g), s.Result.Text)
 	}
 	if s.Phase == bitwa.PhaseSetup || s.Round == 0 {
 		return rules.Textf("przygotowanie gry · czeka: %s", "setup · waiting for: %s", name(s, waiting(s)))

@@ -138,6 +138,8 @@ type Table struct {
 	Screen   string      `json:"screen,omitempty"`
 	Seq      int64       `json:"seq,omitempty"`
 	Headline *rules.Text `json:"headline,omitempty"`
+	// Finished says the table's game is over: its headline is the result.
+	Finished bool `json:"finished,omitempty"`
 	// Updated is when the hub last heard the table's state (a live copy of
 	// the state it shows included) or status.
 	Updated time.Time `json:"updated"`
@@ -550,7 +552,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
 			return
 		}
-		t.Seq, t.Headline, t.run = s.Seq, s.Headline, s.Instance
+		t.Seq, t.Headline, t.Finished, t.run = s.Seq, s.Headline, s.Finished, s.Instance
 		if s.Game != "" {
 			t.Game = s.Game
 		}

@@ -237,7 +237,7 @@
     var nodes = [];
     nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" }, ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), " · ",
       two(phaseName[st.phase], ctx) || st.phase || "", " · ", ctx.say("żetony niemieckie: ", "German tokens: ") + (st.tokens || 0)));
-    if (st.result) nodes.push(ctx.el("div", { class: "flag", "data-testid": "result" }, ctx.t(st.result.reason)));
+    if (P.result(msg, ctx, "flag")) nodes.push(P.result(msg, ctx, "flag"));
     nodes.push(players(st, ctx));
     var pe = pending(st, ctx);
     if (pe) nodes.push(pe);

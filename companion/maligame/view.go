@@ -138,24 +138,72 @@ var phaseName = map[string]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return s.Result.Reason
+		return companion.ResultText(companion.Outcome(g), resultNote(*s.Result))
 	}
 	ph := phaseName[s.Phase]
 	return rules.Text{PL: fmt.Sprintf("Runda %d · %s · żetony niemieckie %d", s.Round, ph.PL, s.Tokens),
 		EN: fmt.Sprintf("Round %d · %s · German tokens %d", s.Round, ph.EN, s.Tokens)}
 }
 
-// Summary is the headline, each player's delivered orders, and what the
-// game waits for.
+// resultNote is what the result says beside the winner and the scores:
+// why every seat lost (the Germans' victory), or, when the best score was
+// shared, that the most delivered orders broke the tie (the rulebook's
+// tie-break, mali.Winners).
+func resultNote(r mali.Result) rules.Text {
+	if r.Defeat {
+		return r.Reason
+	}
+	best, tied := -1, false
+	for _, sc := range r.Scores {
+		switch {
+		case sc.Total > best:
+			best, tied = sc.Total, false
+		case sc.Total == best:
+			tied = true
+		}
+	}
+	if !tied {
+		return rules.Text{}
+	}
+	if len(r.Winners) > 1 {
+		return rules.Textf("remis także w liczbie dostarczonych rozkazów", "tied on delivered orders too")
+	}
+	return rules.Textf("remis punktowy rozstrzygnęła liczba dostarczonych rozkazów", "a tie on points, broken by the most delivered orders")
+}
+
+// points is each seat's points: once the game is over, its final score as
+// its outcome says it (what the result, the statement and the export
+// count: orders, couriers home and goals, or 0 for all on the Germans'
+// victory); before, the points of its delivered orders.
+func (g *Game) points() map[int]int {
+	out := map[int]int{}
+	if seats := companion.Outcome(g); seats != nil {
+		for _, s := range seats {
+			out[s.Seat] = s.Score
+		}
+		return out
+	}
+	s := g.State()
+	for _, p := range s.Players {
+		for _, id := range p.Delivered {
+			out[p.Seat] += s.Catalogue().Orders[id].Points
+		}
+	}
+	return out
+}
+
+// Summary is the headline, each player's delivered orders and points (see
+// points), and what the game waits for.
 func (g *Game) Summary(companion.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
+	pts := g.points()
 	for _, p := range s.Players {
-		pts := 0
-		for _, id := range p.Delivered {
-			pts += s.Catalogue().Orders[id].Points
+		who := p.Colour
+		if p.Name != "" {
+			who = p.Name + " (" + p.Colour + ")"
 		}
-		out = append(out, rules.Textf("%s (%s): %d rozkazów, %d pkt", "%s (%s): %d orders, %d pts", p.Name, p.Colour, len(p.Delivered), pts))
+		out = append(out, rules.Textf("%s: %d rozkazów, %d pkt", "%s: %d orders, %d pts", who, len(p.Delivered), pts[p.Seat]))
 	}
 	if p := s.Pending; p != nil && s.Result == nil {
 		out = append(out, rules.Textf("Czekam na: %s (miejsce %d)", "Waiting for: %s (seat %d)", p.Kind, p.Seat))
@@ -169,12 +217,9 @@ func (g *Game) Scoreboard() hardware.Scoreboard {
 	s := g.State()
 	sb := hardware.Scoreboard{Digits: fmt.Sprintf("%2d-%d", s.Round%100, s.Tokens)}
 	sb.Lines = append(sb.Lines, fmt.Sprintf("R%d %s", s.Round, s.Phase))
+	pts := g.points()
 	for _, p := range s.Players {
-		pts := 0
-		for _, id := range p.Delivered {
-			pts += s.Catalogue().Orders[id].Points
-		}
-		sb.Lines = append(sb.Lines, fmt.Sprintf("%.8s %d", p.Name, pts))
+		sb.Lines = append(sb.Lines, fmt.Sprintf("%.8s %d", p.Name, pts[p.Seat]))
 	}
 	return sb
 }

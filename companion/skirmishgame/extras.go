@@ -2,6 +2,7 @@ package skirmishgame
 
 import (
 	"fmt"
+	"github.com/sztab/sztab/companion"
 	"strings"
 
 	"github.com/sztab/sztab/rules"
@@ -24,13 +25,15 @@ func (g *Game) ActiveSeat() int { return g.State().ActiveSeat() }
 // left, or the result once the game is over. It is public: it counts the
 // models as the public view does, deployed ones only until deployment is
 // over.
-func (g *Game) Headline() rules.Text { return headline(g.State().View(skirmish.Viewer{})) }
+func (g *Game) Headline() rules.Text {
+	if r := g.State().Result; r != nil {
+		return companion.ResultText(companion.Outcome(g), r.Text)
+	}
+	return headline(g.State().View(skirmish.Viewer{}))
+}
 
 // headline is the headline of a state as a viewer sees it.
 func headline(s skirmish.State) rules.Text {
-	if s.Result != nil {
-		return s.Result.Text
-	}
 	phase := s.Phase.Name()
 	if phase.PL == "" {
 		phase = rules.Text{PL: string(s.Phase), EN: string(s.Phase)}

@@ -176,7 +176,7 @@
     nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" },
       ctx.say("Runda ", "Round ") , ctx.el("b", { text: String(st.round || 0) }), " · ",
       two(phaseName[st.phase], ctx) || st.phase || "", active ? " · " + active.name : ""));
-    if (st.result) nodes.push(ctx.el("div", { class: "flag", "data-testid": "result" }, ctx.t(st.result.text) || JSON.stringify(st.result)));
+    if (P.result(msg, ctx, "flag")) nodes.push(P.result(msg, ctx, "flag"));
     var score = sides(st, ctx);
     if (score) nodes.push(score);
     if (st.call) nodes.push(ctx.el("div", { class: "flag", "data-testid": "too-close" }, ctx.t(st.call.question) || ctx.say("Pomiar za blisko granicy — rozstrzygnijcie.", "A measurement too close to call — please rule.")));

@@ -45,10 +45,10 @@ var commands = append(wire.Vocabulary{
 // deployment, the models of undeployed units are v's own only).
 func (g *Game) Summary(v companion.Viewer) []rules.Text {
 	s := g.Adapter.View(v).(skirmish.State)
-	out := []rules.Text{headline(s)}
 	if s.Result != nil {
-		return out
+		return []rules.Text{g.Headline()}
 	}
+	out := []rules.Text{headline(s)}
 	for _, sd := range s.Sides {
 		out = append(out, rules.Textf("%s: %d modeli, %d zabitych, %d pkt celu, %d pkt rozkazów",
 			"%s: %d models, %d kills, %d objective pts, %d order pts", sd.Faction, sd.Alive, sd.Kills, sd.ObjectivePoints, sd.OrderPoints))

@@ -350,7 +350,7 @@ var phaseName = map[west1920.Phase]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return *s.Result
+		return companion.ResultText(companion.Outcome(g), *s.Result)
 	}
 	ph := phaseName[s.Phase]
 	t := rules.Text{PL: fmt.Sprintf("Etap %d/%d · %s", s.Stage, west1920.Stages, ph.PL),

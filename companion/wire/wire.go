@@ -247,6 +247,9 @@ type StateMessage struct {
 	Game  string `json:"game"`
 	// Headline is a one-line summary for the venue wall.
 	Headline *rules.Text `json:"headline,omitempty"`
+	// Finished says the game is over (it has an outcome): the headline is
+	// then its result (companion.ResultText).
+	Finished bool `json:"finished,omitempty"`
 	// Summary is a few lines of text for this viewer: the terminal watch
 	// and small displays show them without knowing the game.
 	Summary []rules.Text `json:"summary,omitempty"`

@@ -140,7 +140,7 @@
       ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }),
       active && st.phase === "play" ? " · " + ctx.say("tura: ", "turn: ") + active.name : "",
       st.end_triggered && st.phase === "play" ? " · " + ctx.say("ostatnia runda", "last round") : ""));
-    if (st.result) nodes.push(ctx.el("div", { class: "result", "data-testid": "result", text: ctx.t(st.result.text) }));
+    if (P.result(msg, ctx)) nodes.push(P.result(msg, ctx));
     var ch = choices(st, ctx);
     if (ch) nodes.push(ch);
     if (st.selection) nodes.push(ctx.el("div", { class: "flag", "data-testid": "selection" },

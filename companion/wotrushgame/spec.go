@@ -98,7 +98,7 @@ func medals(s wotrush.State, p wotrush.Player) int {
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return s.Result.Text
+		return companion.ResultText(companion.Outcome(g), s.Result.Text)
 	}
 	p := s.Player(s.Active)
 	if p == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/rules"
 )
 
 // DemoJournal plays a game's demo session (the demo table file, e.g.
@@ -42,6 +43,29 @@ func WaitSeq(t testing.TB, d *companion.Daemon, seq int64) {
 	for end := time.Now().Add(30 * time.Second); d.Seq() < seq; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the journal stays at entry %d, want %d", d.Seq(), seq)
+		}
+	}
+}
+
+// ScriptJournal writes a game's script (a golden game's actions, read by
+// the game's own script reader) as a table's journal: each line an
+// accepted action in the codec's form, a second apart, as a daemon that
+// played it would have left it (the daemon replays it at start).
+func ScriptJournal(t testing.TB, path string, id companion.JournalIdentity, lines []rules.ScriptLine, codec *rules.Codec) {
+	t.Helper()
+	j, err := companion.OpenJournal(path, id, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	at := time.Date(2026, 8, 1, 17, 0, 0, 0, time.UTC)
+	for i, l := range lines {
+		body, err := codec.Encode(l.Action)
+		if err != nil {
+			t.Fatalf("script line %d: %v", l.Line, err)
+		}
+		if _, err := j.Append(context.Background(), companion.KindAction, id.Game, at.Add(time.Duration(i)*time.Second), body, []byte(`[]`)); err != nil {
+			t.Fatalf("script line %d: %v", l.Line, err)
 		}
 	}
 }

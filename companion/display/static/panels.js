@@ -142,7 +142,7 @@ window.SztabPanels = (function () {
       var online = tb.status === "online";
       return ctx.el("div", { class: "tablecard" + (online ? "" : " offline") + (tb.conflict ? " conflict" : ""), "data-testid": "table-" + tb.table },
         ctx.el("h2", {}, ctx.el("span", { class: "dot " + (online ? "online" : "offline") }), tb.table),
-        ctx.el("div", { "data-testid": "status-" + tb.table, text: (online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
+        ctx.el("div", { "data-testid": "status-" + tb.table, text: (tb.finished ? ctx.say("koniec gry", "game over") : online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
         tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("⚠ dwa stoły podają ten sam identyfikator", "⚠ two tables claim this id") }) : null,
         tb.headline ? ctx.el("div", { class: "result", "data-testid": "headline-" + tb.table, text: ctx.t(tb.headline) }) : null,
         tb.seq ? ctx.el("div", { class: "meta", text: "seq " + tb.seq }) : null,
@@ -180,6 +180,15 @@ window.SztabPanels = (function () {
 
   // generic shows a game without a panel of its own: its summary lines, or
   // its state as JSON.
+  // result is the finished game's result, the state message's headline
+  // (the same text as the wall, the watch, the export and the signed
+  // statement: companion.ResultText), for a game's panel to show at the end;
+  // null while the game is not over.
+  function result(msg, ctx, cls) {
+    if (!msg.finished || !msg.headline) return null;
+    return ctx.el("div", { class: cls || "result", "data-testid": "result", text: ctx.t(msg.headline) });
+  }
+
   function generic(msg, ctx) {
     if (msg.summary && msg.summary.length) {
       return ctx.el("div", { "data-testid": "generic" }, msg.summary.map(function (l) { return ctx.el("div", { class: "line", text: ctx.t(l) }); }));
@@ -187,6 +196,6 @@ window.SztabPanels = (function () {
     return ctx.el("pre", { class: "json", "data-testid": "generic" }, JSON.stringify(msg.state || msg, null, 1));
   }
 
-  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic, record: record,
+  return { register: register, games: games, referee: referee, player: player, hub: hub, generic: generic, record: record, result: result,
            util: { pct: pct, distBars: distBars, dice: dice } };
 })();
