@@ -83,33 +83,46 @@ func viewPlayers(g Game) []RecordPlayer {
 // tie-break that decided it). A seat is named by its player's name, else
 // its side, else its number.
 func ResultText(seats []rec.Seat, note rules.Text) rules.Text {
-	var won, drew []string
+	return ResultTextNamed(seats, note, nil)
+}
+
+// ResultTextNamed is ResultText with each seat named by name (nil: by
+// its player, else its side, else its number, the same in both
+// languages): for a game whose seats are sides with a name in each
+// language and no player's name.
+func ResultTextNamed(seats []rec.Seat, note rules.Text, name func(rec.Seat) rules.Text) rules.Text {
+	if name == nil {
+		name = func(s rec.Seat) rules.Text { n := seatName(s); return rules.Text{PL: n, EN: n} }
+	}
+	var wonPL, wonEN, drewPL, drewEN []string
 	scored := false
 	for _, s := range seats {
+		n := name(s)
 		switch s.Outcome {
 		case rec.Win:
-			won = append(won, seatName(s))
+			wonPL, wonEN = append(wonPL, n.PL), append(wonEN, n.EN)
 		case rec.Draw:
-			drew = append(drew, seatName(s))
+			drewPL, drewEN = append(drewPL, n.PL), append(drewEN, n.EN)
 		}
 		scored = scored || s.Score != 0
 	}
 	var t rules.Text
 	switch {
-	case len(won) > 0:
-		t = rules.Textf("koniec gry: wygrywa %s", "game over: %s wins", strings.Join(won, ", "))
-	case len(drew) == len(seats) && len(seats) > 0:
+	case len(wonPL) > 0:
+		t = rules.Text{PL: "koniec gry: wygrywa " + strings.Join(wonPL, ", "), EN: "game over: " + strings.Join(wonEN, ", ") + " wins"}
+	case len(drewPL) == len(seats) && len(seats) > 0:
 		t = rules.Textf("koniec gry: remis", "game over: a draw")
-	case len(drew) > 0:
-		t = rules.Textf("koniec gry: wygraną dzielą %s", "game over: %s share the win", strings.Join(drew, ", "))
+	case len(drewPL) > 0:
+		t = rules.Text{PL: "koniec gry: wygraną dzielą " + strings.Join(drewPL, ", "), EN: "game over: " + strings.Join(drewEN, ", ") + " share the win"}
 	default:
 		t = rules.Textf("koniec gry: przegrywają wszyscy", "game over: every seat loses")
 	}
 	if scored {
 		var pl, en []string
 		for _, s := range seats {
-			pl = append(pl, fmt.Sprintf("%s %d pkt", seatName(s), s.Score))
-			en = append(en, fmt.Sprintf("%s %d pts", seatName(s), s.Score))
+			n := name(s)
+			pl = append(pl, fmt.Sprintf("%s %d pkt", n.PL, s.Score))
+			en = append(en, fmt.Sprintf("%s %d pts", n.EN, s.Score))
 		}
 		t.PL += " · " + strings.Join(pl, ", ")
 		t.EN += " · " + strings.Join(en, ", ")

@@ -37,3 +37,16 @@ func TestResultText(t *testing.T) {
 		})
 	}
 }
+
+// A game whose seats are sides names them in each language, never by the
+// side's id.
+func TestResultTextNamed(t *testing.T) {
+	side := func(s rec.Seat) rules.Text {
+		return map[string]rules.Text{"polish": {PL: "gracz polski", EN: "the Polish player"}, "russian": {PL: "gracz rosyjski", EN: "the Russian player"}}[s.Side]
+	}
+	got := companion.ResultTextNamed([]rec.Seat{{Seat: 1, Side: "polish", Outcome: rec.Win}, {Seat: 2, Side: "russian", Outcome: rec.Loss}}, rules.Text{}, side)
+	want := rules.Text{PL: "koniec gry: wygrywa gracz polski", EN: "game over: the Polish player wins"}
+	if got != want {
+		t.Errorf("got  %q / %q\nwant %q / %q", got.PL, got.EN, want.PL, want.EN)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/west1920"
@@ -350,7 +351,7 @@ var phaseName = map[west1920.Phase]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return companion.ResultText(companion.Outcome(g), *s.Result)
+		return companion.ResultTextNamed(companion.Outcome(g), *s.Result, func(seat record.Seat) rules.Text { return sideName(seat.Side) })
 	}
 	ph := phaseName[s.Phase]
 	t := rules.Text{PL: fmt.Sprintf("Etap %d/%d · %s", s.Stage, west1920.Stages, ph.PL),

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // prepareBattle checks 9.2 and computes both modified combat factors (9.3).
@@ -513,7 +515,9 @@ func (s *State) endStage() []Event {
 				s.Winner = side
 			}
 		}
-		t := textf("Koniec gry: miasta punktowane Polacy %d, Rosjanie %d; wynik: %s", "Game over: victory cities Poles %d, Russians %d; result: %s", count[Polish], count[Russian], s.Winner)
+		verdict := map[string]rules.Text{"draw": {PL: "remis", EN: "a draw"},
+			Polish: {PL: "zwycięstwo Polaków", EN: "the Poles win"}, Russian: {PL: "zwycięstwo Rosjan", EN: "the Russians win"}}[s.Winner]
+		t := textf("Koniec gry: miasta punktowane Polacy %d, Rosjanie %d; wynik: %s", "Game over: victory cities Poles %d, Russians %d; result: %s", count[Polish], count[Russian], verdict)
 		s.Result = &t
 		return append(evs, Event{Type: "game_over", Text: t})
 	}
