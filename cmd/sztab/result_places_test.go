@@ -109,19 +109,21 @@ func TestResultEverywhereTheSame(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the daemon on the finished game's journal: %v", err)
 			}
+			// (1) The headline, and the outcome every place is made from:
+			// read from the game Open rebuilt from the journal, before the
+			// daemon serves (the game is then its loop's alone).
+			seats := companion.Outcome(d.Game())
+			if seats == nil {
+				d.Close()
+				t.Fatal("the golden game is not over: no outcome")
+			}
+			headline := d.Game().(companion.Headliner).Headline()
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- d.Serve(ctx) }()
 			var once sync.Once
 			stop := func() { once.Do(func() { cancel(); <-done; d.Close() }) }
 			defer stop()
-
-			// (1) The headline, and the outcome every place is made from.
-			seats := companion.Outcome(d.Game())
-			if seats == nil {
-				t.Fatal("the golden game is not over: no outcome")
-			}
-			headline := d.Game().(companion.Headliner).Headline()
 			want := []string{tc.winner}
 			want = append(want, tc.scores...)
 			for _, s := range want {
