@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -428,22 +427,7 @@ func deckYAML(decks map[string][]string) string {
 // by new in its config, and then given inputs.
 func demoTwin(t *testing.T, old, new string, in []companion.Input) twoworlds.DaemonWorld {
 	t.Helper()
-	cfg := tabletest.DemoConfig(t, t.TempDir(), "bitwa-warszawska.yaml", true)
-	data, err := os.ReadFile(cfg.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(data), `listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, 1)
-	text = strings.Replace(text, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`, 1)
-	if !strings.Contains(text, old) {
-		t.Fatalf("the demo config has no %q", old)
-	}
-	path := filepath.Join(filepath.Dir(cfg.Path()), "twin.yaml")
-	cfg, err = companion.ParseConfig(path, []byte(strings.Replace(text, old, new, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return twoworlds.DaemonWorld{Config: cfg, Inputs: in}
+	return twoworlds.DaemonWorld{Config: tabletest.DemoConfigEdited(t, t.TempDir(), "bitwa-warszawska.yaml", true, old, new), Inputs: in}
 }
 
 // TestTwoWorldsDemo runs the demo on two real daemons: the demo's config,

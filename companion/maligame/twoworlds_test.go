@@ -644,21 +644,7 @@ func TestTwoWorldsDemo(t *testing.T) {
 		t.Skip("two real daemons")
 	}
 	world := func(seed string, in ...companion.Input) twoworlds.DaemonWorld {
-		dir := t.TempDir()
-		tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", true)
-		path := filepath.Join(dir, "mali-powstancy.yaml")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.NewReplacer(`listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`).Replace(string(data))
-		if !strings.Contains(text, "seed: 1944\n") {
-			t.Fatal("the demo's seed is not 1944")
-		}
-		cfg, err := companion.ParseConfig(path, []byte(strings.Replace(text, "seed: 1944\n", "seed: "+seed+"\n", 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := tabletest.DemoConfigEdited(t, t.TempDir(), "mali-powstancy.yaml", true, "seed: 1944\n", "seed: "+seed+"\n")
 		return twoworlds.DaemonWorld{Config: cfg, Inputs: in}
 	}
 	twoworlds.CheckDaemons(t, twoworlds.DaemonPair{Name: "the demo, another seed", Spec: Spec,

@@ -615,31 +615,7 @@ func TestTwoWorldsLeaks(t *testing.T) {
 // in a directory of its own, with old replaced by new in its config.
 func demoWorld(t *testing.T, script bool, old, new string, inputs ...companion.Input) twoworlds.DaemonWorld {
 	t.Helper()
-	cfg := tabletest.DemoConfig(t, t.TempDir(), "skirmish.yaml", script)
-	data, err := os.ReadFile(cfg.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	text = strings.Replace(text, `listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, 1)
-	text = strings.Replace(text, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`, 1)
-	if !script {
-		var kept []string
-		for _, l := range strings.Split(text, "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(l), "simulated:") {
-				kept = append(kept, l)
-			}
-		}
-		text = strings.Replace(strings.Join(kept, "\n"), "hardware:\n", "", 1)
-	}
-	if !strings.Contains(text, old) {
-		t.Fatalf("the demo config has no %q", old)
-	}
-	cfg, err = companion.ParseConfig(cfg.Path(), []byte(strings.Replace(text, old, new, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return twoworlds.DaemonWorld{Config: cfg, Inputs: inputs}
+	return twoworlds.DaemonWorld{Config: tabletest.DemoConfigEdited(t, t.TempDir(), "skirmish.yaml", script, old, new), Inputs: inputs}
 }
 
 // TestTwoWorldsDemo plays the demo on two real daemons whose configs

@@ -30,6 +30,17 @@ import (
 // loopback ports; without script, the simulated session is left out.
 func DemoConfig(t testing.TB, dir, file string, script bool) *companion.Config {
 	t.Helper()
+	return DemoConfigEdited(t, dir, file, script)
+}
+
+// DemoConfigEdited is DemoConfig with the config's text edited first:
+// edits are pairs of an old text, which must be there, and its
+// replacement (the first place it stands), for a twin of the demo table.
+func DemoConfigEdited(t testing.TB, dir, file string, script bool, edits ...string) *companion.Config {
+	t.Helper()
+	if len(edits)%2 != 0 {
+		t.Fatalf("tabletest: edits come in pairs (old, new), got %d", len(edits))
+	}
 	err := fs.WalkDir(firmwareconfig.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -55,6 +66,12 @@ func DemoConfig(t testing.TB, dir, file string, script bool) *companion.Config {
 		}
 		text = strings.Join(lines, "\n")
 		text = strings.Replace(text, "hardware:\n\n", "", 1)
+	}
+	for i := 0; i < len(edits); i += 2 {
+		if !strings.Contains(text, edits[i]) {
+			t.Fatalf("the demo config %s has no %q", file, edits[i])
+		}
+		text = strings.Replace(text, edits[i], edits[i+1], 1)
 	}
 	cfg, err := companion.ParseConfig(filepath.Join(dir, file), []byte(text))
 	if err != nil {

@@ -1,11 +1,8 @@
 package twoworlds_test
 
 import (
-	"os"
-	"strings"
 	"testing"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/internal/twoworlds"
@@ -25,21 +22,7 @@ func (f *fakeT) Errorf(s string, a ...any) {
 // demo is Bitwa Warszawska's demo table in a directory of its own, with
 // old replaced by new in its config.
 func demo(t *testing.T, old, new string) twoworlds.DaemonWorld {
-	cfg := tabletest.DemoConfig(t, t.TempDir(), "bitwa-warszawska.yaml", true)
-	data, err := os.ReadFile(cfg.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(data), `listen: "127.0.0.1:1884"`, `listen: "127.0.0.1:0"`, 1)
-	text = strings.Replace(text, `listen: "127.0.0.1:8080"`, `listen: "127.0.0.1:0"`, 1)
-	if !strings.Contains(text, old) {
-		t.Fatalf("the demo config has no %q", old)
-	}
-	cfg, err = companion.ParseConfig(cfg.Path(), []byte(strings.Replace(text, old, new, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return twoworlds.DaemonWorld{Config: cfg}
+	return twoworlds.DaemonWorld{Config: tabletest.DemoConfigEdited(t, t.TempDir(), "bitwa-warszawska.yaml", true, old, new)}
 }
 
 // TestCheckDaemons: the same table played twice looks the same on every
