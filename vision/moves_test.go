@@ -3,7 +3,18 @@ package vision
 import (
 	"math"
 	"testing"
+
+	"github.com/sztab/sztab/rules/skirmish"
 )
+
+// underTemplate is the rules' decision on the camera's gaps.
+func underTemplate(mk TableMarker, models []ModelPosition, rule skirmish.TemplateRule) (under, unsure []string) {
+	var gaps []skirmish.MarkerGap
+	for _, g := range MarkerGaps(mk, models) {
+		gaps = append(gaps, skirmish.MarkerGap(g))
+	}
+	return skirmish.UnderTemplate(gaps, rule)
+}
 
 func TestUnderTemplate(t *testing.T) {
 	mk := TableMarker{Kind: MarkerTemplate, X: 100, Y: 100, DiameterMM: 76, SigmaMM: 1}
@@ -18,18 +29,18 @@ func TestUnderTemplate(t *testing.T) {
 		model("centre-rule", "b", 137, 100), // 37: centre under it too
 	}
 	tests := []struct {
-		rule         TemplateRule
+		rule         skirmish.TemplateRule
 		under, close []string
 	}{
-		{TemplateTouch, []string{"centre", "partly", "centre-rule"}, []string{"edge-in", "edge-out"}},
+		{skirmish.TemplateTouch, []string{"centre", "partly", "centre-rule"}, []string{"edge-in", "edge-out"}},
 		{"", []string{"centre", "partly", "centre-rule"}, []string{"edge-in", "edge-out"}},
-		{TemplateCentre, []string{"centre"}, []string{"partly", "centre-rule"}},
+		{skirmish.TemplateCentre, []string{"centre"}, []string{"partly", "centre-rule"}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.rule), func(t *testing.T) {
-			u := UnderTemplate(mk, models, tt.rule)
-			if !equalStrings(u.Models, tt.under) || !equalStrings(u.Close, tt.close) {
-				t.Errorf("got under %v close %v, want %v %v", u.Models, u.Close, tt.under, tt.close)
+			under, unsure := underTemplate(mk, models, tt.rule)
+			if !equalStrings(under, tt.under) || !equalStrings(unsure, tt.close) {
+				t.Errorf("got under %v close %v, want %v %v", under, unsure, tt.under, tt.close)
 			}
 		})
 	}
@@ -65,30 +76,26 @@ func TestMoves(t *testing.T) {
 		model("over", "a", 260, 0), model("beside", "a", 260, 100), model("graze", "a", 260, 51.5),
 		model("clip", "a", 260, 46), model("still", "a", 205, 0), model("new", "a", 0, 0),
 	}}
-	allow := func(m ModelPosition) float64 { return 100 }
-	got := Moves(start, end, allow, 0)
+	got := Moves(start, end)
 	want := []struct {
 		id          string
 		mm          float64
 		jump, close bool
-		over        float64
 	}{
-		{"over", 110, true, false, 10},
-		{"beside", 110, false, false, 10},
-		{"graze", 110, false, true, 10},
-		{"clip", 110, true, false, 10}, // 4 mm past the wall's edge, bound 2.24
-		{"still", 0, false, false, 0},
+		{"over", 110, true, false},
+		{"beside", 110, false, false},
+		{"graze", 110, false, true},
+		{"clip", 110, true, false}, // 4 mm past the wall's edge, bound 2.24
+		{"still", 0, false, false}, // stands in the wall: did not move, did not jump
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d moves, want %d: %+v", len(got), len(want), got)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Model != w.id || math.Abs(g.Distance.MM-w.mm) > 1e-9 || g.Jump != w.jump || g.JumpClose != w.close || math.Abs(g.OvershootMM-w.over) > 1e-9 {
-			t.Errorf("%s: got %+v, want %v mm, jump %v close %v, over %v", w.id, g, w.mm, w.jump, w.close, w.over)
-		}
-		if math.Abs(g.OvershootKroki-w.over/25.4) > 1e-9 {
-			t.Errorf("%s: overshoot %v kroki, want %v", w.id, g.OvershootKroki, w.over/25.4)
+		jump, unsure := skirmish.Jumped(skirmish.Path{MovedMM: g.Distance.MM, MovedBoundMM: g.Distance.BoundMM, DepthMM: g.DepthMM, DepthBoundMM: g.DepthBoundMM})
+		if g.Model != w.id || math.Abs(g.Distance.MM-w.mm) > 1e-9 || jump != w.jump || unsure != w.close {
+			t.Errorf("%s: got %+v (jump %v, unsure %v), want %v mm, jump %v close %v", w.id, g, jump, unsure, w.mm, w.jump, w.close)
 		}
 		if b := 2 * math.Hypot(0.5, 0.5); math.Abs(g.Distance.BoundMM-b) > 1e-9 {
 			t.Errorf("%s: bound %v, want %v", w.id, g.Distance.BoundMM, b)

@@ -26,13 +26,9 @@
 //     such terrain (a crater, a blast area: "Dół", "Obszar po wybuchu").
 //     Terrain the firer stands in (its base centre inside the outline) does
 //     not cover its targets: it shoots out of the crater.
-//   - Against a shooting unit, a target model is behind cover only when it
-//     is behind it from every firing model: a model that one firer sees in
-//     the clear is not "za przeszkodą".
-//   - The unit counts when more than half of it is behind cover ("ponad
-//     połowa oddziału musi znajdować się za przeszkodą"); heavy when more
-//     than half is behind heavy cover, else light when more than half is
-//     behind any (rules/skirmish coverFor reads mixed cover the same way).
+//   - What a unit's cover is (from every firing model, more than half of
+//     the unit) is the rules' decision: rules/skirmish CoverFromSightings,
+//     from the Sights measured here.
 //
 // Uncertainty: every decision has a margin in millimetres (how far the
 // bases or outlines would have to move to change it) and a bound of two
@@ -706,93 +702,21 @@ func (c *CoverMap) coverDepth(ivs []interval) float64 {
 	return depth
 }
 
-// ModelCover is one target model's cover from a shooting unit.
-type ModelCover struct {
-	Model string `json:"model"`
-	// Low and High are the least and most cover it can have, within the
-	// uncertainty, from every firing model (see the file's comment).
-	Low  string `json:"low,omitempty"`
-	High string `json:"high,omitempty"`
-}
-
-// UnitCover is the "more than half behind cover" decision for a target
-// unit against a shooting unit's firing models.
-type UnitCover struct {
-	// Total is the target models counted.
-	Total int `json:"total"`
-	// Light and Heavy count the models surely behind light and heavy
-	// cover; MaybeLight and MaybeHeavy count them on the most favourable
-	// reading within the uncertainty (equal to Light and Heavy when no
-	// model's call is close).
-	Light      int `json:"light"`
-	Heavy      int `json:"heavy"`
-	MaybeLight int `json:"maybe_light"`
-	MaybeHeavy int `json:"maybe_heavy"`
-	// Cover is the unit's cover on the sure counts, Best on the favourable
-	// ones; Close is set when they differ: the players or the referee
-	// settle it.
-	Cover string `json:"cover,omitempty"`
-	Best  string `json:"best,omitempty"`
-	Close bool   `json:"close,omitempty"`
-	// Margin is 2·(models behind cover) − Total for the decided kind
-	// (positive: more than half), counted surely for Cover; with no cover,
-	// counted on the favourable reading (zero or less unless Close).
-	Margin int          `json:"margin"`
-	Models []ModelCover `json:"models"`
-	Sights []Sight      `json:"sights,omitempty"`
-}
-
-// UnitCover decides the cover of the target models against the firing
-// models.
-func (c *CoverMap) UnitCover(firing, targets []ModelPosition) UnitCover {
-	uc := UnitCover{Total: len(targets)}
+// Sights measures every firing model's lines of fire to every target
+// model: sights[t][f] is target t from firer f. rules/skirmish decides the
+// unit's cover from them (skirmish.CoverFromSightings).
+func (c *CoverMap) Sights(firing, targets []ModelPosition) [][]Sight {
 	firerIn := make([][]depth, len(firing))
 	for i, f := range firing {
 		firerIn[i] = c.standsIn(f)
 	}
-	for _, t := range targets {
+	out := make([][]Sight, len(targets))
+	for ti, t := range targets {
 		in := c.standsIn(t)
-		lo, hi := levelHeavy, levelHeavy
+		out[ti] = make([]Sight, len(firing))
 		for i, f := range firing {
-			s := c.sight(f, t, firerIn[i], in)
-			uc.Sights = append(uc.Sights, s)
-			lo, hi = min(lo, coverLevel(s.Low)), min(hi, coverLevel(s.High))
-		}
-		if len(firing) == 0 {
-			lo, hi = levelNone, levelNone
-		}
-		uc.Models = append(uc.Models, ModelCover{Model: t.ID, Low: coverName(lo), High: coverName(hi)})
-		switch lo {
-		case levelHeavy:
-			uc.Heavy++
-		case levelLight:
-			uc.Light++
-		}
-		switch hi {
-		case levelHeavy:
-			uc.MaybeHeavy++
-		case levelLight:
-			uc.MaybeLight++
+			out[ti][i] = c.sight(f, t, firerIn[i], in)
 		}
 	}
-	decide := func(light, heavy int) int {
-		switch {
-		case 2*heavy > uc.Total:
-			return levelHeavy
-		case 2*(light+heavy) > uc.Total:
-			return levelLight
-		}
-		return levelNone
-	}
-	low, best := decide(uc.Light, uc.Heavy), decide(uc.MaybeLight, uc.MaybeHeavy)
-	uc.Cover, uc.Best, uc.Close = coverName(low), coverName(best), low != best
-	switch low {
-	case levelHeavy:
-		uc.Margin = 2*uc.Heavy - uc.Total
-	case levelLight:
-		uc.Margin = 2*(uc.Light+uc.Heavy) - uc.Total
-	default:
-		uc.Margin = 2*(uc.MaybeLight+uc.MaybeHeavy) - uc.Total
-	}
-	return uc
+	return out
 }

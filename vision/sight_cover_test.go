@@ -305,17 +305,27 @@ func unitDecisions(cm *CoverMap, seen []ModelPosition, truth map[[2]string]int, 
 					light++
 				}
 			}
-			want := levelNone
-			switch {
-			case 2*heavy > len(targets):
-				want = levelHeavy
-			case 2*(light+heavy) > len(targets):
-				want = levelLight
+			want := unitLevel(len(targets), light, heavy)
+			in := unitCover(cm, firing, targets)
+			sure, best := unitLevel(len(targets), in.Light, in.Heavy), unitLevel(len(targets), in.Light, in.Heavy)
+			if in.AtMost != nil {
+				best = unitLevel(len(targets), in.AtMost.Light, in.AtMost.Heavy)
 			}
-			uc := cm.UnitCover(firing, targets)
-			units.add(!uc.Close, coverLevel(uc.Cover), coverLevel(uc.Cover), coverLevel(uc.Best), want)
+			units.add(in.AtMost == nil, sure, sure, best, want)
 		}
 	}
+}
+
+// unitLevel is the unit's cover level on the counts: more than half
+// behind heavy, else more than half behind any (the rules' coverFor).
+func unitLevel(total, light, heavy int) int {
+	switch {
+	case 2*heavy > total:
+		return levelHeavy
+	case 2*(light+heavy) > total:
+		return levelLight
+	}
+	return levelNone
 }
 
 func medianOf(xs []float64) float64 {

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/rules/skirmish"
 )
 
 func rect(id, kind string, x0, y0, x1, y1 float64) Terrain {
@@ -143,26 +146,38 @@ func TestUnitCover(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		name                 string
-		targets              []ModelPosition
-		cover, best          string
-		light, heavy, margin int
+		name    string
+		targets []ModelPosition
+		want    skirmish.InCover
 	}{
-		{"all behind light", at(-80, -40, -10), CoverLight, CoverLight, 3, 0, 3},
-		{"two of three behind heavy", at(60, 80, 200), CoverHeavy, CoverHeavy, 0, 2, 1},
-		{"half behind: no cover", at(-80, -40, 200, 220), "", "", 2, 0, 0},
-		{"one of them grazing the wall's end: close", at(-80, -40, 31, 200), "", CoverLight, 2, 0, 2},
+		{"all behind light", at(-80, -40, -10), skirmish.InCover{Light: 3}},
+		{"two of three behind heavy", at(60, 80, 200), skirmish.InCover{Heavy: 2}},
+		{"half behind: no cover", at(-80, -40, 200, 220), skirmish.InCover{Light: 2}},
+		{"one of them grazing the wall's end: close", at(-80, -40, 31, 200),
+			skirmish.InCover{Light: 2, AtMost: &skirmish.CoverCount{Light: 3}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			uc := cm.UnitCover(firing, tt.targets)
-			if uc.Cover != tt.cover || uc.Best != tt.best || uc.Close != (tt.cover != tt.best) || uc.Light != tt.light || uc.Heavy != tt.heavy || uc.Margin != tt.margin {
-				t.Errorf("got %+v", uc.Models)
-				t.Errorf("cover %q best %q close %v light %d heavy %d margin %d, want %q %q %d %d %d",
-					uc.Cover, uc.Best, uc.Close, uc.Light, uc.Heavy, uc.Margin, tt.cover, tt.best, tt.light, tt.heavy, tt.margin)
+			if got := unitCover(cm, firing, tt.targets); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v (at most %+v), want %+v (at most %+v)", got, got.AtMost, tt.want, tt.want.AtMost)
 			}
 		})
 	}
+}
+
+// unitCover is the rules' decision on the camera's sights.
+func unitCover(cm *CoverMap, firing, targets []ModelPosition) skirmish.InCover {
+	return skirmish.CoverFromSightings(sightings(cm.Sights(firing, targets)))
+}
+
+func sightings(sights [][]Sight) [][]skirmish.Sighting {
+	out := make([][]skirmish.Sighting, len(sights))
+	for t, from := range sights {
+		for _, s := range from {
+			out[t] = append(out[t], skirmish.Sighting{Low: s.Low, High: s.High})
+		}
+	}
+	return out
 }
 
 // truthCover decides the cover by brute force on exact positions: 801
@@ -535,7 +550,7 @@ func BenchmarkUnitCover(b *testing.B) {
 		targets = append(targets, model(fmt.Sprint("t", i), "b", 50+r.Float64()*1100, 680+r.Float64()*200))
 	}
 	for b.Loop() {
-		NewCoverMap(terrain).UnitCover(firing, targets)
+		unitCover(NewCoverMap(terrain), firing, targets)
 	}
 }
 
@@ -601,25 +616,30 @@ func FuzzSight(f *testing.F) {
 				b = append(b, m)
 			}
 		}
-		uc := NewCoverMap(s.Terrain).UnitCover(a, b)
-		for _, sg := range uc.Sights {
-			if math.IsNaN(sg.AnyMM) || math.IsNaN(sg.HeavyMM) || math.IsNaN(sg.BoundMM) {
-				t.Fatalf("NaN in %+v", sg)
-			}
-			if lo, c, hi := coverLevel(sg.Low), coverLevel(sg.Cover), coverLevel(sg.High); lo > c || c > hi {
-				t.Fatalf("low %q, cover %q, high %q", sg.Low, sg.Cover, sg.High)
+		sights := NewCoverMap(s.Terrain).Sights(a, b)
+		for _, from := range sights {
+			for _, sg := range from {
+				if math.IsNaN(sg.AnyMM) || math.IsNaN(sg.HeavyMM) || math.IsNaN(sg.BoundMM) {
+					t.Fatalf("NaN in %+v", sg)
+				}
+				if lo, c, hi := coverLevel(sg.Low), coverLevel(sg.Cover), coverLevel(sg.High); lo > c || c > hi {
+					t.Fatalf("low %q, cover %q, high %q", sg.Low, sg.Cover, sg.High)
+				}
 			}
 		}
-		if _, err := json.Marshal(uc); err != nil {
+		if _, err := json.Marshal(sights); err != nil {
 			t.Fatal(err)
 		}
-		if uc.Light+uc.Heavy > uc.MaybeLight+uc.MaybeHeavy || uc.Heavy > uc.MaybeHeavy || uc.Total != len(b) {
-			t.Fatalf("counts %+v", uc)
+		uc := skirmish.CoverFromSightings(sightings(sights))
+		if at := uc.AtMost; at != nil && (uc.Light+uc.Heavy > at.Light+at.Heavy || uc.Heavy > at.Heavy) {
+			t.Fatalf("counts %+v, at most %+v", uc, *at)
 		}
 		for _, mk := range s.Markers {
-			UnderTemplate(mk, s.Models, TemplateTouch)
+			if _, err := json.Marshal(MarkerGaps(mk, s.Models)); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if _, err := json.Marshal(Moves(s, s, nil, 25.4)); err != nil {
+		if _, err := json.Marshal(Moves(s, s)); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,59 +1,34 @@
-// The models under an orange template marker (skirmish rulebook: the
-// flamethrowers' and the mortar's "pomarańczowy znacznik", the grenades'
-// "obszar pomarańczowy"). Pure Go, no OpenCV.
-//
-// Our reading: the rules file (rules/skirmish/weapons.yaml, template:)
-// says every model of the target unit "under a marker" takes a hit, and
-// the rulebook says no more. A base partly under the marker counts
-// (TemplateTouch, the default: the orange area reaches the model); a table
-// that counts only bases whose centre is under the marker sets
-// TemplateCentre.
+// How far models' bases are from an orange template marker (skirmish
+// rulebook: the flamethrowers' and the mortar's "pomarańczowy znacznik",
+// the grenades' "obszar pomarańczowy"): the geometry rules/skirmish
+// decides "under the marker" from (skirmish.UnderTemplate). Pure Go, no
+// OpenCV.
 
 package vision
 
 import "math"
 
-// TemplateRule says which bases count as under a template marker.
-type TemplateRule string
-
-// Template rules.
-const (
-	// TemplateTouch: any part of the base under the marker counts.
-	TemplateTouch TemplateRule = "touch"
-	// TemplateCentre: only a base whose centre is under the marker counts.
-	TemplateCentre TemplateRule = "centre"
-)
-
-// Under is what a template marker covers among some models.
-type Under struct {
-	Marker TableMarker `json:"marker"`
-	// Models are the models surely under it; Close are the models too
-	// close to the marker's edge to call (within two standard
-	// uncertainties of it): the players or the referee settle them.
-	Models []string `json:"models,omitempty"`
-	Close  []string `json:"close,omitempty"`
+// MarkerGap is how far one model's base is from a template marker: the
+// distance between the marker's and the base's centres, the two radii,
+// and the bound of two standard uncertainties of that distance.
+type MarkerGap struct {
+	Model          string  `json:"model"`
+	CentreMM       float64 `json:"centre_mm"`
+	MarkerRadiusMM float64 `json:"marker_radius_mm"`
+	BaseRadiusMM   float64 `json:"base_radius_mm"`
+	BoundMM        float64 `json:"bound_mm"`
 }
 
-// UnderTemplate lists the models under a template marker by the rule
-// ("" is TemplateTouch).
-func UnderTemplate(marker TableMarker, models []ModelPosition, rule TemplateRule) Under {
-	u := Under{Marker: marker}
+// MarkerGaps measures each model's base against the marker.
+func MarkerGaps(marker TableMarker, models []ModelPosition) []MarkerGap {
 	c := markerVec(marker)
+	out := make([]MarkerGap, 0, len(models))
 	for _, m := range models {
-		reach := marker.DiameterMM / 2
-		if rule != TemplateCentre {
-			reach += m.BaseMM / 2
-		}
-		margin := reach - c.dist(modelVec(m))
-		bound := 2 * math.Hypot(marker.SigmaMM, m.SigmaMM)
-		switch {
-		case margin > bound:
-			u.Models = append(u.Models, m.ID)
-		case margin >= -bound:
-			u.Close = append(u.Close, m.ID)
-		}
+		out = append(out, MarkerGap{Model: m.ID, CentreMM: c.dist(modelVec(m)),
+			MarkerRadiusMM: marker.DiameterMM / 2, BaseRadiusMM: m.BaseMM / 2,
+			BoundMM: 2 * math.Hypot(marker.SigmaMM, m.SigmaMM)})
 	}
-	return u
+	return out
 }
 
 // MarkersOf lists the snapshot's markers of one kind.

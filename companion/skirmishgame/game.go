@@ -34,8 +34,8 @@ type Config struct {
 	Data           DataFiles `yaml:"data"`
 	// Template: "touch" (default: a base partly under the orange marker is
 	// hit) or "centre" (only bases whose centre is under it). The rulebook
-	// does not say; see vision/template.go.
-	Template vision.TemplateRule `yaml:"template"`
+	// does not say; see rules/skirmish/camera.go.
+	Template skirmish.TemplateRule `yaml:"template"`
 }
 
 // DataFiles name edited data files, relative to the config file; empty ones
@@ -80,7 +80,7 @@ type Game struct {
 	deckSeed uint64
 	snap     *vision.Snapshot
 	// template is which bases count as under a template marker.
-	template vision.TemplateRule
+	template skirmish.TemplateRule
 }
 
 // New reads the config's skirmish section.
@@ -98,10 +98,10 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
 	}
 	switch c.Template {
-	case "", vision.TemplateTouch, vision.TemplateCentre:
+	case "", skirmish.TemplateTouch, skirmish.TemplateCentre:
 	default:
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.template"),
-			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, vision.TemplateTouch, vision.TemplateCentre)}
+			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, skirmish.TemplateTouch, skirmish.TemplateCentre)}
 	}
 	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
 		decks: map[int]*rand.Rand{}, deckSeed: cfg.Dice.Seed,
@@ -191,14 +191,16 @@ func (g *Game) jumps(sn vision.Snapshot) ([]companion.Action, []companion.Notice
 		sel = *s.Selection
 	}
 	var nj skirmish.NoteJumps
-	for _, mv := range vision.Moves(start, sn, nil, g.krokMM) {
+	for _, mv := range vision.Moves(start, sn) {
 		if !mine[mv.Model] || slices.Contains(sel.Jumps, mv.Model) || slices.Contains(sel.NotJumped, mv.Model) {
 			continue
 		}
+		jumped, unsure := skirmish.Jumped(skirmish.Path{MovedMM: mv.Distance.MM, MovedBoundMM: mv.Distance.BoundMM,
+			DepthMM: mv.DepthMM, DepthBoundMM: mv.DepthBoundMM})
 		switch {
-		case mv.JumpClose:
+		case unsure:
 			nj.Unsure = append(nj.Unsure, mv.Model)
-		case mv.Jump:
+		case jumped:
 			nj.Models = append(nj.Models, mv.Model)
 		}
 	}
@@ -416,16 +418,12 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 	for _, id := range ids {
 		shooters = append(shooters, firing[id])
 	}
-	// Cover: "more than half of the unit behind cover" from every firing
-	// model, over the snapshot's terrain (vision/sight.go); a close call
-	// goes as the favourable reading, and the engine asks for a ruling.
-	// Nothing blocks a line of fire in the rulebook, so NoLineOfFire stays
-	// empty.
-	uc := vision.NewCoverMap(g.snap.Terrain).UnitCover(shooters, targets)
-	a := skirmish.DeclareShot{Shooter: shooter, Target: target.ID, Weapon: weapon, InCover: skirmish.InCover{Light: uc.Light, Heavy: uc.Heavy}}
-	if uc.Close {
-		a.InCover.AtMost = &skirmish.CoverCount{Light: uc.MaybeLight, Heavy: uc.MaybeHeavy}
-	}
+	// Cover: the rules count the target models behind cover from every
+	// firing model on the lines of fire the camera measures over the
+	// snapshot's terrain (vision/sight.go); a close call goes as the
+	// favourable reading, and the engine asks for a ruling. Nothing blocks
+	// a line of fire in the rulebook, so NoLineOfFire stays empty.
+	a := skirmish.DeclareShot{Shooter: shooter, Target: target.ID, Weapon: weapon, InCover: coverOf(g.snap.Terrain, shooters, targets)}
 	if w.Template == "" {
 		best := vision.Distance{MM: math.Inf(1)}
 		for _, id := range ids {
@@ -441,11 +439,15 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 	// Template weapons: each orange marker with a target model under it
 	// (or at its edge, unsure) is one shot's marker.
 	for _, mk := range g.snap.MarkersOf(vision.MarkerTemplate) {
-		under := vision.UnderTemplate(mk, targets, g.template)
-		if len(under.Models)+len(under.Close) == 0 {
+		var gaps []skirmish.MarkerGap
+		for _, gap := range vision.MarkerGaps(mk, targets) {
+			gaps = append(gaps, skirmish.MarkerGap(gap))
+		}
+		under, unsure := skirmish.UnderTemplate(gaps, g.template)
+		if len(under)+len(unsure) == 0 {
 			continue
 		}
-		m := skirmish.Marker{Models: under.Models, Unsure: under.Close}
+		m := skirmish.Marker{Models: under, Unsure: unsure}
 		if w.Range > 0 {
 			best := vision.Distance{MM: math.Inf(1)}
 			for _, id := range ids {
@@ -460,6 +462,19 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 		a.Markers = append(a.Markers, m)
 	}
 	return []companion.Action{a}, nil
+}
+
+// coverOf is the rules' count of the target models behind cover from the
+// shooters, on the lines of fire the camera measures over the terrain.
+func coverOf(terrain []vision.Terrain, shooters, targets []vision.ModelPosition) skirmish.InCover {
+	sights := vision.NewCoverMap(terrain).Sights(shooters, targets)
+	seen := make([][]skirmish.Sighting, len(sights))
+	for t, from := range sights {
+		for _, sg := range from {
+			seen[t] = append(seen[t], skirmish.Sighting{Low: sg.Low, High: sg.High})
+		}
+	}
+	return skirmish.CoverFromSightings(seen)
 }
 
 func sortedKeys(m map[string]vision.ModelPosition) []string {

@@ -305,7 +305,7 @@ func TestCoverTooCloseToCall(t *testing.T) {
 		for _, m := range ak[1:] {
 			shooters = append(shooters, m)
 		}
-		if uc := vision.NewCoverMap([]vision.Terrain{probe(x1)}).UnitCover(shooters, gren); uc.Close && uc.Light == 2 {
+		if in := coverOf([]vision.Terrain{probe(x1)}, shooters, gren); in.AtMost != nil && in.Light == 2 {
 			terrain = []vision.Terrain{probe(x1)}
 			break
 		}
