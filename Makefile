@@ -5,14 +5,14 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: drills demo test test-full test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
+.PHONY: nats-server drills demo test test-full test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
 
 # The whole suite on this machine, then the cgo-free packages for the
 # Raspberry Pi's arm64 under qemu-aarch64.
-test: deps-test fmt-check vet test-amd64 test-race test-matleak test-arm64
+test: deps-test nats-server fmt-check vet test-amd64 test-race test-matleak test-arm64
 
 test-amd64:
 	$(GO) test -count=1 -timeout 30m ./...
@@ -44,8 +44,9 @@ pi:
 
 # Every benchmark, then one report beside the goals and the machine:
 # test-artifacts/bench.md and .json.
-bench: deps-test
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem ./... | $(GO) run ./scripts/benchreport -out test-artifacts/bench
+# BenchmarkVenueLoadNATS runs on both nats-servers (SZTAB_NATS=both).
+bench: deps-test nats-server
+	set -o pipefail; SZTAB_NATS=both $(GO) test -run '^$$' -bench . -benchmem ./... | $(GO) run ./scripts/benchreport -out test-artifacts/bench
 
 # The long forms of the property tests: ten times more random games
 # (SZTAB_FULL=1; twoworlds.Games), the two-worlds proof of hidden
@@ -55,9 +56,10 @@ test-full: deps-test
 
 # The drills at full length: 50 power cuts, a 10-minute broker outage at
 # 10 actions a second, the venue's NATS cluster losing a node under 20
-# tables (make test runs them short).
-drills: deps-test
-	SZTAB_DRILLS=full $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/ ./companion/fleet/
+# tables (make test runs them short), that one on both nats-servers, each
+# with and without the tables' live copies.
+drills: deps-test nats-server
+	SZTAB_DRILLS=full SZTAB_NATS=both SZTAB_DRILL_LIVE=both $(GO) test -count=1 -timeout 60m -run '^TestDrill' -v ./companion/ ./companion/fleet/
 
 # Every fuzz target, FUZZTIME each, one after another (scripts/fuzz.sh;
 # their seeds run in `make test` already): make fuzz FUZZTIME=5m
@@ -67,6 +69,14 @@ fuzz: deps-test
 
 build:
 	$(GO) build -o bin/sztab ./cmd/sztab
+
+# The venue cluster's nats-server: the Go module go.mod pins as a tool,
+# built into bin/nats-server-<version> once (internal/brokertest builds it
+# there too when a test finds it missing). Debian's 2.9.10 stays installed
+# for the comparison in make bench and make drills.
+nats-server:
+	@v=$$($(GO) list -m -f '{{.Version}}' github.com/nats-io/nats-server/v2) && \
+	test -x bin/nats-server-$$v || $(GO) build -o bin/nats-server-$$v github.com/nats-io/nats-server/v2
 
 deps-demo:
 	@scripts/deps.sh demo

@@ -12,8 +12,9 @@ case "$what" in
   # GStreamer pipeline, as the Pi camera (libcamerasrc) does.
   # systemd: systemd-analyze verifies the unit in firmware-config/systemd/
   # (offline: no running systemd is needed).
-  # nats-server: the venue broker tests start a three-node NATS cluster
-  # with MQTT (internal/brokertest, the failover drill in companion/fleet).
+  # nats-server: Debian's 2.9.10, which make bench and make drills measure
+  # against the venue cluster's own (the Go module go.mod pins, built by
+  # make nats-server and internal/brokertest).
   test) pkgs+=(mosquitto nats-server chromium fonts-dejavu-core gstreamer1.0-plugins-base qemu-user systemd) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac

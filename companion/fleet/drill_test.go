@@ -166,9 +166,31 @@ func (r *referee) play(ctx context.Context, t *testing.T, table string) {
 // journal, and the table's state is at or after it; the tables played on
 // while the node was down. The time to current is logged.
 //
-// make test: 6 tables, scripts at 4× speed, the node down 6 s. make
-// drills (SZTAB_DRILLS=full): 20 tables at real speed, the node down 20 s.
+// make test: 6 tables, scripts at 4× speed, the node down 6 s, on the kept
+// nats-server with the live copies. make drills (SZTAB_DRILLS=full): 20
+// tables at real speed, the node down 20 s, on both nats-servers
+// (SZTAB_NATS=both: the Go module's and Debian's 2.9.10), each with and
+// without the tables' live copies (SZTAB_DRILL_LIVE=both), in one run.
 func TestDrillVenueFailover(t *testing.T) {
+	lives := []bool{true}
+	switch os.Getenv("SZTAB_DRILL_LIVE") {
+	case "off":
+		lives = []bool{false}
+	case "both":
+		lives = []bool{true, false}
+	}
+	for _, server := range brokertest.NATSServers() {
+		for _, live := range lives {
+			name := "server=" + server.Name + "/live=on"
+			if !live {
+				name = "server=" + server.Name + "/live=off"
+			}
+			t.Run(name, func(t *testing.T) { drillVenueFailover(t, server, !live) })
+		}
+	}
+}
+
+func drillVenueFailover(t *testing.T, server brokertest.NATSServer, noLive bool) {
 	// The scripts' pauses are stretched (speed > 1) so that every table
 	// still plays its script while the node is down (the shortest, the
 	// skirmish's, takes 13.5 s at speed 1).
@@ -177,7 +199,7 @@ func TestDrillVenueFailover(t *testing.T) {
 		tables, speed, before, down, after = 20, 3, 5*time.Second, 20*time.Second, 10*time.Second
 	}
 	const venue = "drill"
-	cluster := brokertest.StartNATSCluster(t, brokertest.NATSOptions{})
+	cluster := brokertest.StartNATSCluster(t, brokertest.NATSOptions{Server: server})
 	// The node killed is the one every table and the hub are connected
 	// to (the first of their lists), and the one that leads everything
 	// JetStream holds for MQTT: the metadata (an MQTT CONNECT's lookups),
@@ -189,10 +211,15 @@ func TestDrillVenueFailover(t *testing.T) {
 	// SZTAB_DRILL_KILL=follower kills a node that leads none of them, the
 	// easy case.
 	follower := os.Getenv("SZTAB_DRILL_KILL") == "follower"
-	// SZTAB_DRILL_LIVE=off turns the tables' live copies off: the control,
-	// whose time to current is logged, not asserted (9 s when the node
-	// killed leads everything).
-	noLive := os.Getenv("SZTAB_DRILL_LIVE") == "off"
+	// noLive (SZTAB_DRILL_LIVE=off or both) turns the tables' live copies
+	// off: the control, whose time to current is logged, not asserted (9 s
+	// on nats-server 2.9.10 when the node killed leads everything, 11 s on
+	// 2.15.3). On a server only compared with the venue's (Debian's
+	// 2.9.10) the times are logged too: with 20 tables and no live copies
+	// its wall fell behind before the kill. What is asserted on every
+	// server is that nothing acknowledged is lost.
+	compared := server.Name != brokertest.ModuleNATS.Name
+	timesLogged := noLive || compared
 	meta := cluster.MetaLeader()
 	if meta == nil {
 		t.Fatal("the JetStream metadata leader is not in the nodes' logs")
@@ -315,6 +342,10 @@ func TestDrillVenueFailover(t *testing.T) {
 				lag = append(lag, fmt.Sprintf("%s hub %d table %d", tb.ID, w[tb.ID], tb.Daemon.Seq()))
 			}
 		}
+		if compared {
+			t.Logf("%s: not current at the hub within %v (%s nats-server, compared: logged): %s", what, within, server.Name, strings.Join(lag, "; "))
+			return
+		}
 		t.Fatalf("%s: not current at the hub within %v: %s", what, within, strings.Join(lag, "; "))
 	}
 	// The wall shows every game's headline (the five games are dealt round
@@ -364,6 +395,9 @@ func TestDrillVenueFailover(t *testing.T) {
 	// subscribed to again).
 	const limit = 5 * time.Second
 	wait := limit + 5*time.Second
+	if noLive {
+		wait = 30 * time.Second // the control's time is measured, however long
+	}
 	current := map[string]time.Duration{}
 	lastLog := time.Now()
 	for time.Since(killedAt) < wait && len(current) < len(f.Tables) {
@@ -388,16 +422,16 @@ func TestDrillVenueFailover(t *testing.T) {
 	var took []time.Duration
 	for _, tb := range f.Tables {
 		d, ok := current[tb.ID]
-		if !ok && noLive {
-			t.Logf("%s: not current at the hub %v after the kill (the live copies off)", tb.ID, wait)
+		if !ok && timesLogged {
+			t.Logf("%s: not current at the hub %v after the kill (times logged: live copies %v, nats-server %s)", tb.ID, wait, !noLive, server.Name)
 			continue
 		}
 		if !ok {
 			t.Errorf("%s: not current at the hub %v after the kill (hub %d, table %d, at the kill %d)", tb.ID, wait, wallSeq()[tb.ID], tb.Daemon.Seq(), atKill[tb.ID])
 			continue
 		}
-		if d > limit && noLive {
-			t.Logf("%s: current at the hub %v after the kill (the live copies off)", tb.ID, d.Round(time.Millisecond))
+		if d > limit && timesLogged {
+			t.Logf("%s: current at the hub %v after the kill (times logged: live copies %v, nats-server %s)", tb.ID, d.Round(time.Millisecond), !noLive, server.Name)
 		} else if d > limit {
 			t.Errorf("%s: current at the hub %v after the kill, want within %v", tb.ID, d.Round(time.Millisecond), limit)
 		}

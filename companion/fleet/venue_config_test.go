@@ -1,13 +1,11 @@
 package fleet_test
 
 import (
+	"bytes"
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,9 +18,18 @@ import (
 // playThrough runs one table of each game on brokers (logged in by
 // opts), with the venue hub following them (as user, pass), until every
 // table has played its script to the end and the hub shows its last seq.
-func playThrough(t *testing.T, brokers string, o fleet.Options, user, pass string) {
+//
+// The tables and the hub log into logs: none of them may lose a
+// connection ("reconnecting") while they play.
+func playThrough(t *testing.T, brokers string, o fleet.Options, user, pass string, logs *lockedBuffer) {
 	t.Helper()
-	h, err := hub.New(hub.Options{Broker: brokers, Venue: "klub", Listen: "127.0.0.1:0", Username: user, Password: pass, Log: quiet})
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	defer func() {
+		if n := strings.Count(logs.String(), "reconnecting"); n > 0 {
+			t.Errorf("the tables and the hub lost a connection %d times:\n%s", n, logs.String())
+		}
+	}()
+	h, err := hub.New(hub.Options{Broker: brokers, Venue: "klub", Listen: "127.0.0.1:0", Username: user, Password: pass, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +37,7 @@ func playThrough(t *testing.T, brokers string, o fleet.Options, user, pass strin
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
 	defer func() { cancel(); <-done }()
-	o.Tables, o.Broker, o.Venue, o.Dir, o.Games, o.Demo, o.Log = 5, brokers, "klub", t.TempDir(), games, firmwareconfig.Demo, quiet
+	o.Tables, o.Broker, o.Venue, o.Dir, o.Games, o.Demo, o.Log = 5, brokers, "klub", t.TempDir(), games, firmwareconfig.Demo, log
 	f, err := fleet.Open(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -63,79 +70,63 @@ func playThrough(t *testing.T, brokers string, o fleet.Options, user, pass strin
 	}
 }
 
-// firmware-config/venue's three NATS node files, run by real nats-server
-// processes with only their ports, routes and store paths rewritten: the
-// five games' tables and the hub play through the cluster they form.
+// firmware-config/venue's three NATS node files, unchanged, run by real
+// nats-server processes (the venue's, built from the Go module), each
+// beside an addresses file of the test's (brokertest.StartShippedNATSCluster):
+// the five games' tables and the hub play through the cluster they form.
 func TestVenueNATSConfigFiles(t *testing.T) {
-	cluster := brokertest.StartNATSCluster(t, brokertest.NATSOptions{Config: func(c brokertest.NATSNodeConfig) string {
-		data, err := os.ReadFile(fmt.Sprintf("../../firmware-config/venue/nats-%d.conf", c.Index+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := string(data)
-		r := []string{
-			"listen: 0.0.0.0:4222", "listen: 127.0.0.1:-1",
-			"listen: 0.0.0.0:6222", "listen: 127.0.0.1:" + strconv.Itoa(c.ClusterPort),
-			"listen: 0.0.0.0:1883", "listen: 127.0.0.1:" + strconv.Itoa(c.MQTTPort),
-			fmt.Sprintf("store_dir: /var/lib/nats/sztab-%d", c.Index+1), fmt.Sprintf("store_dir: %q", c.StoreDir),
-		}
-		for i := range c.Routes {
-			r = append(r, fmt.Sprintf("broker-%d.venue:6222", i+1), c.Routes[i])
-		}
-		for i := 0; i < len(r); i += 2 {
-			if !strings.Contains(text, r[i]) {
-				t.Fatalf("nats-%d.conf no longer has %q, which this test rewrites", c.Index+1, r[i])
-			}
-			text = strings.ReplaceAll(text, r[i], r[i+1])
-		}
-		return text
-	}})
-	playThrough(t, cluster.BrokerList(), fleet.Options{}, "", "")
+	cluster := brokertest.StartShippedNATSCluster(t, brokertest.ModuleNATS)
+	var logs lockedBuffer
+	playThrough(t, cluster.BrokerList(), fleet.Options{}, "", "", &logs)
 }
 
 // firmware-config/mosquitto's hall config and ACL, run by a real
-// Mosquitto with only its listener and paths rewritten: every table logs
-// in as its table id (the ACL's one pattern line for all tables) and the
-// hub as a spectator.
+// Mosquitto with only its listener and paths rewritten
+// (brokertest.StartShippedMosquitto): every table logs in as its table id
+// (the ACL's one pattern line for all tables) and the hub as a spectator,
+// each connection with the login the ACL allows (the broker makes it the
+// client id), and none of them is pushed off or reconnects.
 func TestVenueMosquittoConfigFiles(t *testing.T) {
-	dir := t.TempDir()
-	acl, err := os.ReadFile("../../firmware-config/mosquitto/acl.example")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf, err := os.ReadFile("../../firmware-config/mosquitto/mosquitto.conf.example")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "acl"), acl, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	passwd := filepath.Join(dir, "passwd")
-	bin, err := exec.LookPath("mosquitto_passwd")
-	if err != nil {
-		bin = "/usr/bin/mosquitto_passwd"
-	}
-	for i, user := range []string{"t001", "t002", "t003", "t004", "t005", "widz-1"} {
-		args := []string{"-b", passwd, user, "haslo-" + user}
-		if i == 0 {
-			args = append([]string{"-c"}, args...)
-		}
-		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
-			t.Fatalf("mosquitto_passwd: %v %s", err, out)
-		}
-	}
-	// The tables' password is one here (sim logs every table in with the
-	// same one): give each the same.
+	logins := []brokertest.Login{{User: "widz-1", Password: "haslo-widz-1"}}
+	// sztab sim logs every table in with the same password.
 	for _, user := range []string{"t001", "t002", "t003", "t004", "t005"} {
-		if out, err := exec.Command(bin, "-b", passwd, user, "stoly").CombinedOutput(); err != nil {
-			t.Fatalf("mosquitto_passwd: %v %s", err, out)
+		logins = append(logins, brokertest.Login{User: user, Password: "stoly"})
+	}
+	m := brokertest.StartShippedMosquitto(t, "klub", logins...)
+	var logs lockedBuffer
+	playThrough(t, m.URL(), fleet.Options{TableLogins: true, Password: "stoly"}, "widz-1", "haslo-widz-1", &logs)
+	log := m.FullLog()
+	if n := strings.Count(log, "already connected"); n > 0 {
+		t.Errorf("Mosquitto closed a connection for another of the same login %d times:\n%s", n, m.Log())
+	}
+	for _, l := range logins {
+		if n := strings.Count(log, " u'"+l.User+"'"); n != 1 {
+			t.Errorf("%s connected %d times, want once:\n%s", l.User, n, m.Log())
 		}
 	}
-	settings := strings.NewReplacer("listener 1883\n", "",
-		"/etc/mosquitto/passwd", passwd, "/etc/mosquitto/sztab.acl", filepath.Join(dir, "acl")).Replace(string(conf))
-	if !strings.Contains(settings, passwd) || strings.Contains(settings, "listener 1883") {
-		t.Fatalf("mosquitto.conf.example no longer has the listener and paths this test replaces:\n%s", conf)
+	for _, line := range strings.Split(log, "\n") {
+		// (brokertest's readiness probe has no login)
+		if strings.Contains(line, "not authorised") && !strings.Contains(line, "brokertest-probe") {
+			t.Errorf("the shipped files refused a client: %s", line)
+		}
 	}
-	m := brokertest.StartMosquitto(t, settings)
-	playThrough(t, m.URL(), fleet.Options{TableLogins: true, Password: "stoly"}, "widz-1", "haslo-widz-1")
+}
+
+// lockedBuffer is the tables' and the hub's log, read by the test while
+// they write it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

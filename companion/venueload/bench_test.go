@@ -1,10 +1,13 @@
 package venueload
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/sztab/sztab/internal/brokertest"
 )
 
 // seconds is the measured window of the benchmarks (SZTAB_VENUELOAD_SECONDS,
@@ -48,6 +51,7 @@ func report(b *testing.B, r result) {
 	}
 	b.ReportMetric(r.brokerCPU, "broker-cpu-%")
 	b.ReportMetric(r.venueCPU, "venue-cpu-%")
+	b.ReportMetric(float64(r.wallWrong), "wall-wrong")
 	if len(r.venue) == 0 || len(r.bare) == 0 {
 		b.Errorf("venueload: no latency samples (venue %d, bare %d)", len(r.venue), len(r.bare))
 	}
@@ -68,11 +72,27 @@ func BenchmarkVenueLoadMosquitto(b *testing.B) {
 }
 
 // BenchmarkVenueLoadNATS: the same through a three-node NATS cluster's
-// MQTT interface (Debian's nats-server 2.9.10), the tables spread over the
-// nodes, the hub and the bare subscriber on the first. Reported, no goal.
+// MQTT interface, the tables spread over the nodes, the hub and the bare
+// subscriber on the first, at 200, 500 and 1,000 states a second (100
+// tables at 2, 5 and 10 a second; SZTAB_VENUELOAD_RATE sets one rate a
+// table instead), on the kept nats-server or, with SZTAB_NATS=both (`make
+// bench`), on the Go module's and Debian's 2.9.10 in the same run.
+// Reported, no goal.
 func BenchmarkVenueLoadNATS(b *testing.B) {
-	for range b.N {
-		report(b, venueLoad().run(b, startNATSCluster(b)))
+	rates := []int{2, 5, 10}
+	if os.Getenv("SZTAB_VENUELOAD_RATE") != "" {
+		rates = []int{venueLoad().rate}
+	}
+	for _, rate := range rates {
+		for _, server := range brokertest.NATSServers() {
+			l := venueLoad()
+			l.rate, l.compared = rate, server.Name != brokertest.ModuleNATS.Name
+			b.Run(fmt.Sprintf("rate=%d/server=%s", l.tables*rate, server.Name), func(b *testing.B) {
+				for range b.N {
+					report(b, l.run(b, startNATSCluster(b, server)))
+				}
+			})
+		}
 	}
 }
 

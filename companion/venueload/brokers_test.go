@@ -23,12 +23,12 @@ func startMosquitto(tb testing.TB) broker {
 	return broker{urls: []string{m.URL()}, pids: []int{m.Pid()}}
 }
 
-// startNATSCluster starts three nats-server nodes on loopback, clustered,
+// startNATSCluster starts three nodes of server on loopback, clustered,
 // each with JetStream and its MQTT interface, as firmware-config's venue
 // cluster does.
-func startNATSCluster(tb testing.TB) broker {
+func startNATSCluster(tb testing.TB, server brokertest.NATSServer) broker {
 	tb.Helper()
-	c := brokertest.StartNATSCluster(tb, brokertest.NATSOptions{})
+	c := brokertest.StartNATSCluster(tb, brokertest.NATSOptions{Server: server})
 	b := broker{urls: c.URLs()}
 	for _, n := range c.Nodes {
 		b.pids = append(b.pids, n.Pid())

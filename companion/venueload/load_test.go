@@ -41,6 +41,10 @@ type load struct {
 	// reads the whole wall, as the hall's TV does.
 	spectators int
 	tv         bool
+	// compared marks a broker run only to be compared with the venue's
+	// (Debian's nats-server 2.9.10): a wall left wrong at the end is
+	// counted (wallWrong) and logged, not an error.
+	compared bool
 }
 
 // result is what a run measured.
@@ -54,6 +58,9 @@ type result struct {
 	stackPerStream           float64
 	goroutinesPerStream      float64
 	droppedStreams           int64
+	// wallWrong counts the tables the TV's wall showed at another seq
+	// than their last when the run ended (an error unless compared).
+	wallWrong int
 }
 
 // sentTimes are the tables' send times by table and seq (unix ns).
@@ -447,7 +454,12 @@ func (l load) run(tb testing.TB, b broker) result {
 		}
 		for i := range l.tables {
 			if got, want := tvSeqs[i].Load(), last[i].Load(); got != want {
-				tb.Errorf("venueload: the wall shows %s at seq %d, its last state is %d", tableID(i), got, want)
+				res.wallWrong++
+				if l.compared {
+					tb.Logf("venueload: the wall shows %s at seq %d, its last state is %d", tableID(i), got, want)
+				} else {
+					tb.Errorf("venueload: the wall shows %s at seq %d, its last state is %d", tableID(i), got, want)
+				}
 			}
 		}
 	}

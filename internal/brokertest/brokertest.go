@@ -1,11 +1,12 @@
 // Package brokertest starts real venue brokers for tests: Debian's
 // Mosquitto, and a three-node NATS cluster with its MQTT interface
-// (Debian's nats-server), each on free loopback ports, with readiness
+// (nats-server built from the Go module go.mod pins, or Debian's for a
+// comparison), each on free loopback ports, with readiness
 // waits, nodes that stop and start again on their own store, the brokers'
 // logs in failure messages, and cleanup through t.Cleanup.
 //
-// Under CI (CI=true) a missing binary fails the test, never skips it:
-// `make test` installs both (scripts/deps.sh test).
+// Under CI (CI=true) a missing Debian binary fails the test, never skips
+// it: `make test` installs both (scripts/deps.sh test).
 package brokertest
 
 import (
@@ -48,9 +49,6 @@ func Binary(t testing.TB, name, pkg string) string {
 
 // MosquittoBinary is Debian's mosquitto (see Binary).
 func MosquittoBinary(t testing.TB) string { return Binary(t, "mosquitto", "mosquitto") }
-
-// NATSBinary is Debian's nats-server (see Binary).
-func NATSBinary(t testing.TB) string { return Binary(t, "nats-server", "nats-server") }
 
 // FreePorts returns n distinct free loopback TCP ports, all held open until
 // every one is chosen (so the n differ), then released.

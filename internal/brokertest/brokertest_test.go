@@ -2,6 +2,9 @@ package brokertest
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +162,39 @@ func TestNATSNodeNeverUp(t *testing.T) {
 	}})
 	if err == nil || !strings.Contains(err.Error(), "nats n1 on 127.0.0.1:") || !strings.Contains(err.Error(), "took no MQTT client within 3s") {
 		t.Errorf("a node alone asked for three replicas: %v", err)
+	}
+}
+
+// The venue's nats-server is the Go module at the version go.mod pins:
+// read from go.mod, built, and saying that version.
+func TestModuleNATSBinary(t *testing.T) {
+	for _, tc := range []struct {
+		gomod, want string
+		ok          bool
+	}{
+		{"module x\n\nrequire (\n\tgithub.com/nats-io/nats-server/v2 v2.15.3 // indirect\n)\n", "v2.15.3", true},
+		{"module x\nrequire github.com/nats-io/nats-server/v2 v2.15.2\n", "v2.15.2", true},
+		{"module x\nrequire github.com/nats-io/nats-server/v2/conf v2.15.2\n", "", false},
+		{"module x\n\ntool github.com/nats-io/nats-server/v2\n", "", false},
+	} {
+		got, err := NATSModuleVersion([]byte(tc.gomod))
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("NATSModuleVersion(%q) = %q, %v; want %q, ok %v", tc.gomod, got, err, tc.want, tc.ok)
+		}
+	}
+	gomod, err := os.ReadFile(filepath.Join(Root(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := NATSModuleVersion(gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gomod), "\ntool "+NATSModule+"\n") {
+		t.Errorf("go.mod does not name %s as a tool", NATSModule)
+	}
+	out, err := exec.Command(ModuleNATSBinary(t), "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), want) {
+		t.Errorf("%s --version: %q, %v; want %s", ModuleNATSBinary(t), out, err, want)
 	}
 }

@@ -63,6 +63,11 @@ type NATSOptions struct {
 	// Within bounds the wait for the cluster to take MQTT clients
 	// (default 60 s: JetStream elects its leaders first).
 	Within time.Duration
+	// Server is the nats-server program (default ModuleNATS).
+	Server NATSServer
+	// Hosts, when set, makes the nats-hosts.conf written beside each
+	// node's configuration (the shipped node files include it).
+	Hosts func(NATSNodeConfig) string
 }
 
 // NATSCluster is a real NATS cluster with MQTT on loopback.
@@ -89,7 +94,10 @@ type NATSNode struct {
 // looks its session up in a replicated stream). t.Cleanup kills them.
 func StartNATSCluster(t testing.TB, o NATSOptions) *NATSCluster {
 	t.Helper()
-	c, err := startNATSCluster(t, NATSBinary(t), o)
+	if o.Server.Binary == nil {
+		o.Server = ModuleNATS
+	}
+	c, err := startNATSCluster(t, o.Server.Binary(t), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,12 +125,19 @@ func startNATSCluster(t testing.TB, bin string, o NATSOptions) (*NATSCluster, er
 		name := fmt.Sprintf("n%d", i+1)
 		nc := NATSNodeConfig{Index: i, Name: name, MQTTPort: ports[2*i], ClusterPort: ports[2*i+1], Routes: routes,
 			StoreDir: filepath.Join(dir, name, "jetstream")}
-		conf := filepath.Join(dir, name+".conf")
+		// Each node's files in a folder of their own: a file's includes
+		// are read beside it.
+		conf := filepath.Join(dir, name, "nats-server.conf")
 		if err := os.MkdirAll(nc.StoreDir, 0o755); err != nil {
 			return nil, fmt.Errorf("brokertest: nats %s: %w", name, err)
 		}
 		if err := os.WriteFile(conf, []byte(o.Config(nc)), 0o644); err != nil {
 			return nil, fmt.Errorf("brokertest: nats %s: %w", name, err)
+		}
+		if o.Hosts != nil {
+			if err := os.WriteFile(filepath.Join(dir, name, "nats-hosts.conf"), []byte(o.Hosts(nc)), 0o644); err != nil {
+				return nil, fmt.Errorf("brokertest: nats %s: %w", name, err)
+			}
 		}
 		n := &NATSNode{Name: name, MQTTAddr: "127.0.0.1:" + strconv.Itoa(nc.MQTTPort), StoreDir: nc.StoreDir, ConfigFile: conf, t: t, within: o.Within,
 			p: &process{t: t, name: "nats " + name, bin: bin, args: []string{"-c", conf}, log: filepath.Join(dir, name+".log")}}
