@@ -399,10 +399,14 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	t.seq.Store(seq)
 	t.plan.add(Entry{Seq: seq, At: at, Kind: KindAction, Game: t.game.Name(), Body: body})
 	t.metrics.acceptedAction(a.Type())
+	// The dice go to the fairness watch before the views are made: the
+	// referee's state carries the watch's counts, which must be the
+	// fairness topic's (this roll included), not one roll behind.
+	observed := t.observeDice(a, true)
 	start = time.Now()
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events), Committed: time.Now()}
 	t.traced("views", start)
-	if t.observeDice(a, true) {
+	if observed {
 		p.Fairness = t.fairness()
 	}
 	t.addOutputs(&p)
