@@ -89,6 +89,12 @@ type table struct {
 	// pairing is the pairing the game's round was issued with
 	// (Journal.Pairing; zero: none), signed into the result (v4).
 	pairing Binding
+	// heard is the venue's latest pairing for this table (nil: none, or
+	// the table is not paired now): the next game's players come from it
+	// (newGame). nextGame says the referee started the next game: the
+	// daemon's loop ends and the table opens again on its journal.
+	heard    *wire.PairingMessage
+	nextGame bool
 }
 
 // Seq is the sequence number of the last journal entry.
