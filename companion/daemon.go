@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -179,6 +180,10 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
+	if cfg.JournalDir == "" {
+		// One journal: no next game from a command (the pages offer none).
+		spec.Commands = slices.DeleteFunc(spec.Commands, func(c wire.CommandSpec) bool { return c.Name == CmdNewGame })
+	}
 	if cfg, err = gameConfigOf(ctx, cfg, opts.Log); err != nil {
 		return nil, err
 	}

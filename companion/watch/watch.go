@@ -274,9 +274,11 @@ func (s *Screen) Render() string {
 	var b strings.Builder
 	say := s.say
 	status, detail := strings.ToUpper(s.status.Status), ""
+	inStatus := false // the result is said in the status line
 	if status == "" || s.link != linkConnected {
 		status, detail = s.waiting()
 	} else if s.finished {
+		inStatus = s.headline != ""
 		// A finished game's table is still online; what a referee needs
 		// is that the game is over and who won (the headline is the
 		// result, the text every other place shows).
@@ -289,7 +291,7 @@ func (s *Screen) Render() string {
 	if detail != "" {
 		fmt.Fprintln(&b, "  "+detail)
 	}
-	if s.headline != "" && !s.finished {
+	if s.headline != "" && !inStatus {
 		fmt.Fprintln(&b, s.headline)
 	}
 	b.WriteString(strings.Repeat("─", 60) + "\n")
