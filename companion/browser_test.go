@@ -2,6 +2,7 @@ package companion_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -458,4 +459,53 @@ func TestBrowserRefereeTakesBackFromThePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	until(t, ctx, time.Now(), text("[data-testid=record]", "phase ended by mistake"))
+}
+
+// The referee's page has a "next game" form on a table with a journal_dir:
+// the players typed (seat 1 first) and a reason start the next game, in the
+// next journal with those players; a table with one journal shows no form.
+func TestBrowserRefereeStartsTheNextGame(t *testing.T) {
+	ctx := browser(t)
+	dir := t.TempDir()
+	one := screenTable(t, dir, "127.0.0.1:0")
+	r1 := startServing(t, one, skirmishgame.Spec)
+	login(t, ctx, r1.d.DisplayAddr(), "/referee", "sedzia", "tajne", "[data-testid=referee]")
+	if forms, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=new-game]").length`)); err != nil || forms != 0 {
+		t.Fatalf("a table with one journal shows %d next-game forms (%v)", forms, err)
+	}
+	r1.stop(t)
+
+	cfg, err := companion.ParseConfig(one.Path(), []byte(strings.Replace(string(one.Raw()), "journal: demo.journal.db", "journal_dir: games", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startServing(t, cfg, skirmishgame.Spec)
+	login(t, ctx, r.d.DisplayAddr(), "/referee", "sedzia", "tajne", "[data-testid=new-game]")
+	for sel, text := range map[string]string{"[data-testid=new-game-players]": "Ola, Piotr", "[data-testid=new-game-text]": "a new pair sits down"} {
+		if err := chromedp.Do(ctx, chromedp.SendKeys(sel, text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-new_game]`)); err != nil {
+		t.Fatal(err)
+	}
+	next := filepath.Join(dir, "games", "game-0002.db")
+	select {
+	case err := <-r.done:
+		r.d.Close()
+		if !errors.Is(err, companion.ErrNextGame) {
+			t.Fatalf("Serve returned %v, want the next game", err)
+		}
+	case <-time.After(20 * time.Second):
+		r.stop(t)
+		t.Fatal("the table did not start the next game")
+	}
+	j, err := companion.ReadJournal(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if names, err := j.Players(context.Background()); err != nil || strings.Join(names, "|") != "Ola|Piotr" {
+		t.Fatalf("the next game's players: %q, %v", names, err)
+	}
 }

@@ -34,6 +34,11 @@ type Config struct {
 	Language string `yaml:"language"`
 	// Journal is the SQLite file of the session; relative to the config file.
 	Journal string `yaml:"journal"`
+	// JournalDir, instead of Journal, keeps a journal per game in a
+	// directory (game-0001.db, game-0002.db, …; relative to the config
+	// file): the table plays the newest, and the referee's new_game
+	// command starts the next (see NextGame).
+	JournalDir string `yaml:"journal_dir"`
 	// Tags is the tag registry file; relative to the config file.
 	Tags string `yaml:"tags"`
 	// ResultKey is the table's private key (PEM, from sztab keygen),
@@ -320,7 +325,7 @@ func (c *Config) defaults() {
 	if c.MQTT.Broker == "" && c.MQTT.Listen == "" {
 		c.MQTT.Listen = ":1883"
 	}
-	if c.Journal == "" {
+	if c.Journal == "" && c.JournalDir == "" {
 		c.Journal = c.Table + ".journal.db"
 	}
 	if c.Metrics.Listen == "" && c.Display.Listen != "" {
@@ -363,6 +368,9 @@ func (c *Config) Line(key string) int {
 }
 
 func (c *Config) check() error {
+	if c.JournalDir != "" && c.Journal != "" {
+		return c.errAt("journal_dir", "give journal (one file) or journal_dir (a journal per game), not both")
+	}
 	if !idPattern.MatchString(c.Venue) {
 		return c.errAt("venue", "%q is not an id (lower-case letters, digits, - and _)", c.Venue)
 	}

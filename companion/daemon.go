@@ -6,10 +6,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,6 +64,8 @@ type Options struct {
 	// (a test blocks it there to wedge the loop).
 	beforeJournal func(*Daemon)
 	beforeHandle  func()
+	// opened runs in Run after each Open (a test counts the games).
+	opened func(*Daemon)
 }
 
 // Daemon is one table's companion, in three parts: the table (game,
@@ -124,13 +128,34 @@ type Daemon struct {
 
 // Run starts the daemon and blocks until ctx ends or it cannot go on.
 func Run(ctx context.Context, cfg *Config, opts Options) error {
-	d, err := Open(ctx, cfg, opts)
-	if err != nil {
-		return err
+	for next := false; ; next = true {
+		d, err := Open(ctx, cfg, opts)
+		if err != nil {
+			if next && ctx.Err() != nil {
+				return nil // stopped while the next game opened
+			}
+			return err
+		}
+		if opts.opened != nil {
+			opts.opened(d)
+		}
+		err = d.Serve(ctx)
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		if !errors.Is(err, ErrNextGame) {
+			return err
+		}
+		// The referee started the next game (journal_dir): the table opens
+		// again on its journal, as after a restart.
+		opts.Log.Info("the next game starts", "venue", cfg.Venue, "table", cfg.Table)
 	}
-	defer d.Close()
-	return d.Serve(ctx)
 }
+
+// ErrNextGame is what Serve returns when the referee started the next game
+// (the new_game command, with journal_dir): Run opens the table again on
+// the new game's journal.
+var ErrNextGame = errors.New("companion: the next game is started")
 
 // Open rebuilds the table's state from its journal (starting a new game in
 // an empty one) and connects to the broker.
@@ -155,6 +180,13 @@ func Open(ctx context.Context, cfg *Config, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	spec.Commands = WithTableCommands(spec.Commands)
+	if cfg.JournalDir == "" {
+		// One journal: no next game from a command (the pages offer none).
+		spec.Commands = slices.DeleteFunc(spec.Commands, func(c wire.CommandSpec) bool { return c.Name == CmdNewGame })
+	}
+	if cfg, err = gameConfigOf(ctx, cfg, opts.Log); err != nil {
+		return nil, err
+	}
 	d := &Daemon{cfg: cfg, opts: opts, log: opts.Log, topics: wire.TopicsFor(cfg.Venue, cfg.Table),
 		inputs: make(chan Input, 64), queue: newCommandQueue(defaultCommandLimits, opts.Clock), pairingKick: make(chan struct{}, 1), metrics: newMetrics(), ready: &ops.Readiness{}, instance: opts.Instance}
 	if d.instance == "" {
@@ -422,7 +454,11 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	flush := time.NewTicker(d.queue.limits.window / 4)
 	defer flush.Stop()
 	d.notify.Ready(fmt.Sprintf("table %s/%s playing %s, seq %d", d.cfg.Venue, d.cfg.Table, d.cfg.Game, d.table.Seq()))
-	defer d.notify.Stopping()
+	defer func() {
+		if !d.table.nextGame { // the table goes on with the next game
+			d.notify.Stopping()
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
@@ -446,6 +482,22 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			d.queue.flush()
 		case <-d.pairingKick:
 			d.handlePairing(ctx)
+		}
+		if d.table.nextGame {
+			d.notify.Status("the next game starts")
+			// The fan-out is stopped and what it holds (the command's
+			// answer, the notice) is sent before the table opens again.
+			stopFan()
+			wg.Wait()
+			if d.pub.Connected() && d.mqtt.connects.Load() > 0 {
+				fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				if err := d.mqtt.flush(fctx); err != nil {
+					d.log.Warn("the last game's last messages were not all published", "err", err)
+				}
+				cancel()
+				d.mqtt.saveMark()
+			}
+			return ErrNextGame
 		}
 	}
 }

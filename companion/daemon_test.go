@@ -377,3 +377,28 @@ func TestRetainedRefereeCommandIsRefused(t *testing.T) {
 		t.Errorf("the retained command was carried out: %s", st)
 	}
 }
+
+// The referee's state carries the fairness watch's counts with the roll
+// its entry accepted: the same count as the fairness topic and the export
+// (it was one roll behind: the views were made before the watch saw it).
+func TestRefereeStateCountsTheRollItCarries(t *testing.T) {
+	d, stop := tallyDaemon(t, t.TempDir())
+	defer stop()
+	ref := record(t, d.BrokerAddr(), "sztab/v1/v/t1/referee/#", "sedzia", "tajne")
+	ref.wait(t, "sztab/v1/v/t1/referee/state", `"seq":1`)
+	for i, k := range []string{"3", "5", "2"} {
+		key(d, "kp", k)
+		st := ref.wait(t, "sztab/v1/v/t1/referee/state", fmt.Sprintf(`"count":%d`, i+1))
+		var m wire.StateMessage
+		if err := json.Unmarshal([]byte(st), &m); err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Fairness) != 1 || m.Fairness[0].Key != "t1/kp" || m.Fairness[0].Rolls != i+1 {
+			t.Errorf("roll %d: the referee's state counts %+v, want t1/kp with %d rolls", i+1, m.Fairness, i+1)
+		}
+		ref.wait(t, "sztab/v1/v/t1/referee/fairness", fmt.Sprintf(`"rolls":%d,`, i+1))
+	}
+	if got := d.Fairness(); len(got) != 1 || got[0].Rolls != 3 {
+		t.Errorf("the watch after three rolls: %+v", got)
+	}
+}

@@ -718,3 +718,35 @@ func (j *Journal) GameConfig(ctx context.Context) (text []byte, ok bool, err err
 	}
 	return []byte(v), true, nil
 }
+
+// SetPlayers keeps the players' names a game was started with (seat 1
+// first: the referee's new_game command, or the venue's pairing) in the
+// journal's meta, before its first entry: the daemon builds the game with
+// them (Config.withPlayers). Like the seeds it is not in the hash chain:
+// the game's opening action, which is, holds the setup.
+func (j *Journal) SetPlayers(ctx context.Context, names []string) error {
+	data, err := json.Marshal(names)
+	if err == nil {
+		_, err = j.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('players', ?)`, string(data))
+	}
+	if err != nil {
+		return &JournalError{Path: j.path, Err: fmt.Errorf("keeping the game's players: %w", err)}
+	}
+	return nil
+}
+
+// Players are the names SetPlayers kept; nil when none were.
+func (j *Journal) Players(ctx context.Context) ([]string, error) {
+	var v string
+	switch err := j.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'players'`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, &JournalError{Path: j.path, Err: fmt.Errorf("reading the game's players: %w", err)}
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(v), &names); err != nil {
+		return nil, &JournalError{Path: j.path, Err: fmt.Errorf("players %q in meta: %w", v, err)}
+	}
+	return names, nil
+}

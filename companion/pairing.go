@@ -22,8 +22,8 @@ func (d *Daemon) receivePairing(m Message) {
 
 // handlePairing takes the venue's latest pairing (the daemon's loop).
 //
-// The game's round is the first round the table hears while the game is
-// not over, set once per journal (Journal.SetRound) and named in the
+// The game's round is the first round the table hears before the game
+// is under way (nothing played but its opening), set once per journal (Journal.SetRound) and named in the
 // result statement, so that a result the table publishes late (it was
 // away; it catches up when it returns) is never counted by the venue in a
 // later round. Not taken:
@@ -31,6 +31,10 @@ func (d *Daemon) receivePairing(m Message) {
 //     organiser pairs or forces the next round keeps its game's round;
 //   - a pairing once the game is over: its result was signed without a
 //     round (v2), which the venue does not count (the organiser enters it);
+//   - a pairing that comes while a game is under way (an action played
+//     besides its opening): the game was not started under it, so its
+//     result counts for no pairing; the referee starts the next game
+//     under it (new_game), or the organiser enters the result;
 //   - a pairing whose result the venue already has (signed or corrected):
 //     a table that starts its next game before the next round is paired
 //     hears the round just played, and waits for the next one;
@@ -58,6 +62,12 @@ func (d *Daemon) handlePairing(ctx context.Context) {
 	}
 	p, ok, err := wire.ParsePairing(m.Payload, d.cfg.Venue, d.cfg.Table)
 	t := d.table
+	if err == nil {
+		t.heard = nil
+		if ok {
+			t.heard = &p
+		}
+	}
 	switch {
 	case err != nil:
 		d.log.Warn("the venue's pairing message is ignored", "topic", m.Topic, "reason", err.Error())
@@ -68,9 +78,14 @@ func (d *Daemon) handlePairing(ctx context.Context) {
 	case t.roundSet:
 		if p.Round != t.round {
 			d.log.Info("the venue paired another round; this game keeps its round", "heard", p.Round, "round", t.round)
+		} else {
+			d.log.Info("the venue's pairing of this game's round", "round", p.Round, "result", p.Result)
 		}
 	case Outcome(t.game) != nil:
 		d.log.Info("the venue's pairing came after the game was over: its result names no round", "heard", p.Round)
+	case t.plan.played():
+		d.log.Warn("the venue's pairing came while a game was under way: the game counts for no pairing (its result names none); start the next game under this pairing (new_game), or the organiser enters the result",
+			"heard", p.Round)
 	case p.Counted():
 		d.log.Info("the venue has this table's result of the round it pairs; the game waits for the next round's pairing", "heard", p.Round, "result", p.Result)
 	case len(p.Missing) > 0:

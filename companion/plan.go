@@ -323,3 +323,7 @@ func appendCode(codes []string, code string) []string {
 	}
 	return append(append([]string(nil), codes...), code)
 }
+
+// played says the game is under way: an action besides its opening stands
+// or stood (an undone one was played too).
+func (p *plan) played() bool { return len(p.steps) > 1 }

@@ -36,6 +36,7 @@ var TableCommands = wire.Vocabulary{
 	{Name: CmdAllow, Label: rules.Text{PL: "Dopuść mimo przepisów (sędzia)", EN: "Let it stand, flagged (referee)"}, From: wire.Ref, Args: []string{"seq?"}, Text: true},
 	{Name: CmdCall, Label: rules.Text{PL: "Wezwij sędziego", EN: "Call the referee"}, From: wire.Seat | wire.Keys, Args: []string{"seat?"}, Text: true},
 	{Name: CmdAnswer, Label: rules.Text{PL: "Odpowiedz na wezwanie (sędzia)", EN: "Answer the call (referee)"}, From: wire.Ref, Args: []string{"seat?"}, Text: true},
+	{Name: CmdNewGame, Label: rules.Text{PL: "Następna gra (sędzia)", EN: "Next game (referee)"}, From: wire.Ref, Args: []string{"players?"}, Text: true},
 }
 
 // WithTableCommands is a game's vocabulary with the table's own commands.
@@ -171,6 +172,8 @@ func (t *table) rule(ctx context.Context, in Input) (int64, *rules.Rejection, er
 		return t.call(ctx, in)
 	case CmdAnswer:
 		return t.answerCall(ctx, in)
+	case CmdNewGame:
+		return t.newGame(ctx, in)
 	}
 	return 0, refuse("unknown_command", "nieznane polecenie %q", "unknown command %q", in.Key.Key), nil
 }

@@ -89,6 +89,12 @@ type table struct {
 	// pairing is the pairing the game's round was issued with
 	// (Journal.Pairing; zero: none), signed into the result (v4).
 	pairing Binding
+	// heard is the venue's latest pairing for this table (nil: none, or
+	// the table is not paired now): the next game's players come from it
+	// (newGame). nextGame says the referee started the next game: the
+	// daemon's loop ends and the table opens again on its journal.
+	heard    *wire.PairingMessage
+	nextGame bool
 }
 
 // Seq is the sequence number of the last journal entry.
@@ -399,10 +405,14 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	t.seq.Store(seq)
 	t.plan.add(Entry{Seq: seq, At: at, Kind: KindAction, Game: t.game.Name(), Body: body})
 	t.metrics.acceptedAction(a.Type())
+	// The dice go to the fairness watch before the views are made: the
+	// referee's state carries the watch's counts, which must be the
+	// fairness topic's (this roll included), not one roll behind.
+	observed := t.observeDice(a, true)
 	start = time.Now()
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, events), Committed: time.Now()}
 	t.traced("views", start)
-	if t.observeDice(a, true) {
+	if observed {
 		p.Fairness = t.fairness()
 	}
 	t.addOutputs(&p)

@@ -185,7 +185,9 @@ journal alone (its identity and the game's section the daemon keeps in it);
 					return fmt.Errorf("export: %w", err)
 				}
 				if journal == "" {
-					journal = cfg.Resolve(cfg.Journal)
+					if journal, err = cfg.JournalPath(); err != nil {
+						return err
+					}
 				}
 			}
 			if journal == "" {

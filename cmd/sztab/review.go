@@ -53,7 +53,9 @@ for a journal made before journals kept it.`,
 					return fmt.Errorf("review: %w", err)
 				}
 				if journal == "" {
-					journal = cfg.Resolve(cfg.Journal)
+					if journal, err = cfg.JournalPath(); err != nil {
+						return err
+					}
 				}
 			}
 			if journal == "" {

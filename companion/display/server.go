@@ -174,6 +174,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <body data-page="{{.Page}}" data-audience="{{.Audience}}">
 <div id="app"><p class="boot">Sztab…</p></div>
 <script src="/static/panels.js"></script>
+<script src="/static/newgame.js"></script>
 {{with .Game}}<script src="/static/games/{{.}}.js"></script>{{end}}
 <script src="/static/app.js"></script>
 </body></html>`))

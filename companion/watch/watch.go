@@ -67,6 +67,7 @@ type Screen struct {
 	topic    string
 	status   wire.StatusMessage
 	headline string
+	finished bool
 	summary  []rules.Text
 	seq      int64
 	events   []string
@@ -218,7 +219,7 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 		if suffix == "state" && s.topic == "referee/state" {
 			return false // the referee's view, when there is one, says more
 		}
-		s.topic, s.seq, s.summary, s.headline = suffix, m.Seq, m.Summary, ""
+		s.topic, s.seq, s.summary, s.headline, s.finished = suffix, m.Seq, m.Summary, "", m.Finished
 		if m.Headline != nil {
 			s.headline = s.text(*m.Headline)
 		}
@@ -273,14 +274,24 @@ func (s *Screen) Render() string {
 	var b strings.Builder
 	say := s.say
 	status, detail := strings.ToUpper(s.status.Status), ""
+	inStatus := false // the result is said in the status line
 	if status == "" || s.link != linkConnected {
 		status, detail = s.waiting()
+	} else if s.finished {
+		inStatus = s.headline != ""
+		// A finished game's table is still online; what a referee needs
+		// is that the game is over and who won (the headline is the
+		// result, the text every other place shows).
+		status = say("KONIEC GRY", "FINISHED")
+		if s.headline != "" {
+			status += " · " + s.headline
+		}
 	}
 	fmt.Fprintf(&b, "Sztab · %s / %s · %s · %s · seq %d\n", s.status.Venue, s.status.Table, s.status.Game, status, s.seq)
 	if detail != "" {
 		fmt.Fprintln(&b, "  "+detail)
 	}
-	if s.headline != "" {
+	if s.headline != "" && !inStatus {
 		fmt.Fprintln(&b, s.headline)
 	}
 	b.WriteString(strings.Repeat("─", 60) + "\n")

@@ -271,3 +271,33 @@ func TestRunSaysWhyItWaits(t *testing.T) {
 		})
 	}
 }
+
+// A finished game's table is online still; the watch says the game is
+// over and its result (the headline names the winner) instead of ONLINE.
+func TestRenderFinishedNamesTheResult(t *testing.T) {
+	finished := `{"seq":40,"venue":"demo","table":"stol-1","game":"any-game","finished":true,
+"headline":{"pl":"koniec gry: wygrywa Ania · Ania 9, Bartek 5","en":"game over: Ania wins · Ania 9, Bartek 5"},
+"summary":[{"pl":"Ania 9","en":"Ania 9"}]}`
+	for _, tc := range []struct{ lang, want, notWant string }{
+		{"en", "Sztab · demo / stol-1 · any-game · FINISHED · game over: Ania wins · Ania 9, Bartek 5 · seq 40", "ONLINE"},
+		{"pl", "Sztab · demo / stol-1 · any-game · KONIEC GRY · koniec gry: wygrywa Ania · Ania 9, Bartek 5 · seq 40", "ONLINE"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			s := NewScreen(tc.lang)
+			s.Apply("status", []byte(status))
+			s.Apply("state", []byte(finished))
+			got := s.Render()
+			if !strings.Contains(got, tc.want) || strings.Contains(got, tc.notWant) {
+				t.Errorf("finished table renders as:\n%s\nwant %q, not %q", got, tc.want, tc.notWant)
+			}
+			if strings.Count(got, "Bartek 5") != 1 {
+				t.Errorf("the result is repeated:\n%s", got)
+			}
+			// The next game at the table is not finished: ONLINE again.
+			s.Apply("state", []byte(state))
+			if got := s.Render(); !strings.Contains(got, "ONLINE") || strings.Contains(got, "Bartek 5") {
+				t.Errorf("a game in progress after a finished one:\n%s", got)
+			}
+		})
+	}
+}

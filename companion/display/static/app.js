@@ -81,7 +81,7 @@
       // The referee's record (corrections, flagged breaches, open calls)
       // shows on every page of the table.
       if (page !== "hub" && msg.record) node = el("div", {}, panels.record(msg, ctx), node);
-      if (page === "referee") node = el("div", {}, node, panels.referee(msg, ctx));
+      if (page === "referee") node = el("div", {}, node, panels.referee(msg, ctx), panels.newGame && panels.newGame(msg, ctx));
       if (page === "player") node = el("div", {}, node, panels.player(msg, ctx));
       panel.replaceChildren(node);
       body.dataset.seq = String(msg.seq || 0);
