@@ -201,7 +201,9 @@ func (f *Fleet) open(ctx context.Context, t *Table, spec companion.GameSpec) err
 	if err != nil {
 		return err
 	}
-	t.Journal = cfg.Resolve(cfg.Journal)
+	if t.Journal, err = cfg.JournalPath(); err != nil {
+		return err
+	}
 	d, err := companion.Open(ctx, cfg, companion.Options{Games: o.Games, Log: o.Log.With("table", t.ID), SimSpeed: o.Speed})
 	if err != nil {
 		return err
