@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
@@ -54,12 +55,21 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*bitwa.Catalogue, error) {
-	def := bitwa.DefaultFiles()
-	cn, c, err := companion.DataFile(files.Cards, resolve, bitwa.CardsFile, def)
+	pack, err := box.Shipped(ID)
 	if err != nil {
 		return nil, err
 	}
-	pn, p, err := companion.DataFile(files.Components, resolve, bitwa.ComponentsFile, def)
+	return LoadPackCatalogue(files, resolve, pack)
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (*bitwa.Catalogue, error) {
+	cn, c, err := pack.File(files.Cards, resolve, bitwa.CardsFile)
+	if err != nil {
+		return nil, err
+	}
+	pn, p, err := pack.File(files.Components, resolve, bitwa.ComponentsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +111,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}

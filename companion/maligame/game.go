@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
@@ -49,7 +50,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data.paths(cfg.Resolve))
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := LoadPackCatalogue(c.Data.paths(cfg.Resolve), pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
@@ -94,14 +95,25 @@ type DataFiles struct {
 // LoadCatalogue reads the game data: the embedded files, each replaced by
 // the named file when one is given (name → path).
 func LoadCatalogue(paths map[string]string) (*mali.Catalogue, error) {
+	pack, err := box.Shipped(ID)
+	if err != nil {
+		return nil, err
+	}
+	return LoadPackCatalogue(paths, pack)
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones.
+func LoadPackCatalogue(paths map[string]string, pack *box.Pack) (*mali.Catalogue, error) {
 	var files []mali.File
-	for _, f := range mali.DefaultFiles() {
-		if p := paths[f.Name]; p != "" {
+	for _, name := range mali.DataFiles {
+		f := mali.File{Name: pack.Name(name), Data: pack.Files[name]}
+		if p := paths[name]; p != "" {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return nil, fmt.Errorf("maligame: %w", err)
 			}
-			f = mali.File{Name: f.Name, Data: b}
+			f = mali.File{Name: name, Data: b}
 		}
 		files = append(files, f)
 	}

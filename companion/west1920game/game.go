@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -88,16 +89,25 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*west1920.Catalogue, error) {
-	def := west1920.DefaultFiles()
-	mn, m, err := companion.DataFile(files.Map, resolve, west1920.MapFile, def)
+	pack, err := box.Shipped(ID)
 	if err != nil {
 		return nil, err
 	}
-	on, o, err := companion.DataFile(files.OOB, resolve, west1920.OOBFile, def)
+	return LoadPackCatalogue(files, resolve, pack)
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (*west1920.Catalogue, error) {
+	mn, m, err := pack.File(files.Map, resolve, west1920.MapFile)
 	if err != nil {
 		return nil, err
 	}
-	cn, c, err := companion.DataFile(files.Cards, resolve, west1920.CardsFile, def)
+	on, o, err := pack.File(files.OOB, resolve, west1920.OOBFile)
+	if err != nil {
+		return nil, err
+	}
+	cn, c, err := pack.File(files.Cards, resolve, west1920.CardsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +202,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}

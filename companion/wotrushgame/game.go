@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
@@ -47,12 +48,21 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*wotrush.Catalogue, error) {
-	def := wotrush.DefaultFiles()
-	vn, v, err := companion.DataFile(files.Vehicles, resolve, wotrush.VehiclesFile, def)
+	pack, err := box.Shipped(section)
 	if err != nil {
 		return nil, err
 	}
-	cn, c, err := companion.DataFile(files.Components, resolve, wotrush.ComponentsFile, def)
+	return LoadPackCatalogue(files, resolve, pack)
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (*wotrush.Catalogue, error) {
+	vn, v, err := pack.File(files.Vehicles, resolve, wotrush.VehiclesFile)
+	if err != nil {
+		return nil, err
+	}
+	cn, c, err := pack.File(files.Components, resolve, wotrush.ComponentsFile)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +109,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(section, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".data"), Msg: err.Error()}
 	}

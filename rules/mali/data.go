@@ -114,6 +114,8 @@ const (
 type DieFace struct {
 	Colour string `yaml:"colour" json:"colour"`
 	Value  int    `yaml:"value" json:"value"`
+	// Assumed: the rulebook does not print the faces.
+	Assumed bool `yaml:"assumed" json:"assumed,omitempty"`
 }
 
 // Data is all the game data an engine runs with. It travels inside
