@@ -2,13 +2,16 @@ package box
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/internal/yamlsafe"
+	"github.com/sztab/sztab/rules"
 )
 
 // Assumed is one thing in a pack that is still the project's guess, not
@@ -56,8 +59,14 @@ func Check(p *Pack) (*Report, error) {
 	if !ok {
 		return nil, refuse(p.Name(MetaFile), 0, "nieznana gra %[1]q", "unknown game %[1]q", p.Meta.Game)
 	}
+	for _, name := range g.Files {
+		var root yaml.Node
+		if err := yamlsafe.Unmarshal(p.Files[name], &root); err != nil {
+			return nil, refuse(p.Name(name), yamlLine(err), "błędny YAML: %[1]v", "bad YAML: %[1]v", err)
+		}
+	}
 	if err := g.check(p); err != nil {
-		return nil, err
+		return nil, located(err)
 	}
 	r := &Report{Game: g.ID, Edition: p.Meta.Edition.PL + " / " + p.Meta.Edition.EN, Version: p.Meta.Version}
 	if p.Tags != nil {
@@ -167,6 +176,22 @@ func findAssumed(name string, data []byte) ([]Assumed, error) {
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, nil
+}
+
+// unmarshalError is a loader's strict-decoding error that names its file
+// apart from its line: "game: FILE: yaml: unmarshal errors:\n  line N: …".
+var unmarshalError = regexp.MustCompile(`^(?:[a-z0-9]+: )*(.+?): yaml: (?:unmarshal errors:\s*)?line (\d+): (.*)$`)
+
+// located gives a loader's error the file:line form every other refusal
+// has (the schema's mistakes: a field the format does not have, a value of
+// the wrong type).
+func located(err error) error {
+	m := unmarshalError.FindStringSubmatch(strings.ReplaceAll(err.Error(), "\n", " "))
+	if m == nil {
+		return err
+	}
+	line, _ := strconv.Atoi(m[2])
+	return &Error{File: m[1], Line: line, Reason: rules.Text{PL: "błędne pole: " + m[3], EN: "bad field: " + m[3]}}
 }
 
 // walk calls f on every mapping node under n.

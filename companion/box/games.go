@@ -172,25 +172,7 @@ func checkMali(p *Pack) error {
 			return refuse(p.Name("map.yaml"), 0, "brak obiektu %[1]q, który instrukcja wymienia", "no object %[1]q, which the rulebook names", id)
 		}
 	}
-	// Every field of the city is reachable from the soldier's start.
-	start := mali.Node(cat.SoldierStart())
-	seen := map[mali.Node]bool{start: true}
-	queue := []mali.Node{start}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, m := range cat.Neighbours(n) {
-			if !seen[m] {
-				seen[m] = true
-				queue = append(queue, m)
-			}
-		}
-	}
-	for _, n := range cat.Nodes {
-		if !seen[n] {
-			return refuse(p.Name("map.yaml"), entryLine(p.Files["map.yaml"], string(n)), "pole %[1]q jest odcięte od reszty miasta", "field %[1]q is cut off from the rest of the city", string(n))
-		}
-	}
+	// The loader checks the city is connected.
 	return nil
 }
 
