@@ -140,6 +140,10 @@ func TestDemoEndToEnd(t *testing.T) {
 			if club := len(edits) > 0; club != (strings.Contains(string(raw), "★") || strings.Contains(strings.Join(w.Events, "\n"), "★")) {
 				t.Errorf("on the club's box: %v; the club's names (★) in the state or the events: %v", club, !club)
 			}
+			// The screens say when the game runs on sample data, and only then.
+			if sample := strings.Contains(string(w.States[len(w.States)-1]), `"sample_data":{"pl":"dane przykładowe","en":"sample data"}`); sample != (len(edits) == 0) {
+				t.Errorf("on the club's box: %v; the state says sample data: %v", len(edits) > 0, sample)
+			}
 			w.Mu.Unlock()
 			seq := r.D.Seq()
 			r.Stop(t)

@@ -93,6 +93,17 @@ func Check(p *Pack) (*Report, error) {
 // the engine: the pack the engines already loaded).
 func IsAssumed(p *Pack) bool {
 	for _, b := range p.Files {
+		if AnyAssumed(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// AnyAssumed says whether any of the data files marks anything assumed
+// (or does not parse, so cannot say it does not).
+func AnyAssumed(files ...[]byte) bool {
+	for _, b := range files {
 		if as, err := findAssumed("", b); err != nil || len(as) > 0 {
 			return true
 		}

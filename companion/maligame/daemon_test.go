@@ -113,6 +113,10 @@ func TestDemoThroughTheDaemon(t *testing.T) {
 			if club := len(edits) > 0; club != (strings.Contains(string(raw), "★") || strings.Contains(strings.Join(w.Events, "\n"), "★")) {
 				t.Errorf("on the club's box: %v; the club's names (★) in the state or the events: %v", club, !club)
 			}
+			// The screens say when the game runs on sample data, and only then.
+			if sample := strings.Contains(string(w.States[len(w.States)-1]), `"sample_data":{"pl":"dane przykładowe","en":"sample data"}`); sample != (len(edits) == 0) {
+				t.Errorf("on the club's box: %v; the state says sample data: %v", len(edits) > 0, sample)
+			}
 			w.Mu.Unlock()
 
 			seq := r.D.Seq()
@@ -151,7 +155,27 @@ func TestBrowserTableDrawsTheEnd(t *testing.T) {
 	// The result names the winner and both scores, as the headline does.
 	chromium.Until(t, ctx, `(function (r) { return !!r && r.textContent.includes("wygrywa Bartek") && r.textContent.includes("Ania 4 pkt, Bartek 8 pkt"); })(document.querySelector("[data-testid=result]"))`)
 	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)
+	// The game runs on the shipped sample data: the title says so, in the
+	// page's language.
+	chromium.Until(t, ctx, `(function (b) { return !!b && b.textContent === "dane przykładowe"; })(document.querySelector("[data-testid=sample-data]"))`)
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=lang]`)); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=sample-data]").textContent === "sample data"`)
+}
 
+// On a club's box with nothing assumed the screens show no sample-data
+// badge.
+func TestBrowserNoSampleBadgeOnAClubBox(t *testing.T) {
+	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true, onClubBox(t)...), maligame.Spec)
+	defer r.Stop(t)
+	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
+	ctx := chromium.Start(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+r.D.DisplayAddr()+"/")); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=title]").textContent.includes("Mali") && !document.querySelector("[data-testid=sample-data]")`)
 }
 
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }

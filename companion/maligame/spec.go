@@ -99,25 +99,28 @@ func LoadCatalogue(paths map[string]string) (*mali.Catalogue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadPackCatalogue(paths, pack)
+	cat, _, err := LoadPackCatalogue(paths, pack)
+	return cat, err
 }
 
 // LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
-// the embedded ones.
-func LoadPackCatalogue(paths map[string]string, pack *box.Pack) (*mali.Catalogue, error) {
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(paths map[string]string, pack *box.Pack) (cat *mali.Catalogue, sample bool, err error) {
 	var files []mali.File
 	for _, name := range mali.DataFiles {
 		f := mali.File{Name: pack.Name(name), Data: pack.Files[name]}
 		if p := paths[name]; p != "" {
 			b, err := os.ReadFile(p)
 			if err != nil {
-				return nil, fmt.Errorf("maligame: %w", err)
+				return nil, false, fmt.Errorf("maligame: %w", err)
 			}
 			f = mali.File{Name: name, Data: b}
 		}
 		files = append(files, f)
+		sample = sample || box.AnyAssumed(f.Data)
 	}
-	return mali.Load(files...)
+	cat, err = mali.Load(files...)
+	return cat, sample, err
 }
 
 func (d DataFiles) paths(resolve func(string) string) map[string]string {

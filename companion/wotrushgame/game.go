@@ -52,21 +52,23 @@ func LoadCatalogue(files DataFiles, resolve func(string) string) (*wotrush.Catal
 	if err != nil {
 		return nil, err
 	}
-	return LoadPackCatalogue(files, resolve, pack)
+	cat, _, err := LoadPackCatalogue(files, resolve, pack)
+	return cat, err
 }
 
 // LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
-// the embedded ones.
-func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (*wotrush.Catalogue, error) {
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (cat *wotrush.Catalogue, sample bool, err error) {
 	vn, v, err := pack.File(files.Vehicles, resolve, wotrush.VehiclesFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cn, c, err := pack.File(files.Components, resolve, wotrush.ComponentsFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return wotrush.ParseCatalogue(vn, v, cn, c)
+	cat, err = wotrush.ParseCatalogue(vn, v, cn, c)
+	return cat, box.AnyAssumed(v, c), err
 }
 
 // setup turns the section into the engine's setup.
@@ -98,6 +100,8 @@ func (c Config) setup() (wotrush.Setup, error) {
 // Game is World of Tanks: Rush at one table: the engine's state in the
 // embedded adapter. The binder keeps nothing of its own.
 type Game struct {
+	// sample: the game's data marks something assumed (docs/box.md).
+	sample bool
 	companion.Adapter[wotrush.State, wotrush.Event]
 }
 
@@ -113,7 +117,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
+	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".data"), Msg: err.Error()}
 	}
@@ -128,7 +132,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section), Msg: err.Error()}
 	}
-	return newGame(start), nil
+	g := newGame(start)
+	g.sample = sample
+	return g, nil
 }
 
 func newGame(start wotrush.StartGame) *Game {
@@ -586,3 +592,6 @@ func (g *Game) confirm(s wotrush.State) ([]companion.Action, []companion.Notice)
 	}
 	return nil, rejected("nothing_to_confirm", rules.Textf("nie ma czego potwierdzić", "nothing to confirm"))
 }
+
+// SampleData says the game runs on data its rulebook does not print.
+func (g *Game) SampleData() bool { return g.sample }
