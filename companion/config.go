@@ -45,12 +45,16 @@ type Config struct {
 	// relative to the config file: the result statement published on
 	// .../result once the game is over is signed with it. Empty: published
 	// unsigned (a venue shows it and does not count it).
-	ResultKey string          `yaml:"result_key"`
-	MQTT      MQTTConfig      `yaml:"mqtt"`
-	Measure   MeasureConfig   `yaml:"measure"`
-	Dice      DiceConfig      `yaml:"dice"`
-	Hardware  hardware.Config `yaml:"hardware"`
-	Display   DisplayConfig   `yaml:"display"`
+	ResultKey string `yaml:"result_key"`
+	// Box is the box pack the game's engine loads its cards and boards
+	// from (a directory, relative to the config file; docs/box.md).
+	// Empty: the shipped sample (assumed) data.
+	Box      string          `yaml:"box"`
+	MQTT     MQTTConfig      `yaml:"mqtt"`
+	Measure  MeasureConfig   `yaml:"measure"`
+	Dice     DiceConfig      `yaml:"dice"`
+	Hardware hardware.Config `yaml:"hardware"`
+	Display  DisplayConfig   `yaml:"display"`
 	// Camera is the camera pipeline (vision.Config); absent: no camera.
 	Camera *vision.Config `yaml:"camera"`
 	// Metrics serves /metrics, /healthz and /readyz (see MetricsConfig).

@@ -171,6 +171,16 @@ type Headliner interface {
 	Headline() rules.Text
 }
 
+// SampleDataer is implemented by games whose data can be a club's box
+// (docs/box.md): SampleData says the game runs on data the rulebook does
+// not print, which the screens then say.
+type SampleDataer interface {
+	SampleData() bool
+}
+
+// SampleDataText is what the screens show of a game on sample data.
+var SampleDataText = rules.Text{PL: "dane przykładowe", EN: "sample data"}
+
 // TurnTeller is implemented by games that say whose turn it is, for the
 // table's "your turn" lights.
 type TurnTeller interface {

@@ -63,6 +63,9 @@ func (t *table) addResult(p *Publication, atStart bool) {
 		r := h.Headline()
 		st.Result = rec.Text{PL: r.PL, EN: r.EN}
 	}
+	if sd, ok := t.game.(SampleDataer); ok && sd.SampleData() {
+		st.SampleData = true
+	}
 	m := wire.ResultMessage{Statement: string(st.Marshal())}
 	if t.resultKey != nil {
 		m.Signature = string(rec.Sign(st, t.resultKey))

@@ -645,6 +645,10 @@ func (t *table) view(v Viewer) ([]byte, error) {
 		m.Headline = &text
 	}
 	m.Finished = Outcome(t.game) != nil
+	if s, ok := t.game.(SampleDataer); ok && s.SampleData() {
+		text := SampleDataText
+		m.SampleData = &text
+	}
 	if s, ok := t.game.(Summarizer); ok {
 		m.Summary = s.Summary(v)
 	}

@@ -2,6 +2,7 @@ package bitwagame_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,8 +11,20 @@ import (
 	"github.com/sztab/sztab/internal/tabletest"
 )
 
-func demoTable(t testing.TB, dir string, script bool) *companion.Config {
-	return tabletest.DemoConfig(t, dir, "bitwa-warszawska.yaml", script)
+func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
+	return tabletest.DemoConfigEdited(t, dir, "bitwa-warszawska.yaml", script, edits...)
+}
+
+// onClubBox is the config edit that plays the demo table on the club's test
+// box (companion/box/testdata): every name differs from the shipped sample
+// data, marked with a star, and nothing is assumed.
+func onClubBox(t testing.TB) []string {
+	t.Helper()
+	dir, err := filepath.Abs("../box/testdata/bitwa-warszawska")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"game: bitwa-warszawska\n", "game: bitwa-warszawska\nbox: " + dir + "\n"}
 }
 
 func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
@@ -71,54 +84,72 @@ func demoOver(ps publicState) bool {
 // and no deck published on the table's topic; after a restart on the same
 // journal the state is the same.
 func TestDemoEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	r, w := startWatched(t, demoTable(t, dir, true))
-	w.Until(t, "the demo's last step (round 2, military actions)", func() bool { return demoOver(last(w)) })
-	w.Until(t, "the answers to the demo's keys", func() bool {
-		n := 0
-		for _, e := range w.Events {
-			if strings.Contains(e, `"command_result"`) {
-				n++
+	for _, tc := range []struct {
+		name string
+		club bool
+	}{{"the shipped sample data", false}, {"a club's box", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var edits []string
+			if tc.club {
+				edits = onClubBox(t)
 			}
-		}
-		return n >= 13
-	})
-	// The journal's events come on their own path, not ordered with the
-	// state or the answers: wait for the last of them too.
-	w.Until(t, "the demo's events", func() bool {
-		joined := strings.Join(w.Events, "\n")
-		for _, want := range []string{"unknown_tag", "selected", "play_commander", "fight", "battle", "supply"} {
-			if !strings.Contains(joined, want) {
-				return false
+			dir := t.TempDir()
+			r, w := startWatched(t, demoTable(t, dir, true, edits...))
+			w.Until(t, "the demo's last step (round 2, military actions)", func() bool { return demoOver(last(w)) })
+			w.Until(t, "the answers to the demo's keys", func() bool {
+				n := 0
+				for _, e := range w.Events {
+					if strings.Contains(e, `"command_result"`) {
+						n++
+					}
+				}
+				return n >= 13
+			})
+			// The journal's events come on their own path, not ordered with the
+			// state or the answers: wait for the last of them too.
+			w.Until(t, "the demo's events", func() bool {
+				joined := strings.Join(w.Events, "\n")
+				for _, want := range []string{"unknown_tag", "selected", "play_commander", "fight", "battle", "supply"} {
+					if !strings.Contains(joined, want) {
+						return false
+					}
+				}
+				return true
+			})
+			w.Mu.Lock()
+			final := last(w)
+			raw := w.States[len(w.States)-1]
+			for _, e := range w.Events {
+				if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
+					t.Errorf("the demo had a refusal: %s", e)
+				}
 			}
-		}
-		return true
-	})
-	w.Mu.Lock()
-	final := last(w)
-	raw := w.States[len(w.States)-1]
-	for _, e := range w.Events {
-		if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
-			t.Errorf("the demo had a refusal: %s", e)
-		}
-	}
-	for _, p := range final.State.Players {
-		if len(p.Hand) != 0 {
-			t.Errorf("seat %d's hand published on the table's topic: %v", p.Seat, p.Hand)
-		}
-	}
-	for i, a := range final.State.Armies {
-		if len(a.Deck) != 0 {
-			t.Errorf("army %d's deck published", i)
-		}
-	}
-	if len(final.State.Armies) != 2 || final.State.Armies[0].VP+final.State.Armies[1].VP == 0 {
-		t.Errorf("armies %+v: want VP scored in round 1", final.State.Armies)
-	}
-	w.Mu.Unlock()
-	seq := r.D.Seq()
-	r.Stop(t)
+			for _, p := range final.State.Players {
+				if len(p.Hand) != 0 {
+					t.Errorf("seat %d's hand published on the table's topic: %v", p.Seat, p.Hand)
+				}
+			}
+			for i, a := range final.State.Armies {
+				if len(a.Deck) != 0 {
+					t.Errorf("army %d's deck published", i)
+				}
+			}
+			if len(final.State.Armies) != 2 || final.State.Armies[0].VP+final.State.Armies[1].VP == 0 {
+				t.Errorf("armies %+v: want VP scored in round 1", final.State.Armies)
+			}
+			if club := len(edits) > 0; club != (strings.Contains(string(raw), "★") || strings.Contains(strings.Join(w.Events, "\n"), "★")) {
+				t.Errorf("on the club's box: %v; the club's names (★) in the state or the events: %v", club, !club)
+			}
+			// The screens say when the game runs on sample data, and only then.
+			if sample := strings.Contains(string(w.States[len(w.States)-1]), `"sample_data":{"pl":"dane przykładowe","en":"sample data"}`); sample != (len(edits) == 0) {
+				t.Errorf("on the club's box: %v; the state says sample data: %v", len(edits) > 0, sample)
+			}
+			w.Mu.Unlock()
+			seq := r.D.Seq()
+			r.Stop(t)
 
-	// The same journal, no script: the same state.
-	tabletest.CheckRestart(t, demoTable(t, dir, false), bitwagame.Spec, seq, raw)
+			// The same journal, no script: the same state.
+			tabletest.CheckRestart(t, demoTable(t, dir, false, edits...), bitwagame.Spec, seq, raw)
+		})
+	}
 }

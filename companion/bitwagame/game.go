@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
@@ -54,16 +55,27 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*bitwa.Catalogue, error) {
-	def := bitwa.DefaultFiles()
-	cn, c, err := companion.DataFile(files.Cards, resolve, bitwa.CardsFile, def)
+	pack, err := box.Shipped(ID)
 	if err != nil {
 		return nil, err
 	}
-	pn, p, err := companion.DataFile(files.Components, resolve, bitwa.ComponentsFile, def)
+	cat, _, err := LoadPackCatalogue(files, resolve, pack)
+	return cat, err
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (cat *bitwa.Catalogue, sample bool, err error) {
+	cn, c, err := pack.File(files.Cards, resolve, bitwa.CardsFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return bitwa.ParseCatalogue(cn, c, pn, p)
+	pn, p, err := pack.File(files.Components, resolve, bitwa.ComponentsFile)
+	if err != nil {
+		return nil, false, err
+	}
+	cat, err = bitwa.ParseCatalogue(cn, c, pn, p)
+	return cat, box.AnyAssumed(c, p), err
 }
 
 // setup turns the section into the engine's setup.
@@ -88,6 +100,8 @@ func (c Config) setup() (bitwa.Setup, error) {
 // choice in progress (a picked card, dice entered one by one) is in the
 // engine's state.
 type Game struct {
+	// sample: the game's data marks something assumed (docs/box.md).
+	sample bool
 	companion.Adapter[bitwa.State, bitwa.Event]
 	colours map[string]string
 	snap    *vision.Snapshot
@@ -101,7 +115,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
@@ -121,7 +139,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 			return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".colours"), Msg: fmt.Sprintf("bitwagame: colours: unknown army %q (wp, acz)", k)}
 		}
 	}
-	return newGame(start, c.Colours), nil
+	g := newGame(start, c.Colours)
+	g.sample = sample
+	return g, nil
 }
 
 func newGame(start bitwa.StartGame, colours map[string]string) *Game {
@@ -646,3 +666,6 @@ func (g *Game) cancel(s bitwa.State, who int) ([]companion.Action, []companion.N
 	}
 	return nil, rejected("nothing_to_cancel", rules.Textf("nie ma czego anulować", "nothing to cancel"))
 }
+
+// SampleData says the game runs on data its rulebook does not print.
+func (g *Game) SampleData() bool { return g.sample }

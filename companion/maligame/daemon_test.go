@@ -3,6 +3,7 @@ package maligame_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,8 +19,20 @@ import (
 	"github.com/sztab/sztab/rules/mali"
 )
 
-func demoTable(t testing.TB, dir string, script bool) *companion.Config {
-	return tabletest.DemoConfig(t, dir, "mali-powstancy.yaml", script)
+func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
+	return tabletest.DemoConfigEdited(t, dir, "mali-powstancy.yaml", script, edits...)
+}
+
+// onClubBox is the config edit that plays the demo table on the club's test
+// box (companion/box/testdata): every name differs from the shipped sample
+// data, marked with a star, and nothing is assumed.
+func onClubBox(t testing.TB) []string {
+	t.Helper()
+	dir, err := filepath.Abs("../box/testdata/mali-powstancy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"game: mali-powstancy\n", "game: mali-powstancy\nbox: " + dir + "\n"}
 }
 
 // last is the newest public view the watcher saw.
@@ -62,45 +75,65 @@ func keysInDemo(t *testing.T) int {
 // return bonus; red-2 in prison), and the same state after a restart on the
 // same journal.
 func TestDemoThroughTheDaemon(t *testing.T) {
-	dir := t.TempDir()
-	r, w := tabletest.StartWatched(t, demoTable(t, dir, true), maligame.Spec)
-	keys := keysInDemo(t)
-	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
-	w.Until(t, "the answers to the demo's keys", func() bool { return w.Count(`"command_result"`) >= keys })
+	for _, tc := range []struct {
+		name string
+		club bool
+	}{{"the shipped sample data", false}, {"a club's box", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var edits []string
+			if tc.club {
+				edits = onClubBox(t)
+			}
+			dir := t.TempDir()
+			r, w := tabletest.StartWatched(t, demoTable(t, dir, true, edits...), maligame.Spec)
+			keys := keysInDemo(t)
+			w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
+			w.Until(t, "the answers to the demo's keys", func() bool { return w.Count(`"command_result"`) >= keys })
 
-	w.Mu.Lock()
-	raw, v := last(t, w)
-	if n := w.Count(`"ok":false`) + w.Count(`"type":"rejected"`); n != 0 {
-		t.Errorf("%d refusals in the demo: %s", n, strings.Join(w.Events, "\n"))
-	}
-	var totals []int
-	for _, sc := range v.Result.Scores {
-		totals = append(totals, sc.Total)
-	}
-	if jsonOf(totals) != "[4,8]" {
-		t.Errorf("scores %v, want Ania 4 and Bartek 8", totals)
-	}
-	if c, _ := v.Courier("red-2"); c.Off != mali.InPrison {
-		t.Errorf("red-2 is %+v, want in prison", c)
-	}
-	if len(v.Result.Winners) != 1 || v.Result.Winners[0] != 2 {
-		t.Errorf("winners %v, want Bartek (seat 2)", v.Result.Winners)
-	}
-	w.Mu.Unlock()
+			w.Mu.Lock()
+			raw, v := last(t, w)
+			if n := w.Count(`"ok":false`) + w.Count(`"type":"rejected"`); n != 0 {
+				t.Errorf("%d refusals in the demo: %s", n, strings.Join(w.Events, "\n"))
+			}
+			var totals []int
+			for _, sc := range v.Result.Scores {
+				totals = append(totals, sc.Total)
+			}
+			// The club's order cards are worth a point more each.
+			want := map[bool]string{false: "[4,8]", true: "[5,9]"}[tc.club]
+			if jsonOf(totals) != want {
+				t.Errorf("scores %v, want %s (Ania, Bartek)", totals, want)
+			}
+			if c, _ := v.Courier("red-2"); c.Off != mali.InPrison {
+				t.Errorf("red-2 is %+v, want in prison", c)
+			}
+			if len(v.Result.Winners) != 1 || v.Result.Winners[0] != 2 {
+				t.Errorf("winners %v, want Bartek (seat 2)", v.Result.Winners)
+			}
+			if club := len(edits) > 0; club != (strings.Contains(string(raw), "★") || strings.Contains(strings.Join(w.Events, "\n"), "★")) {
+				t.Errorf("on the club's box: %v; the club's names (★) in the state or the events: %v", club, !club)
+			}
+			// The screens say when the game runs on sample data, and only then.
+			if sample := strings.Contains(string(w.States[len(w.States)-1]), `"sample_data":{"pl":"dane przykładowe","en":"sample data"}`); sample != (len(edits) == 0) {
+				t.Errorf("on the club's box: %v; the state says sample data: %v", len(edits) > 0, sample)
+			}
+			w.Mu.Unlock()
 
-	seq := r.D.Seq()
-	r.Stop(t)
-	r2 := tabletest.Start(t, demoTable(t, dir, false), maligame.Spec)
-	defer r2.Stop(t)
-	if r2.D.Seq() != seq {
-		t.Errorf("after the restart seq %d, want %d", r2.D.Seq(), seq)
-	}
-	w2 := tabletest.Watch(t, r2.D.BrokerAddr(), "demo", "stol-2")
-	w2.Until(t, "the retained state after the restart", func() bool { return len(w2.States) > 0 })
-	w2.Mu.Lock()
-	defer w2.Mu.Unlock()
-	if again, _ := last(t, w2); string(again) != string(raw) {
-		t.Errorf("the state after the restart differs:\n%s\n%s", again, raw)
+			seq := r.D.Seq()
+			r.Stop(t)
+			r2 := tabletest.Start(t, demoTable(t, dir, false, edits...), maligame.Spec)
+			defer r2.Stop(t)
+			if r2.D.Seq() != seq {
+				t.Errorf("after the restart seq %d, want %d", r2.D.Seq(), seq)
+			}
+			w2 := tabletest.Watch(t, r2.D.BrokerAddr(), "demo", "stol-2")
+			w2.Until(t, "the retained state after the restart", func() bool { return len(w2.States) > 0 })
+			w2.Mu.Lock()
+			defer w2.Mu.Unlock()
+			if again, _ := last(t, w2); string(again) != string(raw) {
+				t.Errorf("the state after the restart differs:\n%s\n%s", again, raw)
+			}
+		})
 	}
 }
 
@@ -122,7 +155,27 @@ func TestBrowserTableDrawsTheEnd(t *testing.T) {
 	// The result names the winner and both scores, as the headline does.
 	chromium.Until(t, ctx, `(function (r) { return !!r && r.textContent.includes("wygrywa Bartek") && r.textContent.includes("Ania 4 pkt, Bartek 8 pkt"); })(document.querySelector("[data-testid=result]"))`)
 	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)
+	// The game runs on the shipped sample data: the title says so, in the
+	// page's language.
+	chromium.Until(t, ctx, `(function (b) { return !!b && b.textContent === "dane przykładowe"; })(document.querySelector("[data-testid=sample-data]"))`)
+	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=lang]`)); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=sample-data]").textContent === "sample data"`)
+}
 
+// On a club's box with nothing assumed the screens show no sample-data
+// badge.
+func TestBrowserNoSampleBadgeOnAClubBox(t *testing.T) {
+	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true, onClubBox(t)...), maligame.Spec)
+	defer r.Stop(t)
+	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
+	ctx := chromium.Start(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+r.D.DisplayAddr()+"/")); err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=title]").textContent.includes("Mali") && !document.querySelector("[data-testid=sample-data]")`)
 }
 
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
@@ -27,6 +28,8 @@ import (
 // a physical die. What is drawn, dealt and rolled is journaled, so replays
 // never depend on them.
 type Game struct {
+	// sample: the game's data marks something assumed (docs/box.md).
+	sample bool
 	companion.Adapter[mali.State, mali.Event]
 	shuffle *rand.Rand
 	// seed fixes the virtual deck's order.
@@ -49,7 +52,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data.paths(cfg.Resolve))
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, sample, err := LoadPackCatalogue(c.Data.paths(cfg.Resolve), pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
@@ -63,7 +70,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
-	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6d616c69)), seed: cfg.Dice.Seed, physicalDeck: c.Deck != "virtual"}
+	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6d616c69)), seed: cfg.Dice.Seed, physicalDeck: c.Deck != "virtual", sample: sample}
 	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Allowing: mali.ApplyAllowing,
 		Show: func(s mali.State, v companion.Viewer) any { return show(s, v, g.beforeTheDie()) }}
 	return g, nil
@@ -403,3 +410,6 @@ func (g *Game) deal() ([]companion.Action, []companion.Notice) {
 	}
 	return one(mali.DealGoals{Hands: hands})
 }
+
+// SampleData says the game runs on data its rulebook does not print.
+func (g *Game) SampleData() bool { return g.sample }

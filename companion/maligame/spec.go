@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
@@ -94,18 +95,32 @@ type DataFiles struct {
 // LoadCatalogue reads the game data: the embedded files, each replaced by
 // the named file when one is given (name → path).
 func LoadCatalogue(paths map[string]string) (*mali.Catalogue, error) {
+	pack, err := box.Shipped(ID)
+	if err != nil {
+		return nil, err
+	}
+	cat, _, err := LoadPackCatalogue(paths, pack)
+	return cat, err
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(paths map[string]string, pack *box.Pack) (cat *mali.Catalogue, sample bool, err error) {
 	var files []mali.File
-	for _, f := range mali.DefaultFiles() {
-		if p := paths[f.Name]; p != "" {
+	for _, name := range mali.DataFiles {
+		f := mali.File{Name: pack.Name(name), Data: pack.Files[name]}
+		if p := paths[name]; p != "" {
 			b, err := os.ReadFile(p)
 			if err != nil {
-				return nil, fmt.Errorf("maligame: %w", err)
+				return nil, false, fmt.Errorf("maligame: %w", err)
 			}
-			f = mali.File{Name: f.Name, Data: b}
+			f = mali.File{Name: name, Data: b}
 		}
 		files = append(files, f)
+		sample = sample || box.AnyAssumed(f.Data)
 	}
-	return mali.Load(files...)
+	cat, err = mali.Load(files...)
+	return cat, sample, err
 }
 
 func (d DataFiles) paths(resolve func(string) string) map[string]string {

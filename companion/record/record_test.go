@@ -309,7 +309,8 @@ func TestStatementAndSignature(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"no final newline", strings.TrimSuffix(string(text), "\n"), "newline"},
-		{"another title", strings.Replace(string(text), "v1", "v5", 1), "line 1"},
+		{"another title", strings.Replace(string(text), "v1", "v9", 1), "line 1"},
+		{"a v5 title without the sample data", strings.Replace(string(text), "v1", "v5", 1), "lines"},
 		{"a v4 title without the pairing", strings.Replace(string(text), "v1", "v4", 1), "lines"},
 		{"a v3 title without seats and round", strings.Replace(string(text), "v1", "v3", 1), "lines"},
 		{"a v2 title without seats", strings.Replace(string(text), "v1", "v2", 1), "lines"},
@@ -497,5 +498,54 @@ func TestStatementPairing(t *testing.T) {
 		if _, err := ParseStatement([]byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want an error with %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// A statement of a game on sample data (docs/box.md) is v5: the v4 lines,
+// empty when the table was not paired, and "sample_data: true"; it reads
+// back, signs and verifies; the other fields keep their meaning.
+func TestStatementSampleData(t *testing.T) {
+	privPEM, pubPEM, _ := GenerateKey()
+	priv, _ := ParsePrivateKey(privPEM)
+	pub, _ := ParsePublicKey(pubPEM)
+	base := Statement{Identity: testID, FinalSeq: 7, FinalHash: strings.Repeat("cd", 32), Finished: true,
+		Result: Text{PL: "wygrywa Bartek", EN: "Bartek wins"}, Seats: []Seat{{Seat: 1, Outcome: Loss}, {Seat: 2, Outcome: Win, Score: 9}}, SampleData: true}
+	paired := base
+	paired.Round, paired.Tournament, paired.Pairing, paired.Players = 2, "turniej-2026", "para-0001", []string{"ania", "bartek"}
+	for _, tc := range []struct {
+		name string
+		s    Statement
+		tail string
+	}{
+		{"not paired", base, "round: 0\ntournament: \"\"\npairing: \"\"\nplayers: []\nsample_data: true\n"},
+		{"paired", paired, "round: 2\ntournament: \"turniej-2026\"\npairing: \"para-0001\"\nplayers: [\"ania\",\"bartek\"]\nsample_data: true\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.s.Marshal()
+			if !strings.HasPrefix(string(text), "sztab result statement v5\n") || !strings.HasSuffix(string(text), tc.tail) {
+				t.Fatalf("statement:\n%s", text)
+			}
+			back, err := ParseStatement(text)
+			if err != nil || !reflect.DeepEqual(back, tc.s) {
+				t.Fatalf("round trip: %+v, %v", back, err)
+			}
+			if _, err := VerifyStatement(text, Sign(tc.s, priv), pub); err != nil {
+				t.Fatal(err)
+			}
+			// Without its sample_data line the statement does not read.
+			cut := strings.TrimSuffix(string(text), "sample_data: true\n")
+			if _, err := ParseStatement([]byte(cut)); err == nil {
+				t.Error("a v5 statement without sample_data read")
+			}
+			if _, err := ParseStatement([]byte(cut + "sample_data: false\n")); err == nil || !strings.Contains(err.Error(), "sample_data") {
+				t.Errorf("sample_data: false: %v", err)
+			}
+		})
+	}
+	// A statement without sample data is what it was.
+	plain := base
+	plain.SampleData = false
+	if strings.Contains(string(plain.Marshal()), "sample_data") || !strings.HasPrefix(string(plain.Marshal()), "sztab result statement v2\n") {
+		t.Errorf("a statement without sample data:\n%s", plain.Marshal())
 	}
 }

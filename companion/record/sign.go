@@ -132,6 +132,12 @@ type Statement struct {
 	Tournament string
 	Pairing    string
 	Players    []string
+	// SampleData says the game ran on data its rulebook does not print
+	// (the shipped assumed data, docs/box.md). Set, it makes the statement
+	// a v5 one: the v4 lines (tournament and pairing "" and players [] when
+	// the table was not paired, round 0 when it heard no round) and then
+	// "sample_data: true". No other field changes its meaning.
+	SampleData bool
 }
 
 // Seat is one seat's result in a statement.
@@ -158,6 +164,7 @@ const (
 	statementTitleV2 = "sztab result statement v2"
 	statementTitleV3 = "sztab result statement v3"
 	statementTitleV4 = "sztab result statement v4"
+	statementTitleV5 = "sztab result statement v5"
 )
 
 // Marshal is the statement's canonical text: a title line, then one
@@ -196,6 +203,8 @@ const (
 func (s Statement) Marshal() []byte {
 	var b strings.Builder
 	switch {
+	case s.SampleData:
+		b.WriteString(statementTitleV5 + "\n")
 	case s.Pairing != "":
 		b.WriteString(statementTitleV4 + "\n")
 	case s.Round > 0:
@@ -220,7 +229,7 @@ func (s Statement) fields() []field {
 		{"finished", strconv.FormatBool(s.Finished)},
 		{"result_pl", quote(s.Result.PL)}, {"result_en", quote(s.Result.EN)},
 	}
-	v4 := s.Pairing != ""
+	v4 := s.Pairing != "" || s.SampleData
 	if s.Seats != nil || s.Round > 0 || v4 {
 		seats := s.Seats
 		if seats == nil {
@@ -246,6 +255,9 @@ func (s Statement) fields() []field {
 		enc.Encode(players)
 		fs = append(fs, field{"tournament", quote(s.Tournament)}, field{"pairing", quote(s.Pairing)},
 			field{"players", strings.TrimSuffix(b.String(), "\n")})
+	}
+	if s.SampleData {
+		fs = append(fs, field{"sample_data", "true"})
 	}
 	return fs
 }
@@ -285,8 +297,10 @@ func ParseStatement(data []byte) (Statement, error) {
 		keys = Statement{Seats: []Seat{}, Round: 1}.fields()
 	case statementTitleV4:
 		keys = Statement{Seats: []Seat{}, Round: 1, Pairing: "-"}.fields()
+	case statementTitleV5:
+		keys = Statement{Seats: []Seat{}, Round: 1, Pairing: "-", SampleData: true}.fields()
 	default:
-		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q, %q or %q", clip(lines[0]), statementTitleV4, statementTitleV3, statementTitleV2, statementTitle)
+		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q, %q, %q or %q", clip(lines[0]), statementTitleV5, statementTitleV4, statementTitleV3, statementTitleV2, statementTitle)
 	}
 	if len(lines) != len(keys)+1 {
 		return s, fmt.Errorf("record: statement: %d lines, want %d", len(lines), len(keys)+1)
@@ -330,7 +344,13 @@ func ParseStatement(data []byte) (Statement, error) {
 	if v, ok := vals["round"]; ok {
 		// A round from 1, in decimal; Marshal's output is compared below,
 		// so "01" or "+1" is refused as not canonical.
-		if s.Round, err = strconv.Atoi(v); err != nil || s.Round < 1 || s.Round > MaxRound {
+		// A v5 statement (sample data) of a table that heard no round
+		// says round 0.
+		low := 1
+		if lines[0] == statementTitleV5 {
+			low = 0
+		}
+		if s.Round, err = strconv.Atoi(v); err != nil || s.Round < low || s.Round > MaxRound {
 			return Statement{}, fmt.Errorf("record: statement: round %q: want a round from 1 to %d", clip(v), MaxRound)
 		}
 	}
@@ -341,15 +361,24 @@ func ParseStatement(data []byte) (Statement, error) {
 		if s.Pairing, err = str("pairing"); err != nil {
 			return Statement{}, err
 		}
-		if !ValidID(s.Tournament) {
+		unpaired := lines[0] == statementTitleV5 && s.Tournament == "" && s.Pairing == ""
+		if !unpaired && !ValidID(s.Tournament) {
 			return Statement{}, fmt.Errorf("record: statement: tournament %q: want an id of %d to %d letters, digits, '-' or '_'", clip(s.Tournament), minID, maxID)
 		}
-		if !ValidID(s.Pairing) {
+		if !unpaired && !ValidID(s.Pairing) {
 			return Statement{}, fmt.Errorf("record: statement: pairing %q: want an id of %d to %d letters, digits, '-' or '_'", clip(s.Pairing), minID, maxID)
 		}
-		if s.Players, err = parsePlayers(vals["players"]); err != nil {
+		if unpaired && vals["players"] == "[]" {
+			s.Players = nil
+		} else if s.Players, err = parsePlayers(vals["players"]); err != nil {
 			return Statement{}, err
 		}
+	}
+	if v, ok := vals["sample_data"]; ok {
+		if v != "true" {
+			return Statement{}, fmt.Errorf("record: statement: sample_data %q: want true (a statement without sample data is v4 or older)", clip(v))
+		}
+		s.SampleData = true
 	}
 	if !bytes.Equal(s.Marshal(), data) {
 		return Statement{}, errors.New("record: statement: not in canonical form (see record.Statement.Marshal)")

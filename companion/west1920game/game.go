@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -88,20 +89,31 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*west1920.Catalogue, error) {
-	def := west1920.DefaultFiles()
-	mn, m, err := companion.DataFile(files.Map, resolve, west1920.MapFile, def)
+	pack, err := box.Shipped(ID)
 	if err != nil {
 		return nil, err
 	}
-	on, o, err := companion.DataFile(files.OOB, resolve, west1920.OOBFile, def)
+	cat, _, err := LoadPackCatalogue(files, resolve, pack)
+	return cat, err
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (cat *west1920.Catalogue, sample bool, err error) {
+	mn, m, err := pack.File(files.Map, resolve, west1920.MapFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	cn, c, err := companion.DataFile(files.Cards, resolve, west1920.CardsFile, def)
+	on, o, err := pack.File(files.OOB, resolve, west1920.OOBFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return west1920.ParseCatalogue(mn, m, on, o, cn, c)
+	cn, c, err := pack.File(files.Cards, resolve, west1920.CardsFile)
+	if err != nil {
+		return nil, false, err
+	}
+	cat, err = west1920.ParseCatalogue(mn, m, on, o, cn, c)
+	return cat, box.AnyAssumed(m, o, c), err
 }
 
 func (c Config) setup() (west1920.Setup, error) {
@@ -163,6 +175,8 @@ func stepAllowing(s west1920.State, a rules.Action, w *rules.Waiver) (west1920.S
 // restart: enter them again) and the screens' overlays, computed once per
 // state.
 type Game struct {
+	// sample: the game's data marks something assumed (docs/box.md).
+	sample bool
 	companion.Adapter[west1920.State, west1920.Event]
 	seed    uint64
 	virtual bool
@@ -192,7 +206,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
@@ -211,7 +229,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if seed == 0 {
 		seed = cfg.Dice.Seed
 	}
-	return newGame(start, seed, cfg.Dice.Seed, c.Deck == "virtual"), nil
+	g := newGame(start, seed, cfg.Dice.Seed, c.Deck == "virtual")
+	g.sample = sample
+	return g, nil
 }
 
 // newGame is a table's game: the virtual deck shuffled by seed, the
@@ -911,3 +931,6 @@ func (g *Game) Conceal(a companion.Action) companion.Action {
 	}
 	return a
 }
+
+// SampleData says the game runs on data its rulebook does not print.
+func (g *Game) SampleData() bool { return g.sample }

@@ -247,6 +247,10 @@ type StateMessage struct {
 	Game  string `json:"game"`
 	// Headline is a one-line summary for the venue wall.
 	Headline *rules.Text `json:"headline,omitempty"`
+	// SampleData is set when the game runs on data its rulebook does not
+	// print (the shipped assumed data, docs/box.md): the screens show it
+	// as a badge ("dane przykładowe" / "sample data").
+	SampleData *rules.Text `json:"sample_data,omitempty"`
 	// Finished says the game is over (it has an outcome): the headline is
 	// then its result (companion.ResultText).
 	Finished bool `json:"finished,omitempty"`

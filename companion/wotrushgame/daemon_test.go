@@ -2,6 +2,7 @@ package wotrushgame_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,8 +11,20 @@ import (
 	"github.com/sztab/sztab/internal/tabletest"
 )
 
-func demoTable(t testing.TB, dir string, script bool) *companion.Config {
-	return tabletest.DemoConfig(t, dir, "wot-rush.yaml", script)
+func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
+	return tabletest.DemoConfigEdited(t, dir, "wot-rush.yaml", script, edits...)
+}
+
+// onClubBox is the config edit that plays the demo table on the club's test
+// box (companion/box/testdata): every name differs from the shipped sample
+// data, marked with a star, and nothing is assumed.
+func onClubBox(t testing.TB) []string {
+	t.Helper()
+	dir, err := filepath.Abs("../box/testdata/wot-rush")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"game: wot-rush\n", "game: wot-rush\nbox: " + dir + "\n"}
 }
 
 func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
@@ -70,53 +83,71 @@ func demoOver(ps publicState) bool {
 // the Garage order never published; after a restart on the same journal
 // the state is the same.
 func TestDemoEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	r, w := startWatched(t, demoTable(t, dir, true))
-	w.Until(t, "the demo's last step (BASE-2-1 damaged in round 3)", func() bool { return demoOver(last(w)) })
-	w.Until(t, "the answers to the demo's 7 keys", func() bool {
-		n := 0
-		for _, e := range w.Events {
-			if strings.Contains(e, `"command_result"`) {
-				n++
+	for _, tc := range []struct {
+		name string
+		club bool
+	}{{"the shipped sample data", false}, {"a club's box", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var edits []string
+			if tc.club {
+				edits = onClubBox(t)
 			}
-		}
-		return n >= 7
-	})
-	// The journal's events come on their own path, not ordered with the
-	// state or the answers: wait for the last of them too.
-	wanted := []string{"unknown_tag", "hand_shown", "reserve_shown", "bought", "attack", "damaged"}
-	w.Until(t, "the demo's events", func() bool {
-		joined := strings.Join(w.Events, "\n")
-		for _, want := range wanted {
-			if !strings.Contains(joined, want) {
-				return false
+			dir := t.TempDir()
+			r, w := startWatched(t, demoTable(t, dir, true, edits...))
+			w.Until(t, "the demo's last step (BASE-2-1 damaged in round 3)", func() bool { return demoOver(last(w)) })
+			w.Until(t, "the answers to the demo's 7 keys", func() bool {
+				n := 0
+				for _, e := range w.Events {
+					if strings.Contains(e, `"command_result"`) {
+						n++
+					}
+				}
+				return n >= 7
+			})
+			// The journal's events come on their own path, not ordered with the
+			// state or the answers: wait for the last of them too.
+			wanted := []string{"unknown_tag", "hand_shown", "reserve_shown", "bought", "attack", "damaged"}
+			w.Until(t, "the demo's events", func() bool {
+				joined := strings.Join(w.Events, "\n")
+				for _, want := range wanted {
+					if !strings.Contains(joined, want) {
+						return false
+					}
+				}
+				return true
+			})
+			w.Mu.Lock()
+			final := last(w)
+			raw := w.States[len(w.States)-1]
+			for _, e := range w.Events {
+				if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
+					t.Errorf("the demo had a refusal: %s", e)
+				}
 			}
-		}
-		return true
-	})
-	w.Mu.Lock()
-	final := last(w)
-	raw := w.States[len(w.States)-1]
-	for _, e := range w.Events {
-		if strings.Contains(e, `"type":"rejected"`) || strings.Contains(e, `"ok":false`) {
-			t.Errorf("the demo had a refusal: %s", e)
-		}
-	}
-	for _, p := range final.State.Players {
-		if len(p.Garage) != 0 {
-			t.Errorf("seat %d's Garage order published: %v", p.Seat, p.Garage)
-		}
-		if p.Seat != final.State.Active && len(p.Hand) != 0 {
-			t.Errorf("seat %d's hidden hand published: %v", p.Seat, p.Hand)
-		}
-	}
-	if len(final.State.Reserve) != 4 || len(final.State.Stats) != 2 || len(final.State.Leaders) != 3 {
-		t.Errorf("reserve %v, stats %d, leaders %d", final.State.Reserve, len(final.State.Stats), len(final.State.Leaders))
-	}
-	w.Mu.Unlock()
-	seq := r.D.Seq()
-	r.Stop(t)
+			for _, p := range final.State.Players {
+				if len(p.Garage) != 0 {
+					t.Errorf("seat %d's Garage order published: %v", p.Seat, p.Garage)
+				}
+				if p.Seat != final.State.Active && len(p.Hand) != 0 {
+					t.Errorf("seat %d's hidden hand published: %v", p.Seat, p.Hand)
+				}
+			}
+			if len(final.State.Reserve) != 4 || len(final.State.Stats) != 2 || len(final.State.Leaders) != 3 {
+				t.Errorf("reserve %v, stats %d, leaders %d", final.State.Reserve, len(final.State.Stats), len(final.State.Leaders))
+			}
+			if club := len(edits) > 0; club != (strings.Contains(string(raw), "★") || strings.Contains(strings.Join(w.Events, "\n"), "★")) {
+				t.Errorf("on the club's box: %v; the club's names (★) in the state or the events: %v", club, !club)
+			}
+			// The screens say when the game runs on sample data, and only then.
+			if sample := strings.Contains(string(w.States[len(w.States)-1]), `"sample_data":{"pl":"dane przykładowe","en":"sample data"}`); sample != (len(edits) == 0) {
+				t.Errorf("on the club's box: %v; the state says sample data: %v", len(edits) > 0, sample)
+			}
+			w.Mu.Unlock()
+			seq := r.D.Seq()
+			r.Stop(t)
 
-	// The same journal, no script: the same state.
-	tabletest.CheckRestart(t, demoTable(t, dir, false), wotrushgame.Spec, seq, raw)
+			// The same journal, no script: the same state.
+			tabletest.CheckRestart(t, demoTable(t, dir, false, edits...), wotrushgame.Spec, seq, raw)
+		})
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
@@ -47,16 +48,27 @@ type DataFiles struct {
 // LoadCatalogue reads the data files, falling back to the embedded ones;
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*wotrush.Catalogue, error) {
-	def := wotrush.DefaultFiles()
-	vn, v, err := companion.DataFile(files.Vehicles, resolve, wotrush.VehiclesFile, def)
+	pack, err := box.Shipped(section)
 	if err != nil {
 		return nil, err
 	}
-	cn, c, err := companion.DataFile(files.Components, resolve, wotrush.ComponentsFile, def)
+	cat, _, err := LoadPackCatalogue(files, resolve, pack)
+	return cat, err
+}
+
+// LoadPackCatalogue is LoadCatalogue with a box pack's files in place of
+// the embedded ones; sample says the files mark something assumed.
+func LoadPackCatalogue(files DataFiles, resolve func(string) string, pack *box.Pack) (cat *wotrush.Catalogue, sample bool, err error) {
+	vn, v, err := pack.File(files.Vehicles, resolve, wotrush.VehiclesFile)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return wotrush.ParseCatalogue(vn, v, cn, c)
+	cn, c, err := pack.File(files.Components, resolve, wotrush.ComponentsFile)
+	if err != nil {
+		return nil, false, err
+	}
+	cat, err = wotrush.ParseCatalogue(vn, v, cn, c)
+	return cat, box.AnyAssumed(v, c), err
 }
 
 // setup turns the section into the engine's setup.
@@ -88,6 +100,8 @@ func (c Config) setup() (wotrush.Setup, error) {
 // Game is World of Tanks: Rush at one table: the engine's state in the
 // embedded adapter. The binder keeps nothing of its own.
 type Game struct {
+	// sample: the game's data marks something assumed (docs/box.md).
+	sample bool
 	companion.Adapter[wotrush.State, wotrush.Event]
 }
 
@@ -99,7 +113,11 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err := cfg.DecodeSection(section, &c); err != nil {
 		return nil, err
 	}
-	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
+	pack, err := box.ForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".data"), Msg: err.Error()}
 	}
@@ -114,7 +132,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section), Msg: err.Error()}
 	}
-	return newGame(start), nil
+	g := newGame(start)
+	g.sample = sample
+	return g, nil
 }
 
 func newGame(start wotrush.StartGame) *Game {
@@ -572,3 +592,6 @@ func (g *Game) confirm(s wotrush.State) ([]companion.Action, []companion.Notice)
 	}
 	return nil, rejected("nothing_to_confirm", rules.Textf("nie ma czego potwierdzić", "nothing to confirm"))
 }
+
+// SampleData says the game runs on data its rulebook does not print.
+func (g *Game) SampleData() bool { return g.sample }

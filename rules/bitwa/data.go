@@ -201,6 +201,9 @@ type Resource struct {
 	ID    string             `yaml:"id" json:"id"`
 	Name  Name2              `yaml:"name" json:"name"`
 	Faces map[string][2]Face `yaml:"faces" json:"faces"`
+	// Assumed: the rulebook does not print every face (a box pack lists
+	// it as still assumed; not game state, so not in the journal).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // Resource card ids, in the order they are resolved.

@@ -114,6 +114,9 @@ const (
 type DieFace struct {
 	Colour string `yaml:"colour" json:"colour"`
 	Value  int    `yaml:"value" json:"value"`
+	// Assumed: the rulebook does not print the faces (a box pack lists
+	// them; not in the journal, whose start_game records the faces).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // Data is all the game data an engine runs with. It travels inside

@@ -231,7 +231,7 @@ func (s *State) rollDie(a RollDie) ([]Event, error) {
 		return nil, err
 	}
 	face := DieFace{Colour: a.Colour, Value: a.Value}
-	if !slices.Contains(s.cat.Data.Die, face) {
+	if !slices.ContainsFunc(s.cat.Data.Die, func(f DieFace) bool { return f.Colour == face.Colour && f.Value == face.Value }) {
 		return nil, rules.Reject("no_such_face", "kostka nie ma ścianki %[1]s %[2]d", "the die has no face %[1]s %[2]d", a.Colour, a.Value)
 	}
 	s.LastRoll = &face

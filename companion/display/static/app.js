@@ -69,6 +69,8 @@
     var head = meta.venue ? meta.venue + (meta.table ? " · " + meta.table : "") : "Sztab";
     var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
     title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [t(meta.title) || meta.game || "", pageName].filter(Boolean).join(" · ")));
+    // The game runs on data its rulebook does not print (docs/box.md).
+    if (msg && msg.sample_data) title.appendChild(el("span", { class: "sub sample-data", "data-testid": "sample-data" }, t(msg.sample_data)));
     var logTitle = app.querySelector("[data-testid=log-title]");
     if (logTitle) logTitle.textContent = say("Zdarzenia", "Events");
     setStale(body.dataset.stale !== "0");
