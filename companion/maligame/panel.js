@@ -161,7 +161,7 @@
       if (c.off || !pos[c.at]) return;
       var k = at[c.at] = (at[c.at] || 0) + 1;
       var p = pos[c.at];
-      g.push(svg("circle", { cx: p.x - 12 + 8 * k, cy: p.y + 12, r: 6, fill: colourCSS[c.colour] || "#888",
+      g.push(svg("circle", { cx: p.x - 18 + 12 * k, cy: p.y + 14, r: 8, fill: colourCSS[c.colour] || "#888",
         stroke: selected === c.id ? "#000" : (c.carrying ? "#fff" : "#333"), "stroke-width": selected === c.id ? 3 : 2,
         "data-courier": c.id, "data-at": c.at, "data-testid": "courier-" + c.id, onclick: function () {
           if (mode === "swap" && selected && selected !== c.id) { ctx.command("swap", [selected, c.id]); selected = null; mode = ""; return; }

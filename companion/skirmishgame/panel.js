@@ -125,16 +125,18 @@
     return names.filter(function (n, i) { return names.indexOf(n) === i; }).join(", ");
   }
 
-  // sides is the score: each side's models left, kills, objective and
-  // order points; on the TV the numbers are headline-sized.
+  // sides is the score: a column per side (its faction), a row each for
+  // its models left, kills, objective and order points; the numbers are
+  // headline-sized on the TV.
   function sides(st, ctx) {
     if (!st.sides || !st.sides.length) return null;
-    var head = ["", ctx.say("modele", "models"), ctx.say("zabici", "kills"), ctx.say("punkty", "points"), ctx.say("rozkazy", "orders")];
+    var rows = [["alive", ctx.say("modele", "models")], ["kills", ctx.say("zabici", "kills")],
+      ["objective_points", ctx.say("punkty", "points")], ["order_points", ctx.say("rozkazy", "orders")]];
     return ctx.el("table", { class: "grid score", "data-testid": "score" },
-      ctx.el("tr", {}, head.map(function (h) { return ctx.el("th", { text: h }); })),
-      st.sides.map(function (sd) {
-        return ctx.el("tr", {}, ctx.el("td", { text: sd.faction }), [sd.alive, sd.kills, sd.objective_points, sd.order_points].map(function (v) {
-          return ctx.el("td", { class: "score-num", "data-role": "headline", text: String(v == null ? "" : v) });
+      ctx.el("tr", {}, ctx.el("th", {}), st.sides.map(function (sd) { return ctx.el("th", { text: sd.faction }); })),
+      rows.map(function (r) {
+        return ctx.el("tr", {}, ctx.el("td", { text: r[1] }), st.sides.map(function (sd) {
+          return ctx.el("td", { class: "score-num", "data-role": "headline", text: String(sd[r[0]] == null ? "" : sd[r[0]]) });
         }));
       }));
   }
@@ -239,5 +241,31 @@
       ctx.say("Pomiar czeka na rozstrzygnięcie", "A measurement waits for a ruling") + (st.call ? ": " + ctx.t(st.call.question) : "."));
   }
 
-  P.register("skirmish", skirmish, { referee: ruling });
+  // The engine's action types by name, for the referee's page, and the
+  // fields of those the referee may correct (panels.js builds the form).
+  var unitOptions = function (msg) { return ((msg.state || {}).units || []).map(function (u) { return [u.id, u.name]; }); };
+  var seatOptions = function (msg) { return ((msg.state || {}).players || []).map(function (p) { return [p.seat, p.name]; }); };
+  var actions = {
+    start_game: { name: ["początek gry", "start of the game"] }, submit_army: { name: ["lista armii", "an army list"] },
+    choose_scenario: { name: ["wybór scenariusza", "choosing the scenario"] }, roll_off: { name: ["rzut o pierwszeństwo", "the first-player roll"] },
+    place_objective: { name: ["znacznik celu", "an objective marker"] }, deploy: { name: ["rozstawienie oddziału", "deploying a unit"] },
+    draw_orders: { name: ["dobranie rozkazów", "drawing orders"] },
+    discard_order: { name: ["odrzucenie rozkazu", "discarding an order"], fields: [{ key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions }, { key: "card", label: ["karta", "card"], kind: "text" }] },
+    arm_discard: { name: ["przygotowanie odrzucenia", "getting ready to discard"] },
+    claim_order: { name: ["spełnienie rozkazu", "claiming an order"], fields: [{ key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions }, { key: "card", label: ["karta", "card"], kind: "text" }] },
+    end_phase: { name: ["koniec fazy", "end of the phase"], fields: [] },
+    move: { name: ["ruch modeli", "moving models"] }, note_jumps: { name: ["skoki przez przeszkody", "jumps over obstacles"] },
+    unit_moved: { name: ["oddział skończył ruch", "a unit has moved"], fields: [{ key: "unit", label: ["oddział", "unit"], kind: "choice", options: unitOptions }] },
+    select_shooter: { name: ["wybór strzelającego", "choosing the shooter"], fields: [{ key: "unit", label: ["oddział", "unit"], kind: "choice", options: unitOptions }] },
+    declare_shot: { name: ["strzał", "a shot"], fields: [{ key: "shooter", label: ["strzela", "shooter"], kind: "choice", options: unitOptions },
+      { key: "target", label: ["cel", "target"], kind: "choice", options: unitOptions },
+      { key: "in_cover.light", label: ["modele w osłonie lekkiej", "models in light cover"], kind: "number" },
+      { key: "in_cover.heavy", label: ["modele w osłonie ciężkiej", "models in heavy cover"], kind: "number" }] },
+    dice: { name: ["kości", "dice"], fields: [{ key: "rolls", label: ["wyniki kości", "the dice"], kind: "dice" }] },
+    undo_die: { name: ["cofnięcie kości", "taking back a die"], fields: [] }, cancel_shot: { name: ["odwołanie strzału", "calling off the shot"], fields: [] },
+    ruling: { name: ["rozstrzygnięcie pomiaru", "ruling on a measurement"], fields: [{ key: "in_range", label: ["w zasięgu", "in range"], kind: "bool" }, { key: "by", label: ["kto rozstrzyga", "ruled by"], kind: "text" }] },
+    end_game: { name: ["koniec gry", "end of the game"], fields: [{ key: "by", label: ["kto kończy", "ended by"], kind: "text" }, { key: "reason", label: ["powód", "reason"], kind: "text", optional: true }] }
+  };
+
+  P.register("skirmish", skirmish, { referee: ruling, actions: actions });
 })();

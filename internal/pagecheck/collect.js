@@ -33,7 +33,8 @@
     return true;
   }
   var out = { w: innerWidth, h: innerHeight, sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight,
-              lang: document.documentElement.lang, texts: [], clipped: [] };
+              lang: document.documentElement.lang, texts: [], clipped: [], overlaps: [] };
+  var boxes = [];
   var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), n;
   while ((n = walk.nextNode())) {
     var s = n.nodeValue.replace(/\s+/g, " ").trim();
@@ -44,6 +45,16 @@
     var seen = Array.prototype.some.call(r.getClientRects(), function (b) { return b.width > 0 && b.height > 0; });
     if (!seen || !shown(e)) continue;
     out.texts.push({ text: s, px: size(e), role: role(e), where: where(e) });
+    if (!(e instanceof SVGElement)) boxes.push({ text: s, where: where(e), rects: Array.prototype.slice.call(r.getClientRects()) });
+  }
+  // Text drawn over other text (HTML only; a map's labels may cross).
+  for (var i = 0; i < boxes.length; i++) {
+    for (var j = i + 1; j < boxes.length; j++) {
+      if (boxes[i].rects.some(function (a) { return boxes[j].rects.some(function (b) {
+        var w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        return w > 2 && h > 0.3 * Math.min(a.height, b.height);
+      }); })) out.overlaps.push({ a: boxes[i].text, b: boxes[j].text, where: boxes[i].where });
+    }
   }
   document.querySelectorAll("input[placeholder], textarea[placeholder]").forEach(function (e) {
     if (!e.getClientRects().length || !shown(e) || e.value) return;

@@ -91,7 +91,7 @@ func (p Page) TV() bool { return p.Name == "table" && p.Size != Phone }
 
 // Problem is one thing wrong with a page.
 type Problem struct {
-	Check string // overflow, clipped, size, id, glyph, contrast, headline
+	Check string // overflow, clipped, overlap, size, id, glyph, contrast, headline, lang
 	Text  string
 }
 
@@ -116,6 +116,11 @@ type Drawn struct {
 		Where string `json:"where"`
 		Role  string `json:"role"`
 	} `json:"clipped"`
+	Overlaps []struct {
+		A     string `json:"a"`
+		B     string `json:"b"`
+		Where string `json:"where"`
+	} `json:"overlaps"`
 }
 
 //go:embed collect.js
@@ -234,6 +239,9 @@ func Judge(p Page, d Drawn) []Problem {
 				add("clipped", "%s hides part of what it holds", c.Where)
 			}
 		}
+	}
+	for _, o := range d.Overlaps {
+		add("overlap", "%q is drawn over %q (%s)", short(o.A), short(o.B), o.Where)
 	}
 	allow := map[string]bool{}
 	for _, a := range p.Allow {

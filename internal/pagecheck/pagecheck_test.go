@@ -109,6 +109,7 @@ func TestCheckInChromium(t *testing.T) {
 		`shows "7LF"`,
 		"glyph: \"⛔ blockade-wp\" in html > body > p has ⛔ (U+26D4)",
 		"contrast: ",
+		`overlap: "na sobie" is drawn over "napis"`,
 		"headline: no headline text",
 	} {
 		if !strings.Contains(all, want) {
