@@ -3,7 +3,10 @@ package skirmishgame_test
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/sztab/sztab/companion/skirmishgame"
+	"github.com/sztab/sztab/internal/chromium"
 	"github.com/sztab/sztab/internal/pagecheck"
 	"github.com/sztab/sztab/internal/tabletest"
 )
@@ -58,4 +61,34 @@ func TestScreensSkirmish(t *testing.T) {
 			pagecheck.Expect(t, ctx, what+": "+sel+" on the screen", pagecheck.InView(sel))
 		}
 	}
+}
+
+// TestBrowserRefereeCorrectsFromTheForm: the referee's page names what
+// the engine takes now in words, and corrects an entry from a form built
+// from the action's fields (no JSON): the first hit die, entry 8, was a 3;
+// the referee makes it a 5.
+func TestBrowserRefereeCorrectsFromTheForm(t *testing.T) {
+	r := tabletest.PlayDemo(t, t.TempDir(), "skirmish.yaml", skirmishgame.Spec, 1)
+	defer r.Stop(t)
+	ctx := pagecheck.Browser(t)
+	p := pagecheck.Page{Game: "skirmish", Name: "referee", URL: "http://" + r.D.DisplayAddr(), Path: "/referee", Size: pagecheck.TV1080, Lang: "pl",
+		User: "sedzia", Password: "sedzia", Ready: `!!document.querySelector("[data-testid=correction]")`}
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pagecheck.Expect(t, ctx, "the actions in words", `document.querySelector("[data-testid=legal]").textContent === "Silnik przyjmie teraz: wybór strzelającego, strzał, oddział skończył ruch, spełnienie rozkazu, koniec fazy, koniec gry"`)
+	pagecheck.Expect(t, ctx, "no JSON box", `!document.querySelector("textarea")`)
+	err := chromedp.Do(ctx,
+		chromedp.SetValue(`[data-testid=correction-type]`, "dice"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("[data-testid=correction-type]").dispatchEvent(new Event("change"))`),
+		chromedp.WaitVisible(`[data-field=rolls]`),
+		chromedp.SendKeys(`[data-field=rolls]`, "5"),
+		chromedp.SendKeys(`[data-testid=ruling-seq]`, "8"),
+		chromedp.SendKeys(`[data-testid=ruling-text]`, "kość odczytana źle"),
+		chromedp.Click(`[data-testid=cmd-correct]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chromium.Until(t, ctx, `(document.querySelector("[data-testid=record-head]")||{}).textContent === "poprawki sędziego: 1"`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=command-result]").classList.contains("ok")`)
 }

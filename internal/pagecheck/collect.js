@@ -60,6 +60,13 @@
     if (!e.getClientRects().length || !shown(e) || e.value) return;
     out.texts.push({ text: e.placeholder, px: size(e), role: role(e), where: where(e) });
   });
+  // Every control within reach: not beyond the screen's sides.
+  out.unreachable = [];
+  document.querySelectorAll("button, input, select, textarea, a[href]").forEach(function (e) {
+    var b = e.getBoundingClientRect();
+    if (!b.width || !shown(e) || e.type === "hidden") return;
+    if (b.left < -0.5 || b.right > innerWidth + 0.5) out.unreachable.push({ text: e.textContent || e.placeholder || e.name || "", where: where(e) });
+  });
   document.querySelectorAll("body *").forEach(function (e) {
     var cs = getComputedStyle(e);
     if (cs.overflowX === "visible" && cs.overflowY === "visible") return;

@@ -91,7 +91,7 @@ func (p Page) TV() bool { return p.Name == "table" && p.Size != Phone }
 
 // Problem is one thing wrong with a page.
 type Problem struct {
-	Check string // overflow, clipped, overlap, size, id, glyph, contrast, headline, lang
+	Check string // overflow, clipped, reach, overlap, size, id, glyph, contrast, headline, lang
 	Text  string
 }
 
@@ -116,6 +116,10 @@ type Drawn struct {
 		Where string `json:"where"`
 		Role  string `json:"role"`
 	} `json:"clipped"`
+	Unreachable []struct {
+		Text  string `json:"text"`
+		Where string `json:"where"`
+	} `json:"unreachable"`
 	Overlaps []struct {
 		A     string `json:"a"`
 		B     string `json:"b"`
@@ -239,6 +243,9 @@ func Judge(p Page, d Drawn) []Problem {
 				add("clipped", "%s hides part of what it holds", c.Where)
 			}
 		}
+	}
+	for _, u := range d.Unreachable {
+		add("reach", "the control %q (%s) is beyond the screen's side", short(u.Text), u.Where)
 	}
 	for _, o := range d.Overlaps {
 		add("overlap", "%q is drawn over %q (%s)", short(o.A), short(o.B), o.Where)

@@ -110,6 +110,7 @@ func TestCheckInChromium(t *testing.T) {
 		"glyph: \"⛔ blockade-wp\" in html > body > p has ⛔ (U+26D4)",
 		"contrast: ",
 		`overlap: "na sobie" is drawn over "napis"`,
+		`reach: the control "dalej"`,
 		"headline: no headline text",
 	} {
 		if !strings.Contains(all, want) {
