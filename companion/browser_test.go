@@ -187,7 +187,7 @@ func TestBrowserTableScreenFollowsTheGameLive(t *testing.T) {
 		step(key(v), text("[data-testid=stage]", fmt.Sprintf("(%d/5)", (i+1)%5)))
 	}
 	step(key("6"), text("[data-testid=last-shot]", "2 rannych"))
-	until(t, ctx, time.Now(), `document.querySelector("[data-model=gren-1]").dataset.lives === "1"`)
+	until(t, ctx, time.Now(), `document.querySelector(".pip[data-model=gren-1]").dataset.lives === "1"`)
 	until(t, ctx, time.Now(), text("[data-testid=log]", "ranni: 2"))
 	screenshot(t, ctx, "table-screen")
 

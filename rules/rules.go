@@ -14,9 +14,29 @@ type Text struct {
 	EN string `json:"en"`
 }
 
-// Textf builds a Text from two format strings sharing the same arguments.
+// Textf builds a Text from two format strings sharing the same arguments;
+// an argument that is a Text gives each language its own words.
 func Textf(pl, en string, args ...any) Text {
-	return Text{PL: fmt.Sprintf(pl, args...), EN: fmt.Sprintf(en, args...)}
+	return Text{PL: fmt.Sprintf(pl, in(args, "pl")...), EN: fmt.Sprintf(en, in(args, "en")...)}
+}
+
+// in is args with each Text argument in lang.
+func in(args []any, lang string) []any {
+	out := args
+	for i, a := range args {
+		t, ok := a.(Text)
+		if !ok {
+			continue
+		}
+		if &out[0] == &args[0] {
+			out = append([]any(nil), args...)
+		}
+		out[i] = t.EN
+		if lang == "pl" {
+			out[i] = t.PL
+		}
+	}
+	return out
 }
 
 // Rejection is returned by an engine for an action the rules refuse. The

@@ -138,8 +138,8 @@ func TestDemoThroughTheDaemon(t *testing.T) {
 }
 
 // The table's screen after the demo draws the end: five couriers on the
-// map (red-2 is in prison), the soldier where he arrested him, the result
-// with the winner and the scores.
+// map (red 2, "czerwony 2", is in prison), the soldier where he arrested
+// him, the result with the winner and the scores.
 func TestBrowserTableDrawsTheEnd(t *testing.T) {
 	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true), maligame.Spec)
 	defer r.Stop(t)
@@ -151,7 +151,7 @@ func TestBrowserTableDrawsTheEnd(t *testing.T) {
 	}
 	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-courier]").length === 5`)
 	chromium.Until(t, ctx, `document.querySelector("[data-testid=soldier]").dataset.node === "sggw-dworzec/1"`)
-	chromium.Until(t, ctx, `document.querySelector("[data-testid=prison]").textContent.includes("red-2")`)
+	chromium.Until(t, ctx, `document.querySelector("[data-testid=prison]").textContent.includes("czerwony 2")`)
 	// The result names the winner and both scores, as the headline does.
 	chromium.Until(t, ctx, `(function (r) { return !!r && r.textContent.includes("wygrywa Bartek") && r.textContent.includes("Ania 4 pkt, Bartek 8 pkt"); })(document.querySelector("[data-testid=result]"))`)
 	chromium.Until(t, ctx, `document.querySelectorAll("[data-testid=map] [data-node]").length > 60`)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/chromium"
+	"github.com/sztab/sztab/internal/pagecheck"
 )
 
 // The organiser's night in a real browser: sign in, pair round 1, start
@@ -80,6 +81,14 @@ func TestBrowserOrganiserAndWall(t *testing.T) {
 		document.querySelector("[data-testid=audit]").textContent.indexOf("gracze zgodnie: Celina zdobyła cel") >= 0`)
 	if got := points(tv.tour.View()); got != "Ania=1 Celina=1 Bartek=0 Darek=0" {
 		t.Errorf("standings after the correction: %s", got)
+	}
+	// Its links and every text meet WCAG AA contrast (axe-core in the page).
+	problems, err := pagecheck.Contrast(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("the organiser's page: %s", p)
 	}
 
 	// The printable page.

@@ -367,7 +367,7 @@ main.org td input[type=number] { width: 4.5em; }
 <table class="grid"><thead><tr><th>Stół / table</th><th>Stan stołu / table</th><th>Gracze / players</th><th>Wynik / result</th><th>Miejsca / seats</th><th>Poprawka / correction</th></tr></thead><tbody>
 {{range $p := $r.Tables}}{{$t := index $d.Tables $p.Table}}
 <tr data-testid="result-{{$r.Number}}-{{$p.Table}}"><td>{{$p.Table}}</td>
-<td>{{if $t.Table}}{{$t.Status}}{{if $t.Conflict}} <strong class="warn">⚠ dwa stoły / claimed twice</strong>{{end}}{{with $t.Headline}} · {{.PL}}{{end}}{{else}}—{{end}}</td>
+<td>{{if $t.Table}}{{$t.Status}}{{if $t.Conflict}} <strong class="warn">uwaga: dwa stoły / claimed twice</strong>{{end}}{{with $t.Headline}} · {{.PL}}{{end}}{{else}}—{{end}}</td>
 <td>{{join $p.Players " – "}}{{if $p.Bye}} (pauza / bye){{end}}</td>
 <td class="state-{{$p.State}}" data-testid="state-{{$r.Number}}-{{$p.Table}}">{{$p.State}}</td>
 <td>{{range $n := $d.Seats}}{{with seat $p $n}}<div>{{$n}}: {{.}}</div>{{end}}{{end}}</td>

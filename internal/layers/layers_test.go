@@ -39,7 +39,7 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 
 // harnesses are the test harnesses: only tests import them.
 var harnesses = []string{"internal/tabletest", "internal/twoworlds", "internal/brokertest", "internal/golden",
-	"internal/chromium", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock"}
+	"internal/chromium", "internal/pagecheck", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock"}
 
 func TestLayers(t *testing.T) {
 	graph := imports(t)

@@ -111,9 +111,56 @@ func StartWatched(t testing.TB, cfg *companion.Config, spec companion.GameSpec) 
 // Open opens the daemon for cfg playing spec, not serving yet.
 func Open(t testing.TB, cfg *companion.Config, spec companion.GameSpec) *Running {
 	t.Helper()
+	return open(t, cfg, spec, nil)
+}
+
+// endOfDemo is the narration PlayDemo appends to a demo's script.
+const endOfDemo = "tabletest: end of the script"
+
+// PlayDemo serves the demo table file (e.g. "wot-rush.yaml") playing
+// spec with its simulated session cut to its first part (a fraction of
+// its lines; 1 plays it whole), and returns once every input of it is
+// handled: the game in the middle, or at the demo's end.
+func PlayDemo(t testing.TB, dir, file string, spec companion.GameSpec, part float64) *Running {
+	t.Helper()
+	cfg := DemoConfig(t, dir, file, true)
+	script := cfg.Resolve(cfg.Hardware.Simulated)
+	data, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	lines = append(lines[:int(part*float64(len(lines)))], fmt.Sprintf(`{"say": %q}`, endOfDemo))
+	if err := os.WriteFile(script, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	r := open(t, cfg, spec, func(text string) {
+		if text == endOfDemo {
+			close(ended)
+		}
+	})
+	r.Serve(t)
+	select {
+	case <-ended:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the demo %s did not play to its end within 2 minutes", file)
+	}
+	// The narration comes after the script's last input is queued: once
+	// the queue is empty, every input is handled.
+	for end := time.Now().Add(time.Minute); r.D.Backlog() > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the demo %s's inputs were not handled within a minute", file)
+		}
+	}
+	return r
+}
+
+func open(t testing.TB, cfg *companion.Config, spec companion.GameSpec, narrate func(string)) *Running {
+	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{
 		Games: companion.Games{spec}, SimSpeed: 0, Heartbeat: 300 * time.Millisecond,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Narrate: narrate,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -432,7 +432,7 @@ func (s *State) place(a Place) ([]Event, error) {
 	c := s.courier(a.Courier)
 	c.At, c.Off, c.Left = a.At, "", true
 	s.Pending.Choices = slices.DeleteFunc(s.Pending.Choices, func(x string) bool { return x == a.Courier })
-	evs := []Event{{Type: "placed", Courier: c.ID, Seat: c.Seat, To: a.At, Text: rules.Textf("%[1]s wraca na planszę: %[2]s", "%[1]s is back on the map: %[2]s", c.ID, s.cat.Name(a.At))}}
+	evs := []Event{{Type: "placed", Courier: c.ID, Seat: c.Seat, To: a.At, Text: rules.Textf("%[1]s wraca na planszę: %[2]s", "%[1]s is back on the map: %[2]s", CourierName(*c), s.cat.Name(a.At))}}
 	if len(s.Pending.Choices) == 0 {
 		s.Pending = &Pending{Kind: WaitTurn, Seat: c.Seat}
 	}
@@ -543,7 +543,7 @@ func (s *State) moveTo(c *Courier, n Node, how string) []Event {
 	from := c.At
 	c.At, c.Left = n, true
 	evs := []Event{{Type: how, Courier: c.ID, Seat: c.Seat, From: from, To: n,
-		Text: rules.Textf("%[1]s: %[2]s → %[3]s", "%[1]s: %[2]s → %[3]s", c.ID, s.cat.Name(from), s.cat.Name(n))}}
+		Text: rules.Textf("%[1]s: %[2]s → %[3]s", "%[1]s: %[2]s → %[3]s", CourierName(*c), s.cat.Name(from), s.cat.Name(n))}}
 	return append(evs, s.deliver(c)...)
 }
 
@@ -570,8 +570,8 @@ func (s *State) deliver(c *Courier) []Event {
 	p.Delivered = append(p.Delivered, card)
 	o := s.cat.Orders[card]
 	return []Event{{Type: "delivered", Courier: c.ID, Seat: c.Seat, Order: card, Points: o.Points, To: c.At,
-		Text: rules.Textf("%[1]s doręczył rozkaz %[2]s (%[3]s → %[4]s): %[5]d pkt dla gracza %[6]d", "%[1]s delivered order %[2]s (%[3]s → %[4]s): %[5]d points for player %[6]d",
-			c.ID, card, s.cat.Objects[o.From].Name, s.cat.Objects[o.To].Name, o.Points, c.Seat)}}
+		Text: rules.Textf("%[1]s doręczył rozkaz %[2]s → %[3]s: %[4]d pkt dla gracza %[5]d", "%[1]s delivered the order %[2]s → %[3]s: %[4]d points for player %[5]d",
+			CourierName(*c), s.cat.Objects[o.From].Name, s.cat.Objects[o.To].Name, o.Points, c.Seat)}}
 }
 
 func (s *State) jump(a Jump) ([]Event, error) {
@@ -641,7 +641,7 @@ func (s *State) pickUp(a PickUp) ([]Event, error) {
 	}
 	c.Carrying = a.Order
 	return []Event{{Type: "picked_up", Courier: c.ID, Seat: c.Seat, Order: a.Order,
-		Text: rules.Textf("%[1]s odebrał rozkaz %[2]s do %[3]s", "%[1]s took order %[2]s to %[3]s", c.ID, a.Order, s.cat.Objects[o.To].Name)}}, nil
+		Text: rules.Textf("%[1]s odebrał rozkaz do %[2]s", "%[1]s took the order to %[2]s", CourierName(*c), s.cat.Objects[o.To].Name)}}, nil
 }
 
 func (s *State) drop(a Drop) ([]Event, error) {
@@ -655,7 +655,7 @@ func (s *State) drop(a Drop) ([]Event, error) {
 	card := c.Carrying
 	c.Carrying = ""
 	// "może jednak w dowolnej chwili pozbyć się go"
-	return []Event{{Type: "dropped", Courier: c.ID, Seat: c.Seat, Order: card, Text: rules.Textf("%[1]s porzucił rozkaz %[2]s", "%[1]s dropped order %[2]s", c.ID, card)}}, nil
+	return []Event{{Type: "dropped", Courier: c.ID, Seat: c.Seat, Order: card, Text: rules.Textf("%[1]s porzucił rozkaz %[2]s", "%[1]s dropped the order %[2]s", CourierName(*c), s.orderName(card))}}, nil
 }
 
 func (s *State) endTurn() ([]Event, error) {
@@ -719,7 +719,7 @@ func (s *State) swapCouriers(a SwapCouriers) ([]Event, error) {
 		return nil, rules.Reject("not_same_district", "%[1]s i %[2]s muszą być dwoma harcerzami w tej samej dzielnicy", "%[1]s and %[2]s must be two couriers in one district", a.A, a.B)
 	}
 	xa, ya := x.At, y.At
-	evs := []Event{{Type: "swap_couriers", Seat: x.Seat, Text: rules.Textf("Kumple z podwórka: %[1]s i %[2]s zamieniają się miejscami", "Backyard mates: %[1]s and %[2]s change places", x.ID, y.ID)}}
+	evs := []Event{{Type: "swap_couriers", Seat: x.Seat, Text: rules.Textf("Kumple z podwórka: %[1]s i %[2]s zamieniają się miejscami", "Backyard mates: %[1]s and %[2]s change places", CourierName(*x), CourierName(*y))}}
 	evs = append(evs, s.moveTo(x, ya, "moved")...)
 	return append(evs, s.moveTo(y, xa, "moved")...), nil
 }
@@ -735,7 +735,7 @@ func (s *State) unitJump(a UnitJump) ([]Event, error) {
 	if err := s.jumpCheck(c, a.To); err != nil {
 		return nil, err
 	}
-	evs := []Event{{Type: "unit_jump", Seat: c.Seat, Text: rules.Textf("Oddział powstańczy przeprowadza %[1]s", "An insurgent unit takes %[1]s across", c.ID)}}
+	evs := []Event{{Type: "unit_jump", Seat: c.Seat, Text: rules.Textf("Oddział powstańczy przeprowadza %[1]s", "An insurgent unit takes %[1]s across", CourierName(*c))}}
 	return append(evs, s.moveTo(c, a.To, "moved")...), nil
 }
 
@@ -753,7 +753,7 @@ func (s *State) swapOrders(a SwapOrders) ([]Event, error) {
 	ia, ib := slices.Index(s.Track[fa-1], a.A), slices.Index(s.Track[fb-1], a.B)
 	s.Track[fa-1][ia], s.Track[fb-1][ib] = a.B, a.A
 	return []Event{{Type: "swap_orders", Seat: s.Pending.Seat, Cards: []string{a.A, a.B},
-		Text: rules.Textf("Zamiana rozkazów: %[1]s (pole %[2]d) ↔ %[3]s (pole %[4]d)", "Swap orders: %[1]s (field %[2]d) ↔ %[3]s (field %[4]d)", a.A, fa, a.B, fb)}}, nil
+		Text: rules.Textf("Zamiana rozkazów: %[1]s (pole %[2]d) ↔ %[3]s (pole %[4]d)", "Swap orders: %[1]s (field %[2]d) ↔ %[3]s (field %[4]d)", s.orderName(a.A), fa, s.orderName(a.B), fb)}}, nil
 }
 
 func (s *State) rumours(a Rumours) ([]Event, error) {
@@ -780,7 +780,7 @@ func (s *State) rumours(a Rumours) ([]Event, error) {
 	evs := []Event{{Type: "rumours", Seat: s.Pending.Seat, Points: len(kept),
 		Text: rules.Textf("Plotki z ulicy: gracz %[1]d ogląda %[2]d kart(y) z talii", "Street rumours: player %[1]d looks at %[2]d card(s) of the deck", s.Pending.Seat, len(kept))}}
 	if len(shown) > 0 {
-		evs = append(evs, Event{Type: "discarded", Cards: shown, Text: rules.Textf("odrzucone (upadła dzielnica): %[1]v", "discarded (fallen district): %[1]v", shown)})
+		evs = append(evs, Event{Type: "discarded", Cards: shown, Text: rules.Textf("odrzucone (upadła dzielnica): %[1]s", "discarded (fallen district): %[1]s", s.orderNames(shown))})
 	}
 	return evs, nil
 }
@@ -921,7 +921,7 @@ func (s *State) drawOrders(a DrawOrders) ([]Event, error) {
 	}
 	var evs []Event
 	if len(shown) > 0 {
-		evs = append(evs, Event{Type: "discarded", Cards: shown, Text: rules.Textf("odrzucone (upadła dzielnica): %[1]v", "discarded (fallen district): %[1]v", shown)})
+		evs = append(evs, Event{Type: "discarded", Cards: shown, Text: rules.Textf("odrzucone (upadła dzielnica): %[1]s", "discarded (fallen district): %[1]s", s.orderNames(shown))})
 	}
 	for _, c := range kept {
 		s.Track[0] = append(s.Track[0], c)
@@ -930,7 +930,7 @@ func (s *State) drawOrders(a DrawOrders) ([]Event, error) {
 			continue
 		}
 		o := s.cat.Orders[c]
-		evs = append(evs, Event{Type: "order_drawn", Order: c, Points: o.Points, Text: rules.Textf("rozkaz %[1]s: %[2]s → %[3]s, %[4]d pkt", "order %[1]s: %[2]s → %[3]s, %[4]d points", c, s.cat.Objects[o.From].Name, s.cat.Objects[o.To].Name, o.Points)})
+		evs = append(evs, Event{Type: "order_drawn", Order: c, Points: o.Points, Text: rules.Textf("rozkaz: %[1]s → %[2]s, %[3]d pkt", "order: %[1]s → %[2]s, %[3]d points", s.cat.Objects[o.From].Name, s.cat.Objects[o.To].Name, o.Points)})
 	}
 	if rest := s.Pending.Count - len(kept); rest > 0 && s.Deck.Left > 0 {
 		s.Pending.Count = rest

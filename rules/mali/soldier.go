@@ -219,7 +219,7 @@ func (s *State) beginSoldier() []Event {
 		c := &s.Couriers[i]
 		if c.Off == InPrison {
 			c.Off = Escaped
-			evs = append(evs, Event{Type: "escaped", Courier: c.ID, Seat: c.Seat, Text: rules.Textf("%[1]s ucieka z więzienia", "%[1]s escapes from prison", c.ID)})
+			evs = append(evs, Event{Type: "escaped", Courier: c.ID, Seat: c.Seat, Text: rules.Textf("%[1]s ucieka z więzienia", "%[1]s escapes from prison", CourierName(*c))})
 		}
 	}
 	s.Pending = &Pending{Kind: WaitRoll, Seat: s.Starter}
@@ -248,7 +248,7 @@ func (s *State) rollDie(a RollDie) ([]Event, error) {
 	}
 	if len(cands) > 1 {
 		s.Pending = &Pending{Kind: kind, Seat: seat, Choices: cands, Count: a.Value}
-		return append(evs, Event{Type: kind, Seat: seat, Text: rules.Textf("gracz %[1]d wybiera harcerza spośród %[2]v", "player %[1]d chooses a courier among %[2]v", seat, cands)}), nil
+		return append(evs, Event{Type: kind, Seat: seat, Text: rules.Textf("gracz %[1]d wybiera harcerza spośród: %[2]s", "player %[1]d chooses a courier among: %[2]s", seat, s.courierNames(cands))}), nil
 	}
 	return append(evs, s.afterTarget(kind, cands[0], a.Value)...), nil
 }
@@ -257,9 +257,9 @@ func (s *State) afterTarget(kind, courier string, n int) []Event {
 	c := s.courier(courier)
 	if kind == WaitBonusCourier {
 		s.Pending = &Pending{Kind: WaitBonusMove, Seat: c.Seat, Courier: courier, Count: n}
-		return []Event{{Type: "extra_move", Courier: courier, Seat: c.Seat, Points: n, Text: rules.Textf("%[1]s może ruszyć się o %[2]d pól", "%[1]s may move up to %[2]d fields", courier, n)}}
+		return []Event{{Type: "extra_move", Courier: courier, Seat: c.Seat, Points: n, Text: rules.Textf("%[1]s może ruszyć się o %[2]d pól", "%[1]s may move up to %[2]d fields", s.courierName(courier), n)}}
 	}
-	evs := []Event{{Type: "soldier_target", Courier: courier, Text: rules.Textf("żołnierz biegnie w stronę %[1]s", "the soldier runs towards %[1]s", courier)}}
+	evs := []Event{{Type: "soldier_target", Courier: courier, Text: rules.Textf("żołnierz biegnie w stronę: %[1]s", "the soldier runs towards %[1]s", s.courierName(courier))}}
 	return append(evs, s.soldierRun(c.At, courier, n)...)
 }
 
@@ -282,7 +282,7 @@ func (s *State) soldierRun(target Node, courier string, n int) []Event {
 		if len(next) > 1 && s.Options.SoldierPath == "starter" {
 			flush()
 			s.Pending = &Pending{Kind: WaitSoldierStep, Seat: s.Starter, Courier: courier, Count: n, Choices: nodeStrings(next)}
-			return append(evs, Event{Type: WaitSoldierStep, Seat: s.Starter, Text: rules.Textf("gracz %[1]d wybiera drogę żołnierza: %[2]v", "player %[1]d picks the soldier's way: %[2]v", s.Starter, next)})
+			return append(evs, Event{Type: WaitSoldierStep, Seat: s.Starter, Text: rules.Textf("gracz %[1]d wybiera drogę żołnierza: %[2]s", "player %[1]d picks the soldier's way: %[2]s", s.Starter, s.nodeNames(next))})
 		}
 		s.Soldier = next[0]
 		path = append(path, next[0])
@@ -292,9 +292,9 @@ func (s *State) soldierRun(target Node, courier string, n int) []Event {
 				c := s.courier(id)
 				lost := c.Carrying
 				c.At, c.Off, c.Carrying = "", InPrison, ""
-				e := Event{Type: "arrested", Courier: id, Seat: c.Seat, Order: lost, Text: rules.Textf("%[1]s aresztowany: do więzienia", "%[1]s arrested: to prison", id)}
+				e := Event{Type: "arrested", Courier: id, Seat: c.Seat, Order: lost, Text: rules.Textf("%[1]s aresztowany: do więzienia", "%[1]s arrested: to prison", CourierName(*c))}
 				if lost != "" {
-					e.Text = rules.Textf("%[1]s aresztowany: do więzienia, traci rozkaz %[2]s", "%[1]s arrested: to prison, loses order %[2]s", id, lost)
+					e.Text = rules.Textf("%[1]s aresztowany: do więzienia, traci rozkaz %[2]s", "%[1]s arrested: to prison, loses the order %[2]s", CourierName(*c), s.orderName(lost))
 				}
 				evs = append(evs, e)
 			}
@@ -335,7 +335,7 @@ func (s *State) chooseSoldierStep(a ChooseSoldierStep) ([]Event, error) {
 			cc := s.courier(id)
 			lost := cc.Carrying
 			cc.At, cc.Off, cc.Carrying = "", InPrison, ""
-			evs = append(evs, Event{Type: "arrested", Courier: id, Seat: cc.Seat, Order: lost, Text: rules.Textf("%[1]s aresztowany: do więzienia", "%[1]s arrested: to prison", id)})
+			evs = append(evs, Event{Type: "arrested", Courier: id, Seat: cc.Seat, Order: lost, Text: rules.Textf("%[1]s aresztowany: do więzienia", "%[1]s arrested: to prison", CourierName(*cc))})
 		}
 		return append(evs, s.beginTime()...), nil
 	}

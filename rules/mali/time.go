@@ -53,13 +53,13 @@ func (s *State) settle() []Event {
 				// the map and comes back as an escaped one.
 				c.At, c.Off = "", Escaped
 				s.Displace = s.Displace[1:]
-				evs = append(evs, Event{Type: "no_safe_field", Courier: c.ID, Text: rules.Textf("%[1]s nie ma dokąd pójść: wraca do ręki gracza", "%[1]s has nowhere to go: back to the player's hand", c.ID)})
+				evs = append(evs, Event{Type: "no_safe_field", Courier: c.ID, Text: rules.Textf("%[1]s nie ma dokąd pójść: wraca do ręki gracza", "%[1]s has nowhere to go: back to the player's hand", CourierName(*c))})
 			case 1:
 				s.Displace = s.Displace[1:]
 				evs = append(evs, s.forcedMove(c, choices[0])...)
 			default:
 				s.Pending = &Pending{Kind: WaitDisplace, Seat: c.Seat, Courier: c.ID, Choices: nodeStrings(choices)}
-				evs = append(evs, Event{Type: WaitDisplace, Courier: c.ID, Seat: c.Seat, Text: rules.Textf("gracz %[1]d wybiera, dokąd przesunąć %[2]s", "player %[1]d chooses where %[2]s goes", c.Seat, c.ID)})
+				evs = append(evs, Event{Type: WaitDisplace, Courier: c.ID, Seat: c.Seat, Text: rules.Textf("gracz %[1]d wybiera, dokąd przesunąć harcerza %[2]s", "player %[1]d chooses where %[2]s goes", c.Seat, CourierName(*c))})
 			}
 			continue
 		}
@@ -95,7 +95,7 @@ func (s *State) miss(card string) []Event {
 	o := s.cat.Orders[card]
 	target := s.cat.Objects[o.To]
 	evs := []Event{{Type: "missed", Order: card, District: target.District,
-		Text: rules.Textf("rozkaz %[1]s do %[2]s nie dotarł na czas", "order %[1]s to %[2]s did not arrive in time", card, target.Name)}}
+		Text: rules.Textf("rozkaz %[1]s nie dotarł na czas", "the order %[1]s did not arrive in time", s.orderName(card))}}
 	if s.Variant == Extended {
 		d := s.district(target.District)
 		if d.Fallen {
@@ -183,7 +183,7 @@ func (s *State) forcedMove(c *Courier, n Node) []Event {
 	if s.Options.NoForcedDelivery {
 		from := c.At
 		c.At, c.Left = n, true
-		return []Event{{Type: "moved_to_safety", Courier: c.ID, Seat: c.Seat, From: from, To: n, Text: rules.Textf("%[1]s: %[2]s → %[3]s (bezpieczne pole)", "%[1]s: %[2]s → %[3]s (safe field)", c.ID, s.cat.Name(from), s.cat.Name(n))}}
+		return []Event{{Type: "moved_to_safety", Courier: c.ID, Seat: c.Seat, From: from, To: n, Text: rules.Textf("%[1]s: %[2]s → %[3]s (bezpieczne pole)", "%[1]s: %[2]s → %[3]s (safe field)", CourierName(*c), s.cat.Name(from), s.cat.Name(n))}}
 	}
 	return s.moveTo(c, n, "moved_to_safety")
 }
@@ -348,5 +348,5 @@ func (s *State) finish() []Event {
 				"player %[1]d: %[2]d orders (%[3]d points), %[4]d couriers home (%[5]d points), goals %[6]d points — total %[7]d",
 				sc.Seat, sc.Orders, sc.OrderPoints, sc.Home, sc.HomeBonus, sc.GoalPoints, sc.Total)})
 	}
-	return append(evs, Event{Type: "game_over", Result: s.Result, Text: rules.Textf("wygrywa: %[1]v", "winner(s): %[1]v", s.Result.Winners)})
+	return append(evs, Event{Type: "game_over", Result: s.Result, Text: rules.Textf("wygrywa: %[1]s", "winner(s): %[1]s", s.seatNames(s.Result.Winners))})
 }
