@@ -22,6 +22,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/west1920"
@@ -187,7 +188,7 @@ func (g *Game) enteredDice() []dice.Roll {
 }
 
 // New reads the config's west-1920 section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -209,9 +210,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	}
 	seed := c.Seed
 	if seed == 0 {
-		seed = cfg.Dice.Seed
+		seed = cfg.DiceSeed()
 	}
-	return newGame(start, seed, cfg.Dice.Seed, c.Deck == "virtual"), nil
+	return newGame(start, seed, cfg.DiceSeed(), c.Deck == "virtual"), nil
 }
 
 // newGame is a table's game: the virtual deck shuffled by seed, the
