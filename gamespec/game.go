@@ -81,7 +81,7 @@ type Notice struct {
 // Game is the game in play, as the daemon drives it. Each game's adapter
 // implements it over its pure engine.
 type Game interface {
-	// Name is the config's game id ("skirmish").
+	// Name is the config's game id (GameSpec.ID).
 	Name() string
 	// Start is the action that opens a new journal.
 	Start() (Action, error)

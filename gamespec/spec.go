@@ -19,7 +19,7 @@ import (
 // and config checks, `sztab run/play/demo/tags`, the screens, the watch
 // and the tournament read that list.
 type GameSpec struct {
-	// ID is the config's game id ("skirmish", "bitwa-warszawska"). It names
+	// ID is the config's game id (lower-case letters, digits, - and _). It names
 	// the game's config section, its layout and demo files
 	// (firmware-config/layouts/<id>.yaml, firmware-config/demo/<id>.yaml)
 	// and its screen panel (static/games/<id>.js).
@@ -86,7 +86,7 @@ type TableConfig interface {
 	DecodeSection(key string, v any) error
 	// Resolve makes a path from the config file relative to its directory.
 	Resolve(path string) string
-	// Path is the config file; Line the line of a key ("skirmish.data").
+	// Path is the config file; Line the line of a key (the section's "<id>.data").
 	Path() string
 	Line(key string) int
 	// DiceSeed fixes the virtual dice and shuffles (the daemon fills it

@@ -40,7 +40,7 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 // harnesses are the test harnesses: only tests import them.
 var harnesses = []string{"internal/tabletest", "internal/twoworlds", "internal/brokertest", "internal/golden",
 	"internal/chromium", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock",
-	"internal/gamestest", "internal/kolkogame"}
+	"internal/gamestest"}
 
 func TestLayers(t *testing.T) {
 	graph := imports(t)
