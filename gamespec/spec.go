@@ -17,7 +17,7 @@ import (
 // GameSpec is everything the daemon and its tools know about one game. A
 // game package exports one; the registry (package games) lists them once,
 // and config checks, `sztab run/play/demo/tags`, the screens, the watch
-// and the tournament read that list.
+// and the all-games tests read that list.
 type GameSpec struct {
 	// ID is the config's game id (lower-case letters, digits, - and _). It names
 	// the game's config section, its layout and demo files
@@ -44,10 +44,6 @@ type GameSpec struct {
 	// Demo is the demo table's config, firmware-config/demo/<id>.yaml
 	// with the files it names; empty: no demo.
 	Demo string
-	// Tournament is what a tournament of this game uses unless its file
-	// says otherwise, and why (the rulebooks say nothing of tournaments:
-	// these are choices, each a key an organiser may override).
-	Tournament Tournament
 	// Endings are finished games for the all-games tests: each ends a game
 	// just opened (its demo table's, else TestSection's) and says each
 	// seat's outcome then, the result and score a venue counts.
@@ -64,18 +60,6 @@ type Ending struct {
 	Name   string
 	Finish func(Game) error
 	Want   []rec.Seat
-}
-
-// Tournament is a game's tournament defaults: players a table, minutes a
-// round, what a game is worth in the standings (Points "wdl": Win, Draw and
-// Loss points by outcome; "vp": the game's own score summed) and the
-// tie-breaks in order (the tournament package's names), with the reason.
-type Tournament struct {
-	Seats, RoundMinutes int
-	Points              string
-	Win, Draw, Loss     float64
-	TieBreaks           []string
-	Why                 string
 }
 
 // TableConfig is what a game reads of its table's config file: its own

@@ -25,8 +25,6 @@ var Spec = gamespec.GameSpec{
 	Title:    rules.Text{PL: "Kółko i krzyżyk", EN: "Noughts and crosses"},
 	New:      New,
 	Commands: wire.Vocabulary{{Name: "mark", Label: rules.Text{PL: "Postaw znak", EN: "Place a mark"}, From: wire.Anyone, Args: []string{"cell"}}},
-	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 10, Points: "wdl", Win: 3, Draw: 1, Loss: 0,
-		TieBreaks: []string{"sos", "wins"}, Why: "two players, draws frequent: Buchholz, then wins"},
 	Endings: []gamespec.Ending{
 		{Name: "won", Finish: play(1, 4, 2, 5, 3), Want: []rec.Seat{{Seat: 1, Name: "Ola", Side: "x", Outcome: rec.Win, Score: 1}, {Seat: 2, Name: "Piotr", Side: "o", Outcome: rec.Loss}}},
 		{Name: "drawn", Finish: play(1, 2, 3, 5, 4, 6, 8, 7, 9), Want: []rec.Seat{{Seat: 1, Name: "Ola", Side: "x", Outcome: rec.Draw}, {Seat: 2, Name: "Piotr", Side: "o", Outcome: rec.Draw}}},
