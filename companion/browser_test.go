@@ -323,7 +323,7 @@ func (g *secretGame) RollsIn(companion.Action) []dice.Roll { return nil }
 func TestBrowserHiddenCardNeverReachesThePublic(t *testing.T) {
 	ctx := browser(t)
 	cfg := asGame(t, screenTable(t, t.TempDir(), "127.0.0.1:0"), "secret")
-	r := startServing(t, cfg, companion.GameSpec{ID: "secret", New: func(*companion.Config) (companion.Game, error) { return &secretGame{}, nil },
+	r := startServing(t, cfg, companion.GameSpec{ID: "secret", New: func(companion.TableConfig) (companion.Game, error) { return &secretGame{}, nil },
 		Commands: wire.Vocabulary{{Name: "next", From: wire.Anyone}}})
 	defer r.stop(t)
 	addr := r.d.DisplayAddr()

@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"fmt"
+	"github.com/sztab/sztab/gamespec"
 	"strings"
 
 	"github.com/sztab/sztab/rules"
@@ -11,23 +12,8 @@ import (
 	"github.com/sztab/sztab/vision/dicetray"
 )
 
-// CameraDie is one die of a throw the camera read in its dice tray: the
-// roll (origin camera, the tray as its device, the reader's confidence)
-// and the die's body colour (white, red, …), for games whose dice differ
-// by colour.
-type CameraDie struct {
-	dice.Roll
-	Colour string `json:"colour,omitempty"`
-}
-
 // CameraRolls are the rolls of a camera throw, in the tray's order.
-func CameraRolls(ds []CameraDie) []dice.Roll {
-	out := make([]dice.Roll, len(ds))
-	for i, d := range ds {
-		out[i] = d.Roll
-	}
-	return out
-}
+func CameraRolls(ds []CameraDie) []dice.Roll { return gamespec.CameraRolls(ds) }
 
 // trayThrows turns the dice tray's settled readings, as snapshots carry
 // them, into throws, each once. A snapshot repeats the tray's reading

@@ -213,20 +213,6 @@ func (m MetricsConfig) OwnListener() bool {
 // listener.
 const MetricsOnScreens = "screens"
 
-// ConfigError is a bad configuration: which file, which line, what.
-type ConfigError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *ConfigError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("companion: %s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("companion: %s: %s", e.File, e.Msg)
-}
-
 var (
 	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 	yamlLineErr = regexp.MustCompile(`^line (\d+): (.*)$`)
@@ -534,6 +520,18 @@ func (c *Config) checkMetrics() error {
 
 // Raw is the file's text as read.
 func (c *Config) Raw() []byte { return c.data }
+
+// DiceSeed is dice.seed: what fixes the virtual dice and shuffles.
+func (c *Config) DiceSeed() uint64 { return c.Dice.Seed }
+
+// KrokMM is measure.krok_mm.
+func (c *Config) KrokMM() float64 { return c.Measure.KrokMM }
+
+// GameID is game:.
+func (c *Config) GameID() string { return c.Game }
+
+// BoxPack is box:.
+func (c *Config) BoxPack() string { return c.Box }
 
 // Path is the file the configuration was read from.
 func (c *Config) Path() string { return c.path }

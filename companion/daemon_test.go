@@ -56,9 +56,9 @@ type tallyGame struct {
 	virtual dice.Source
 }
 
-func newTally(id string) func(*Config) (Game, error) {
-	return func(cfg *Config) (Game, error) {
-		g := &tallyGame{virtual: dice.NewSeeded(cfg.Dice.Seed)}
+func newTally(id string) func(TableConfig) (Game, error) {
+	return func(cfg TableConfig) (Game, error) {
+		g := &tallyGame{virtual: dice.NewSeeded(cfg.DiceSeed())}
 		g.Adapter = Adapter[tally, map[string]any]{ID: id, Codec: tallyActions, Opening: addDice{}, Step: tallyStep,
 			Show: func(st tally, _ Viewer) any { return map[string]int{"total": st.total, "count": st.count} }}
 		return g, nil

@@ -382,7 +382,7 @@ func (j *Journal) Append(ctx context.Context, kind, game string, at time.Time, b
 // entry's seq and kind), so that the command, delivered again after a
 // restart, is not carried out twice (see CommandSeen). The id is the
 // table's key of the command, its sender's and its own ("referee/r-17":
-// Sender.commandKey), so that two senders' ids never meet. The ids are not
+// senderKey), so that two senders' ids never meet. The ids are not
 // in the hash chain: they guard against redelivery, they are no evidence.
 func (j *Journal) AppendFor(ctx context.Context, command, kind, game string, at time.Time, body, events []byte) (int64, error) {
 	if !journalKinds[kind] {

@@ -13,11 +13,6 @@ import (
 	"github.com/sztab/sztab/rules"
 )
 
-// CmdNewGame is the referee's command that starts the next game at a table
-// with a journal_dir: its arguments are the players' names, seat 1 first
-// (none: the venue's pairing's players, else the config's).
-const CmdNewGame = "new_game"
-
 // gameConfigOf is the config the daemon plays: with journal_dir, its
 // journal is the newest game's, whose players (kept by new_game) replace
 // the names in the game's section.

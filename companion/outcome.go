@@ -2,22 +2,11 @@ package companion
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
+	"github.com/sztab/sztab/gamespec"
 
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/rules"
 )
-
-// Outcomer is implemented by games that say, once the game is over, each
-// seat's result: what a venue's standings count (the signed result
-// statement, record.Statement v2).
-type Outcomer interface {
-	// Outcome is each seat's outcome and score in seat order once the game
-	// is over, nil while it is not. Name and Side may be left empty: they
-	// are filled in from the public view's players.
-	Outcome() []rec.Seat
-}
 
 // Outcome is the game's seat results with the players' names and sides;
 // nil while the game is not over, or for a game that cannot say.
@@ -73,75 +62,12 @@ func viewPlayers(g Game) []RecordPlayer {
 	return out
 }
 
-// ResultText is a finished game's result as every place says it (the
-// headline at the end, the table's screen, the venue wall, the watch, the
-// export's summary and the signed statement's result_pl/en), made from the
-// game's outcome alone so that they cannot disagree: the winner by name, or
-// the seats sharing the win, a draw, or a defeat of every seat; then each
-// seat's final score (left out when no seat scored: a game that keeps no
-// points); then the game's note, when it has one (how the game ended, the
-// tie-break that decided it). A seat is named by its player's name, else
-// its side, else its number.
+// ResultText is gamespec.ResultText.
 func ResultText(seats []rec.Seat, note rules.Text) rules.Text {
-	return ResultTextNamed(seats, note, nil)
+	return gamespec.ResultText(seats, note)
 }
 
-// ResultTextNamed is ResultText with each seat named by name (nil: by
-// its player, else its side, else its number, the same in both
-// languages): for a game whose seats are sides with a name in each
-// language and no player's name.
+// ResultTextNamed is gamespec.ResultTextNamed.
 func ResultTextNamed(seats []rec.Seat, note rules.Text, name func(rec.Seat) rules.Text) rules.Text {
-	if name == nil {
-		name = func(s rec.Seat) rules.Text { n := seatName(s); return rules.Text{PL: n, EN: n} }
-	}
-	var wonPL, wonEN, drewPL, drewEN []string
-	scored := false
-	for _, s := range seats {
-		n := name(s)
-		switch s.Outcome {
-		case rec.Win:
-			wonPL, wonEN = append(wonPL, n.PL), append(wonEN, n.EN)
-		case rec.Draw:
-			drewPL, drewEN = append(drewPL, n.PL), append(drewEN, n.EN)
-		}
-		scored = scored || s.Score != 0
-	}
-	var t rules.Text
-	switch {
-	case len(wonPL) > 0:
-		t = rules.Text{PL: "koniec gry: wygrywa " + strings.Join(wonPL, ", "), EN: "game over: " + strings.Join(wonEN, ", ") + " wins"}
-	case len(drewPL) == len(seats) && len(seats) > 0:
-		t = rules.Textf("koniec gry: remis", "game over: a draw")
-	case len(drewPL) > 0:
-		t = rules.Text{PL: "koniec gry: wygraną dzielą " + strings.Join(drewPL, ", "), EN: "game over: " + strings.Join(drewEN, ", ") + " share the win"}
-	default:
-		t = rules.Textf("koniec gry: przegrywają wszyscy", "game over: every seat loses")
-	}
-	if scored {
-		var pl, en []string
-		for _, s := range seats {
-			n := name(s)
-			pl = append(pl, fmt.Sprintf("%s %d pkt", n.PL, s.Score))
-			en = append(en, fmt.Sprintf("%s %d pts", n.EN, s.Score))
-		}
-		t.PL += " · " + strings.Join(pl, ", ")
-		t.EN += " · " + strings.Join(en, ", ")
-	}
-	if note.PL != "" || note.EN != "" {
-		t.PL += " · " + note.PL
-		t.EN += " · " + note.EN
-	}
-	return t
-}
-
-// seatName names a seat in a result: its player, else its side, else its
-// number (the same in both languages but the last).
-func seatName(s rec.Seat) string {
-	switch {
-	case s.Name != "":
-		return s.Name
-	case s.Side != "":
-		return s.Side
-	}
-	return fmt.Sprintf("#%d", s.Seat)
+	return gamespec.ResultTextNamed(seats, note, name)
 }

@@ -51,7 +51,7 @@ func roundTable(t *testing.T, dir, broker string) (*Config, GameSpec) {
 	}
 	spec := tallySpec
 	spec.ID = "skirmish"
-	spec.New = func(c *Config) (Game, error) {
+	spec.New = func(c TableConfig) (Game, error) {
 		g, err := newTally("skirmish")(c)
 		return overTally{g.(*tallyGame)}, err
 	}

@@ -57,7 +57,7 @@ func TestResultIsSignedAndPublished(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := tallySpec
-	spec.New = func(c *Config) (Game, error) {
+	spec.New = func(c TableConfig) (Game, error) {
 		g, err := newTally("tally")(c)
 		return overTally{g.(*tallyGame)}, err
 	}

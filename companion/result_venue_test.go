@@ -35,7 +35,7 @@ func TestTableResultCountsAtTheVenue(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
 	spec := tallySpec
 	spec.ID = "skirmish"
-	spec.New = func(c *Config) (Game, error) {
+	spec.New = func(c TableConfig) (Game, error) {
 		g, err := newTally("skirmish")(c)
 		return overTally{g.(*tallyGame)}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sztab/sztab/gamespec"
 	"maps"
 	"slices"
 	"strconv"
@@ -17,38 +18,22 @@ import (
 	"github.com/sztab/sztab/rules/dice"
 )
 
-// The table's own commands, the same in every game: the referee's undo,
-// correction and flag-but-allow, and the referee call a seat opens and the
-// referee answers. They are added to every game's vocabulary (a game may
-// not use these names).
+// The table's own commands live in the game contract (a game may not use
+// their names).
 const (
-	CmdUndo    = "undo_entry"
-	CmdCorrect = "correct"
-	CmdAllow   = "allow"
-	CmdCall    = "call"
-	CmdAnswer  = "answer"
+	CmdUndo    = gamespec.CmdUndo
+	CmdCorrect = gamespec.CmdCorrect
+	CmdAllow   = gamespec.CmdAllow
+	CmdCall    = gamespec.CmdCall
+	CmdAnswer  = gamespec.CmdAnswer
+	CmdNewGame = gamespec.CmdNewGame
 )
 
 // TableCommands are the table's own commands (see the constants).
-var TableCommands = wire.Vocabulary{
-	{Name: CmdUndo, Label: rules.Text{PL: "Cofnij akcję (sędzia)", EN: "Take back an action (referee)"}, From: wire.Ref, Args: []string{"seq?"}, Text: true},
-	{Name: CmdCorrect, Label: rules.Text{PL: "Popraw akcję (sędzia)", EN: "Correct an action (referee)"}, From: wire.Ref, Args: []string{"seq"}, Text: true, Action: true},
-	{Name: CmdAllow, Label: rules.Text{PL: "Dopuść mimo przepisów (sędzia)", EN: "Let it stand, flagged (referee)"}, From: wire.Ref, Args: []string{"seq?"}, Text: true},
-	{Name: CmdCall, Label: rules.Text{PL: "Wezwij sędziego", EN: "Call the referee"}, From: wire.Seat | wire.Keys, Args: []string{"seat?"}, Text: true},
-	{Name: CmdAnswer, Label: rules.Text{PL: "Odpowiedz na wezwanie (sędzia)", EN: "Answer the call (referee)"}, From: wire.Ref, Args: []string{"seat?"}, Text: true},
-	{Name: CmdNewGame, Label: rules.Text{PL: "Następna gra (sędzia)", EN: "Next game (referee)"}, From: wire.Ref, Args: []string{"players?"}, Text: true},
-}
+var TableCommands = gamespec.TableCommands
 
 // WithTableCommands is a game's vocabulary with the table's own commands.
-func WithTableCommands(v wire.Vocabulary) wire.Vocabulary {
-	out := slices.Clone(v)
-	for _, c := range TableCommands {
-		if _, ok := out.Lookup(c.Name); !ok {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+func WithTableCommands(v wire.Vocabulary) wire.Vocabulary { return gamespec.WithTableCommands(v) }
 
 func isTableCommand(name string) bool {
 	_, ok := TableCommands.Lookup(name)

@@ -39,7 +39,7 @@ func TestSampleDataInStateAndResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := tallySpec
-			spec.New = func(c *Config) (Game, error) {
+			spec.New = func(c TableConfig) (Game, error) {
 				g, err := newTally("tally")(c)
 				if sample {
 					return sampleTally{overTally{g.(*tallyGame)}}, err

@@ -68,7 +68,7 @@ type table struct {
 	// answered keeps the answers to recent commands with an id, so a
 	// redelivered command is answered again and carried out once (the
 	// journal keeps them too, for a command redelivered after a restart).
-	// A command is known by its sender and its id (Sender.commandKey):
+	// A command is known by its sender and its id (senderKey):
 	// two senders' ids never meet.
 	answered []answeredCommand
 	// plan is the game as the journal says it: the actions replay
@@ -192,7 +192,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 			return
 		}
 		if in.From.ID != "" {
-			t.cmd = in.From.commandKey()
+			t.cmd = senderKey(in.From)
 			defer func() { t.cmd = "" }()
 		}
 	}
@@ -283,9 +283,9 @@ func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
 		if len(t.answered) == 256 {
 			t.answered = t.answered[1:]
 		}
-		t.answered = append(t.answered, answeredCommand{key: in.From.commandKey(), res: res})
+		t.answered = append(t.answered, answeredCommand{key: senderKey(in.From), res: res})
 		b, _ := json.Marshal(res)
-		if err := t.journal.Answered(context.Background(), in.From.commandKey(), res.Seq, b); err != nil {
+		if err := t.journal.Answered(context.Background(), senderKey(in.From), res.Seq, b); err != nil {
 			t.log.Warn("command's answer not kept in the journal", "id", in.From.ID, "err", err)
 		}
 	}
@@ -315,10 +315,10 @@ type answeredCommand struct {
 	res wire.CommandResult
 }
 
-// commandKey is what tells a command with an id from every other: its
+// senderKey is what tells a command with an id from every other: its
 // sender's audience and the id ("referee/r-17", "player/2/r-17"). Each
 // sender picks its own ids, so a player's "r-17" is not the referee's.
-func (s Sender) commandKey() string { return string(s.Audience) + "/" + s.ID }
+func senderKey(s Sender) string { return string(s.Audience) + "/" + s.ID }
 
 // redelivered finds the answer to a command already carried out by the
 // same sender: in memory, or in the journal when it came before a
@@ -327,7 +327,7 @@ func (t *table) redelivered(ctx context.Context, from Sender) (wire.CommandResul
 	if from.ID == "" {
 		return wire.CommandResult{}, false
 	}
-	key := from.commandKey()
+	key := senderKey(from)
 	i := slices.IndexFunc(t.answered, func(a answeredCommand) bool { return a.key == key })
 	if i >= 0 {
 		return t.answered[i].res, true

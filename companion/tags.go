@@ -11,22 +11,11 @@ import (
 	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
-// Tag is what a tag UID stands for.
-type Tag struct {
-	UID string `yaml:"uid" json:"uid"`
-	// Kind is unit, card, die, seat or command.
-	Kind string `yaml:"kind" json:"kind"`
-	// ID is the unit, card, die, seat or command the tag names. Several UIDs
-	// may name the same ID (a card reprinted, a unit with two cards).
-	ID    string `yaml:"id" json:"id"`
-	Label string `yaml:"label" json:"label,omitempty"`
-
-	line int
-}
-
 // TagRegistry maps tag UIDs to what they stand for.
 type TagRegistry struct {
 	byUID map[string]Tag
+	// lines are the file's line of each UID.
+	lines map[string]int
 }
 
 var tagKinds = map[string]bool{"unit": true, "card": true, "die": true, "seat": true, "command": true}
@@ -53,7 +42,7 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 	if err := yamlsafe.Decode(dec, &file); err != nil {
 		return nil, yamlError(path, err)
 	}
-	r := &TagRegistry{byUID: map[string]Tag{}}
+	r := &TagRegistry{byUID: map[string]Tag{}, lines: map[string]int{}}
 	for _, n := range file.Tags {
 		var t Tag
 		if err := yamlsafe.DecodeNode(&n, &t); err != nil {
@@ -62,7 +51,6 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 		if key, line := UnknownTagKey(&n); key != "" {
 			return nil, &ConfigError{File: path, Line: line, Msg: unknownTagKeyMsg(key)}
 		}
-		t.line = n.Line
 		uid, err := hardware.NormalizeUID(t.UID)
 		if err != nil {
 			return nil, &ConfigError{File: path, Line: n.Line, Msg: err.Error()}
@@ -74,10 +62,11 @@ func ParseTags(path string, data []byte) (*TagRegistry, error) {
 		if t.ID == "" {
 			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s: no id", uid)}
 		}
-		if prev, dup := r.byUID[uid]; dup {
-			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s is already registered on line %d", uid, prev.line)}
+		if prev, dup := r.lines[uid]; dup {
+			return nil, &ConfigError{File: path, Line: n.Line, Msg: fmt.Sprintf("tag %s is already registered on line %d", uid, prev)}
 		}
 		r.byUID[uid] = t
+		r.lines[uid] = n.Line
 	}
 	return r, nil
 }

@@ -83,7 +83,7 @@ is refused (the demo's script never plays over an old game): give another
 	cmd.Flags().StringVar(&screens, "screens", "127.0.0.1:8080", "address of the table's screens")
 	cmd.Flags().Float64Var(&speed, "speed", 1, "pace of the scripted session (0: no pauses)")
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's files and journal (default: a new temporary one)")
-	cmd.Flags().StringVar(&game, "game", "skirmish", "game to demonstrate")
+	cmd.Flags().StringVar(&game, "game", defaultGame, "game to demonstrate")
 	return cmd
 }
 

@@ -1,20 +1,13 @@
 package main
 
 import (
-	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/bitwagame"
-	"github.com/sztab/sztab/companion/maligame"
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/companion/west1920game"
-	"github.com/sztab/sztab/companion/wotrushgame"
+	registered "github.com/sztab/sztab/games"
 )
 
-// games are the games this binary plays: the one list of them. A game is
-// added here, by its package's spec, and nowhere else.
-var games = companion.Games{
-	skirmishgame.Spec,
-	maligame.Spec,
-	wotrushgame.Spec,
-	bitwagame.Spec,
-	west1920game.Spec,
-}
+// games are the games this binary plays: the registry's list (package
+// games), where a game is added.
+var games = registered.All
+
+// defaultGame is the game `sztab demo` and `sztab play` take when none is
+// named: the registry's default.
+var defaultGame = registered.Default()

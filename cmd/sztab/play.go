@@ -63,7 +63,7 @@ with exit status 1, unless --continue, which reports it and goes on.`,
 			return spec.Play(sc)
 		},
 	}
-	cmd.Flags().StringVar(&game, "game", "skirmish", "game the script is for")
+	cmd.Flags().StringVar(&game, "game", defaultGame, "game the script is for")
 	cmd.Flags().StringVar(&script, "script", "", "script file (JSON Lines; - for standard input)")
 	cmd.Flags().BoolVar(&sc.JSON, "json", false, "print the final state as JSON")
 	cmd.Flags().BoolVar(&sc.Continue, "continue", false, "report refused actions and go on")

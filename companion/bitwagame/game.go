@@ -21,6 +21,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
 	"github.com/sztab/sztab/vision"
@@ -110,7 +111,7 @@ type Game struct {
 }
 
 // New reads the config's bitwa-warszawska section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".options"), Msg: err.Error()}
 	}
 	if setup.Seed == 0 {
-		setup.Seed = cfg.Dice.Seed
+		setup.Seed = cfg.DiceSeed()
 	}
 	start, err := cat.NewGame(setup)
 	if err != nil {

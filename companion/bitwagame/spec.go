@@ -28,6 +28,7 @@ var Spec = companion.GameSpec{
 	Panel:    panel,
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
+	Endings:  endings,
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a

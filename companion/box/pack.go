@@ -28,7 +28,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 )
@@ -258,17 +258,18 @@ func Write(p *Pack, dir string) error {
 // ForConfig is the pack a table config names (box:), or the shipped pack
 // of its game when it names none. A pack of another game, or one that does
 // not open, is a config error at the box: line.
-func ForConfig(cfg *companion.Config) (*Pack, error) {
-	if cfg.Box == "" {
-		return Shipped(cfg.Game)
+func ForConfig(cfg gamespec.TableConfig) (*Pack, error) {
+	game, box := cfg.GameID(), cfg.BoxPack()
+	if box == "" {
+		return Shipped(game)
 	}
-	p, err := Open(cfg.Resolve(cfg.Box))
+	p, err := Open(cfg.Resolve(box))
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("box"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line("box"), Msg: err.Error()}
 	}
-	if p.Meta.Game != cfg.Game {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("box"),
-			Msg: fmt.Sprintf("box: the pack %s is game %s, the table plays %s (paczka jest grą %s, stół gra w %s)", cfg.Box, p.Meta.Game, cfg.Game, p.Meta.Game, cfg.Game)}
+	if p.Meta.Game != game {
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line("box"),
+			Msg: fmt.Sprintf("box: the pack %s is game %s, the table plays %s (paczka jest grą %s, stół gra w %s)", box, p.Meta.Game, game, p.Meta.Game, game)}
 	}
 	return p, nil
 }

@@ -15,20 +15,15 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/companion/fleet"
-	"github.com/sztab/sztab/companion/maligame"
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/companion/west1920game"
 	"github.com/sztab/sztab/companion/wire"
-	"github.com/sztab/sztab/companion/wotrushgame"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	registered "github.com/sztab/sztab/games"
 	"github.com/sztab/sztab/internal/brokertest"
 )
 
 // games are the binary's games (cmd/sztab/games.go), in its order.
-var games = companion.Games{skirmishgame.Spec, maligame.Spec, wotrushgame.Spec, bitwagame.Spec, west1920game.Spec}
+var games = registered.All
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 

@@ -16,6 +16,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -47,7 +48,7 @@ type Game struct {
 }
 
 // New reads the config's mali-powstancy section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	if err != nil {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
-	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.Dice.Seed, 0x6d616c69)), seed: cfg.Dice.Seed, physicalDeck: c.Deck != "virtual", sample: sample}
+	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.DiceSeed(), 0x6d616c69)), seed: cfg.DiceSeed(), physicalDeck: c.Deck != "virtual", sample: sample}
 	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Allowing: mali.ApplyAllowing,
 		Show: func(s mali.State, v companion.Viewer) any { return show(s, v, g.beforeTheDie()) }}
 	return g, nil

@@ -34,6 +34,7 @@ var Spec = companion.GameSpec{
 	Panel:    panel,
 	Cards:    cards,
 	Demo:     "mali-powstancy.yaml",
+	Endings:  endings,
 }
 
 // commands: what the keypad, the pages, the watch and MQTT may send. A

@@ -11,12 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/bitwagame"
-	"github.com/sztab/sztab/companion/maligame"
 	"github.com/sztab/sztab/companion/review"
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/companion/west1920game"
-	"github.com/sztab/sztab/companion/wotrushgame"
+	"github.com/sztab/sztab/games"
 	"github.com/sztab/sztab/internal/chromium"
 	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/rules/dice"
@@ -30,15 +26,13 @@ var dieValue = regexp.MustCompile(`"value":([1-6])\b|"dice":\[([1-6])\b`)
 // die), the last entry; each moment shows the game's state.
 func TestBrowserReviewStepsThroughEveryGame(t *testing.T) {
 	ctx := chromium.Start(t)
-	for _, g := range []struct {
-		file string
-		spec companion.GameSpec
-	}{
-		{"skirmish.yaml", skirmishgame.Spec}, {"bitwa-warszawska.yaml", bitwagame.Spec}, {"mali-powstancy.yaml", maligame.Spec},
-		{"wot-rush.yaml", wotrushgame.Spec}, {"west-1920.yaml", west1920game.Spec},
-	} {
-		t.Run(g.spec.ID, func(t *testing.T) {
-			path, cfgPath := tabletest.DemoJournal(t, t.TempDir(), g.file, g.spec, at, 20, nil)
+	for _, spec := range games.All {
+		if spec.Demo == "" {
+			t.Errorf("%s has no demo to review", spec.ID)
+			continue
+		}
+		t.Run(spec.ID, func(t *testing.T) {
+			path, cfgPath := tabletest.DemoJournal(t, t.TempDir(), spec.Demo, spec, at, 20, nil)
 			cfg, err := companion.LoadConfig(cfgPath)
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +51,7 @@ func TestBrowserReviewStepsThroughEveryGame(t *testing.T) {
 				}
 				return nil
 			})
-			r := review.New(j, func() (companion.Game, error) { return g.spec.New(cfg) }, dice.WatchConfig{})
+			r := review.New(j, func() (companion.Game, error) { return spec.New(cfg) }, dice.WatchConfig{})
 			srv := httptest.NewServer(r.Handler())
 			defer srv.Close()
 			text := func(sel string) string { return chromium.Text(t, ctx, sel) }
@@ -88,7 +82,7 @@ func TestBrowserReviewStepsThroughEveryGame(t *testing.T) {
 				if ev := text("#evidence"); !strings.Contains(ev, "dice: "+die) {
 					t.Errorf("entry %d's evidence: %q, want the die %s", dieSeq, ev, die)
 				}
-			} else if g.spec.ID != "wot-rush" {
+			} else if spec.ID != "wot-rush" {
 				t.Errorf("no action with a die in the first %d entries", last)
 			}
 			click("#lastbtn")

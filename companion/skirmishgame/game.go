@@ -20,6 +20,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -84,7 +85,7 @@ type Game struct {
 }
 
 // New reads the config's skirmish section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection("skirmish", &c); err != nil {
 		return nil, err
@@ -103,8 +104,8 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.template"),
 			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, skirmish.TemplateTouch, skirmish.TemplateCentre)}
 	}
-	g := &Game{krokMM: cfg.Measure.KrokMM, virtual: dice.NewSeeded(cfg.Dice.Seed),
-		decks: map[int]*rand.Rand{}, deckSeed: cfg.Dice.Seed,
+	g := &Game{krokMM: cfg.KrokMM(), virtual: dice.NewSeeded(cfg.DiceSeed()),
+		decks: map[int]*rand.Rand{}, deckSeed: cfg.DiceSeed(),
 		template: c.Template}
 	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
 		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view, Allowing: skirmish.ApplyAllowing,

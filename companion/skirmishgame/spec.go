@@ -26,6 +26,7 @@ var Spec = companion.GameSpec{
 	Panel:    panel,
 	Cards:    cards,
 	Demo:     "skirmish.yaml",
+	Endings:  endings,
 }
 
 // commands are the table's keys, the pages' buttons and the watch's keys.

@@ -23,6 +23,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/west1920"
@@ -201,7 +202,7 @@ func (g *Game) enteredDice() []dice.Roll {
 }
 
 // New reads the config's west-1920 section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -227,9 +228,9 @@ func New(cfg *companion.Config) (companion.Game, error) {
 	}
 	seed := c.Seed
 	if seed == 0 {
-		seed = cfg.Dice.Seed
+		seed = cfg.DiceSeed()
 	}
-	g := newGame(start, seed, cfg.Dice.Seed, c.Deck == "virtual")
+	g := newGame(start, seed, cfg.DiceSeed(), c.Deck == "virtual")
 	g.sample = sample
 	return g, nil
 }

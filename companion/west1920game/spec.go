@@ -25,6 +25,7 @@ var Spec = companion.GameSpec{
 	Panel:    panel,
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
+	Endings:  endings,
 }
 
 // commands: the dice keys and undo/pass come from the white and red

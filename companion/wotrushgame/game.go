@@ -18,6 +18,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
 )
@@ -108,7 +109,7 @@ type Game struct {
 const section = "wot-rush"
 
 // New reads the config's wot-rush section.
-func New(cfg *companion.Config) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(section, &c); err != nil {
 		return nil, err
@@ -126,7 +127,7 @@ func New(cfg *companion.Config) (companion.Game, error) {
 		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".options"), Msg: err.Error()}
 	}
 	if setup.Seed == 0 {
-		setup.Seed = cfg.Dice.Seed
+		setup.Seed = cfg.DiceSeed()
 	}
 	start, err := cat.NewGame(setup)
 	if err != nil {

@@ -29,6 +29,7 @@ var Spec = companion.GameSpec{
 	Panel:    panel,
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
+	Endings:  endings,
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry

@@ -39,7 +39,8 @@ func under(pkg, prefix string) bool { return pkg == prefix || strings.HasPrefix(
 
 // harnesses are the test harnesses: only tests import them.
 var harnesses = []string{"internal/tabletest", "internal/twoworlds", "internal/brokertest", "internal/golden",
-	"internal/chromium", "internal/pagecheck", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock"}
+	"internal/chromium", "internal/pagecheck", "internal/wait", "internal/fuzzseed", "internal/logbuf", "internal/testclock",
+	"internal/gamestest"}
 
 func TestLayers(t *testing.T) {
 	graph := imports(t)
@@ -56,6 +57,8 @@ func TestLayers(t *testing.T) {
 		{"vision", []string{"vision", "internal/yamlsafe", "internal/atomicfile"}, "the camera reports geometry; it decides no rule and knows no daemon"},
 		{"companion/wire", []string{"companion/wire", "companion/record", "rules"}, "the wire contract is read by the daemon, the hub, the watch and the venue: it imports none of them"},
 		{"companion/record", []string{"companion/record"}, "the signed record is checked by the organiser without a daemon"},
+		{"gamespec", []string{"gamespec", "companion/wire", "companion/record", "companion/tournament", "rules", "hardware", "vision", "internal/yamlsafe"},
+			"the game contract imports nothing of the daemon: a game builds against it alone"},
 	} {
 		for pkg, deps := range graph {
 			if !under(pkg, rule.layer) {
@@ -80,6 +83,25 @@ func TestLayers(t *testing.T) {
 			if slices.Contains(harnesses, d) {
 				t.Errorf("%s imports the test harness %s: production code never does", pkg, d)
 			}
+		}
+	}
+}
+
+// The game contract links nothing of the daemon, not even through another
+// package: no broker, no MQTT client, no journal database.
+func TestGameContractLinksNoDaemon(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", module+"gamespec").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"rules") {
+		t.Fatalf("go list -deps gamespec found %d packages, not rules: not this repository", len(deps))
+	}
+	for _, d := range deps {
+		if d == module+"companion" || strings.HasPrefix(d, "github.com/mochi-mqtt/") ||
+			strings.HasPrefix(d, "github.com/eclipse/paho") || strings.HasPrefix(d, "modernc.org/sqlite") {
+			t.Errorf("the game contract links %s", d)
 		}
 	}
 }

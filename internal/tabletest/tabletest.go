@@ -80,6 +80,25 @@ func DemoConfigEdited(t testing.TB, dir, file string, script bool, edits ...stri
 	return cfg
 }
 
+// GameConfig is a table config for spec in dir without its script: its
+// demo table's (DemoConfig), or, for a game without a demo, a bare table
+// with the spec's TestSection.
+func GameConfig(t testing.TB, dir string, spec companion.GameSpec) *companion.Config {
+	t.Helper()
+	if spec.Demo != "" {
+		return DemoConfig(t, dir, spec.Demo, false)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "venue: test\ntable: t1\ngame: " + spec.ID + "\njournal: journal.db\ntags: tags.yaml\nmqtt:\n  listen: \"127.0.0.1:0\"\ndice:\n  seed: 1\n" + spec.TestSection
+	cfg, err := companion.ParseConfig(filepath.Join(dir, "table.yaml"), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // Running is a daemon serving in the background.
 type Running struct {
 	D      *companion.Daemon

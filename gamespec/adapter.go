@@ -1,4 +1,4 @@
-package companion
+package gamespec
 
 import (
 	"fmt"
@@ -43,7 +43,7 @@ func (a *Adapter[S, E]) Name() string { return a.ID }
 
 func (a *Adapter[S, E]) Start() (Action, error) {
 	if a.Opening == nil {
-		return nil, fmt.Errorf("companion: %s: no opening action", a.ID)
+		return nil, fmt.Errorf("game: %s: no opening action", a.ID)
 	}
 	return a.Opening, nil
 }
@@ -68,7 +68,7 @@ func (a *Adapter[S, E]) Apply(x Action) ([]any, func(), error) {
 // rejection codes are listed (see Allower).
 func (a *Adapter[S, E]) ApplyAllowing(x Action, codes []string) ([]any, []string, func(), error) {
 	if a.Allowing == nil {
-		return nil, nil, nil, fmt.Errorf("companion: %s: %w", a.ID, ErrCannotAllow)
+		return nil, nil, nil, fmt.Errorf("game: %s: %w", a.ID, ErrCannotAllow)
 	}
 	w := rules.Allow(codes...)
 	next, evs, err := a.Allowing(a.state, x, w)
