@@ -95,7 +95,7 @@ func (s *State) effect(st Work) {
 		return
 	}
 	if !s.condOK(army, st.Front, f, e.If) {
-		s.emit("condition_failed", tr("%s: warunek niespełniony, efekt %s nie działa", "%s: condition not met, no %s", card, e.Do), Event{Card: st.Card, Front: f})
+		s.emit("condition_failed", tr("%s: warunek niespełniony, bez efektu: %s", "%s: condition not met, no effect: %s", card, effectName(e.Do)), Event{Card: st.Card, Front: f})
 		return
 	}
 	n := e.N * s.times(army, f, e)

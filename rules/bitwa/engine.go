@@ -373,6 +373,34 @@ func (s *State) frontName(f string) rules.Text {
 	return rules.Text{PL: f, EN: f}
 }
 
+func (s *State) resourceName(r string) rules.Text {
+	for _, rc := range s.Comp.Resources {
+		if rc.ID == r {
+			return rc.Name
+		}
+	}
+	return rules.Text{PL: r, EN: r}
+}
+
+// effectNames are the effects of the cards' effect language in words.
+var effectNames = map[string]rules.Text{
+	"strength":    {PL: "Siła Armii", EN: "army strength"},
+	"move":        {PL: "ruch Oddziałów", EN: "the move"},
+	"add":         {PL: "dołożenie Oddziałów", EN: "the added units"},
+	"advance_all": {PL: "przejście na 1. linię", EN: "the advance to the 1st line"},
+	"remove":      {PL: "usunięcie Oddziałów", EN: "the removal"},
+	"battle":      {PL: "Bitwa", EN: "the battle"},
+	"again":       {PL: "kolejna akcja", EN: "another action"},
+	"block":       {PL: "blokada", EN: "the blockade"},
+}
+
+func effectName(do string) rules.Text {
+	if n, ok := effectNames[do]; ok {
+		return n
+	}
+	return rules.Text{PL: do, EN: do}
+}
+
 func (s *State) cardName(id string) string {
 	if c, ok := s.Cards[id]; ok {
 		return c.Name

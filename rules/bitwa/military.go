@@ -2,6 +2,7 @@ package bitwa
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sztab/sztab/rules"
 )
@@ -246,7 +247,11 @@ func (s *State) answer(p *Player, a Action) error {
 		for i, seat := range a.Order {
 			s.Player(seat).Token = i + 1
 		}
-		s.emit("tokens", tr("nowa kolejność Inicjatywy: %v", "new initiative order: %v", a.Order), Event{Seat: a.Order[0]})
+		var order []string
+		for _, seat := range a.Order {
+			order = append(order, s.name(seat))
+		}
+		s.emit("tokens", tr("nowa kolejność Inicjatywy: %s", "new initiative order: %s", strings.Join(order, ", ")), Event{Seat: a.Order[0]})
 	case Supply:
 		return s.supplyAnswer(pd, a)
 	case Move:
