@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: drills demo test test-full test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
+.PHONY: drills demo test test-full test-screens test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
@@ -52,6 +52,12 @@ bench: deps-test
 # information included.
 test-full: deps-test
 	SZTAB_FULL=1 $(GO) test -count=1 -timeout 60m -run 'TwoWorlds' ./...
+
+# Every game's table, referee and player pages on a 1080p and a 720p TV
+# and a phone, in both languages, mid-game and at the end, checked in
+# headless Chromium (internal/pagecheck; make test runs the short form).
+test-screens: deps-test
+	SZTAB_FULL=1 $(GO) test -count=1 -timeout 30m -run 'TestScreens' ./companion/... ./internal/pagecheck/
 
 # The drills at full length: 50 power cuts, a 10-minute broker outage at
 # 10 actions a second, the venue's NATS cluster losing a node under 20

@@ -5,7 +5,10 @@
   var page = body.dataset.page, audience = body.dataset.audience;
   var app = document.getElementById("app");
   var meta = {}, msg = null, events = [], lastHeard = 0, heartbeatMs = 2000;
-  var lang = localStorage.getItem("sztab-lang");
+  // ?lang=pl or ?lang=en picks the page's language (a TV's kiosk URL, the
+  // page checks) and keeps it, as the language button does.
+  var lang = (location.search.match(/[?&]lang=(pl|en)\b/) || [])[1] || localStorage.getItem("sztab-lang");
+  if (lang) localStorage.setItem("sztab-lang", lang);
   var big = localStorage.getItem("sztab-big") === "1" || /[?&]big=1/.test(location.search);
   var panels = window.SztabPanels;
 
@@ -66,6 +69,7 @@
 
   function render() {
     langBtn.textContent = lang === "en" ? "PL" : "EN";
+    document.documentElement.lang = lang;
     var head = meta.venue ? meta.venue + (meta.table ? " · " + meta.table : "") : "Sztab";
     var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
     title.replaceChildren(document.createTextNode(head), el("span", { class: "sub" }, [t(meta.title) || meta.game || "", pageName].filter(Boolean).join(" · ")));
