@@ -180,7 +180,7 @@
       }
       return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:14em" },
         ctx.el("div", { class: "name", text: c.name || id }),
-        ctx.el("div", { class: "meta", text: two(kinds[c.kind], ctx) + (c.limit ? ctx.say(" · limit 2. linii ", " · 2nd-line limit ") + c.limit : "") + " · " + frontsText(st, c, ctx) }),
+        ctx.el("div", { class: "meta", text: two(kinds[c.kind], ctx) + (c.limit ? ctx.say(" · limit 2. linii ", " · limit on the 2nd line ") + c.limit : "") + " · " + frontsText(st, c, ctx) }),
         ctx.el("div", { class: "meta", text: c.text || "" }),
         btns.length ? ctx.el("div", { class: "controls" }, btns) : null);
     });

@@ -37,13 +37,7 @@ type Answer struct {
 }
 
 // Places are the board's places by the engine's name, in words.
-var Places = map[string]rules.Text{
-	"line1":           {PL: "1. linia", EN: "1st line"},
-	"line2":           {PL: "2. linia (ruchy między Frontami)", EN: "2nd line (moves between fronts)"},
-	"commander_card":  {PL: "karta Dowódcy", EN: "commander card"},
-	"commander_field": {PL: "pole Dowódcy", EN: "commander field"},
-	"order_field":     {PL: "pole Rozkazu", EN: "order field"},
-}
+var Places = bitwa.PlaceNames
 
 // viewer is the engine's viewer of a table's viewer.
 func viewer(v companion.Viewer) bitwa.Viewer {
