@@ -379,6 +379,16 @@ func (s *State) unit(id string) *Unit {
 	return nil
 }
 
+// cardTitle is an event card's printed title.
+func (s *State) cardTitle(id int) string {
+	if s.cat != nil {
+		if c, ok := s.cat.Cards[id]; ok {
+			return c.Title
+		}
+	}
+	return ""
+}
+
 // optionNames are a decision's options in words: units and HQs by name,
 // hexes by number.
 func (s *State) optionNames(opts []string) string {
