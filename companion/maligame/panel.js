@@ -31,6 +31,58 @@
     return e;
   }
   function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
+  var waitName = { deal_goals: ["rozdanie sekretnych celów", "dealing the secret goals"], keep_goals: ["wybór sekretnych celów", "choosing the secret goals"],
+    draw_orders: ["dobranie rozkazów", "drawing orders"], play_card: ["wybór kart ruchu", "choosing movement cards"], place_escaped: ["powrót zbiegów na planszę", "placing the escaped couriers"],
+    turn: ["ruch gracza", "a player's move"], roll_die: ["rzut kostką żołnierza", "the soldier's die"], soldier_target: ["wybór harcerza ściganego", "choosing the hunted courier"],
+    bonus_courier: ["wybór harcerza do czerwonego ruchu", "choosing the courier for the red move"], bonus_move: ["czerwony ruch", "the red move"],
+    block_road: ["blokada drogi", "blocking a road"], displace: ["przesunięcie harcerza", "moving a courier aside"], soldier_step: ["wybór drogi żołnierza", "choosing the soldier's way"] };
+  // The engine's action types by name, for the referee's page, and the
+  // fields of those the referee may correct (panels.js builds the form).
+  var courierOptions = function (msg) { return ((msg.state || {}).couriers || []).map(function (c) { return [c.id, courierPair(c)]; }); };
+  var nodeOptions = function (msg) { var st = msg.state || {}, lay = positions(st.map || {}); return Object.keys(lay.pos).map(function (id) { return [id, nodeName(st, id, lay.pos)]; }); };
+  var seatOptions = function (msg) { return ((msg.state || {}).players || []).map(function (p) { return [p.seat, p.name]; }); };
+  var actions = {
+    start_game: { name: ["początek gry", "start of the game"] }, deal_goals: { name: ["rozdanie celów", "dealing goals"] }, keep_goals: { name: ["wybór celów", "keeping goals"] },
+    draw_orders: { name: ["dobranie rozkazów", "drawing orders"] },
+    play_card: { name: ["karta ruchu", "a movement card"], fields: [{ key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions }, { key: "card", label: ["karta", "card"], kind: "number" }] },
+    place: { name: ["powrót na planszę", "back on the map"], fields: [{ key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }, { key: "at", label: ["pole", "field"], kind: "choice", options: nodeOptions }] },
+    step: { name: ["krok harcerza", "a courier's step"], fields: [{ key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }, { key: "to", label: ["dokąd", "to"], kind: "choice", options: nodeOptions }] },
+    jump: { name: ["skok do obiektu", "a jump to an object"], fields: [{ key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }, { key: "to", label: ["dokąd", "to"], kind: "choice", options: nodeOptions }] },
+    pick_up: { name: ["odebranie rozkazu", "picking up an order"] }, drop: { name: ["porzucenie rozkazu", "dropping an order"], fields: [{ key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }] },
+    end_turn: { name: ["koniec ruchu", "end of the move"], fields: [] },
+    swap_couriers: { name: ["Kumple z podwórka", "Backyard mates"] }, unit_jump: { name: ["Oddział powstańczy", "Insurgent unit"] },
+    swap_orders: { name: ["Zamiana rozkazów", "Swap orders"] }, rumours: { name: ["Plotki z ulicy", "Street rumours"] },
+    roll_die: { name: ["kostka żołnierza", "the soldier's die"], fields: [{ key: "colour", label: ["kolor", "colour"], kind: "choice", options: function () { return [["black", ["czarna", "black"]], ["red", ["czerwona", "red"]]]; } },
+      { key: "value", label: ["wynik", "value"], kind: "number" }] },
+    choose_courier: { name: ["wybór harcerza", "choosing a courier"], fields: [{ key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions }, { key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }] },
+    choose_soldier_step: { name: ["droga żołnierza", "the soldier's way"], fields: [{ key: "to", label: ["dokąd", "to"], kind: "choice", options: nodeOptions }] },
+    block_road: { name: ["blokada drogi", "blocking a road"] },
+    displace: { name: ["przesunięcie harcerza", "moving a courier aside"], fields: [{ key: "courier", label: ["harcerz", "courier"], kind: "choice", options: courierOptions }, { key: "to", label: ["dokąd", "to"], kind: "choice", options: nodeOptions }] }
+  };
+
+  // courierPair names a courier by colour and number ("czerwony 2"), never
+  // by its id.
+  function courierPair(c) {
+    var n = String(c.id || "").replace(/^.*-/, "");
+    var col = colourName[c.colour] || ["", ""];
+    return [col[0] + " " + n, col[1] + " " + n];
+  }
+  function courierName(st, id, ctx) {
+    var c = (st.couriers || []).filter(function (x) { return x.id === id; })[0];
+    return c ? two(courierPair(c), ctx) : "";
+  }
+  function objectName(st, id) {
+    var o = ((st.map || {}).objects || []).filter(function (x) { return x.id === id; })[0];
+    return o ? o.name : "";
+  }
+  // nodeName is an object's name, or a road field's: "A – B (k)".
+  function nodeName(st, id, pos) {
+    var p = pos[id];
+    if (!p) return "";
+    if (p.object) return p.object.name;
+    var r = ((st.map || {}).roads || []).filter(function (x) { return x.id === p.road; })[0];
+    return r ? objectName(st, r.a) + " – " + objectName(st, r.b) + " (" + id.replace(/^.*\//, "") + ")" : "";
+  }
 
   // positions: each object where the map file puts it (x, y in mm on the
   // printed board), or on a circle when the file gives none; road fields
@@ -68,7 +120,7 @@
     (st.districts || []).forEach(function (d) { if (d.fallen) fallen[d.id] = true; });
     var blocked = {};
     (st.blocks || []).forEach(function (b) { if (b.road) blocked[b.road] = true; });
-    var g = [];
+    var g = [svg("rect", { x: 0, y: 0, width: lay.w, height: lay.h, rx: 12, fill: "#efe9dc" })];
     (map.roads || []).forEach(function (r) {
       var a = pos[r.a], b = pos[r.b];
       if (!a || !b) return;
@@ -93,10 +145,11 @@
       g.push(svg("circle", { cx: p.x, cy: p.y, r: isObj ? 14 : 6, "data-node": id,
         class: "node" + (fallen[d] ? " fallen" : ""), fill: fallen[d] ? "#555" : (isObj ? "#eee" : "#fff"),
         stroke: p.object && p.object.start ? "#06c" : "#333", "stroke-width": p.object && p.object.start ? 3 : 1, onclick: click(id) }));
-      if (isObj) g.push(svg("text", { x: p.x, y: p.y - 18, "text-anchor": "middle", "font-size": 11 }, [p.object.name]));
+      if (isObj) g.push(svg("text", { x: p.x, y: p.y - 18, "text-anchor": "middle", class: "map-label", fill: "#111" }, [p.object.name]));
     });
-    if (st.soldier_path && st.soldier_path.length && pos[st.soldier]) {
-      var pts = [st.soldier].concat(st.soldier_path).filter(function (n) { return pos[n]; }).map(function (n) { return pos[n].x + "," + pos[n].y; });
+    var route = ((st.soldier_routes || [])[0] || {}).path || [];
+    if (route.length && pos[st.soldier]) {
+      var pts = [st.soldier].concat(route).filter(function (n) { return pos[n]; }).map(function (n) { return pos[n].x + "," + pos[n].y; });
       g.push(svg("polyline", { points: pts.join(" "), fill: "none", stroke: "#000", "stroke-width": 3, "stroke-dasharray": "4 3", "data-testid": "soldier-path" }));
     }
     if (st.soldier && pos[st.soldier]) {
@@ -114,15 +167,26 @@
           if (mode === "swap" && selected && selected !== c.id) { ctx.command("swap", [selected, c.id]); selected = null; mode = ""; return; }
           selected = selected === c.id ? null : c.id; ctx.redraw();
         } },
-        [svg("title", {}, [c.id + (c.carrying ? " → " + c.carrying : "")])]));
+        [svg("title", {}, [two(courierPair(c), ctx) + (c.carrying ? " → " + orderLabel(st, c.carrying, ctx) : "")])]));
     });
-    return svg("svg", { viewBox: "0 0 " + lay.w + " " + lay.h, class: "mali-map", "data-testid": "map", width: "100%" }, g);
+    var out = svg("svg", { viewBox: "0 0 " + lay.w + " " + lay.h, class: "mali-map", "data-testid": "map", width: "100%", role: "img",
+      "aria-label": ctx.say("Mapa Warszawy", "The map of Warsaw") }, g);
+    // The objects' names as large as the page's text, whatever the map's
+    // scale on this screen.
+    requestAnimationFrame(function () {
+      var m = out.getScreenCTM();
+      if (!m || !m.a) return;
+      var px = parseFloat(getComputedStyle(document.body).fontSize);
+      out.querySelectorAll(".map-label").forEach(function (tx) { tx.setAttribute("font-size", String(Math.ceil(100 * px / m.a) / 100)); });
+    });
+    return out;
   }
 
+  // orderLabel is an order card as printed: where from, where to, points.
   function orderLabel(st, id, ctx) {
     if (id === "zwyciestwo") return ctx.say("ZWYCIĘSTWO", "VICTORY");
-    var o = (st.map_orders || {})[id];
-    return o ? o.from + " → " + o.to + " (" + o.points + ")" : id;
+    var o = (st.order_cards || {})[id];
+    return o ? objectName(st, o.from) + " → " + objectName(st, o.to) + " (" + o.points + ctx.say(" pkt)", " pts)") : ctx.say("rozkaz", "an order");
   }
 
   function track(st, ctx) {
@@ -139,17 +203,19 @@
               return;
             }
             if (selected) { ctx.command("pick", [selected, id]); selected = null; }
-          }, class: orderSel === id ? "on" : "", text: orderLabel(st, id, ctx) + (carriers[id] ? " ← " + carriers[id].join(", ") : "") });
+          }, class: orderSel === id ? "on" : "", text: orderLabel(st, id, ctx) + (carriers[id] ? " ← " + carriers[id].map(function (c) { return courierName(st, c, ctx); }).join(", ") : "") });
         }));
       })));
   }
 
   function players(st, ctx) {
     return ctx.el("table", { class: "grid", "data-testid": "score" },
-      ctx.el("tr", {}, [ctx.say("gracz", "player"), ctx.say("kolor", "colour"), ctx.say("dostarczone", "delivered"), ctx.say("karty ruchu", "movement cards")].map(function (h) { return ctx.el("th", { text: h }); })),
+      ctx.el("tr", {}, [ctx.say("gracz", "player"), ctx.say("kolor", "colour"), ctx.say("rozkazy", "orders"), ctx.say("karty ruchu", "movement cards")].map(function (h) { return ctx.el("th", { text: h }); })),
       (st.players || []).map(function (p) {
-        return ctx.el("tr", { "data-seat": String(p.seat) }, [p.name, two(colourName[p.colour], ctx), String((p.delivered || []).length),
-          (p.cards || []).join(" ") + (p.played ? " [" + p.played + "]" : "")].map(function (v) { return ctx.el("td", { text: v }); }));
+        var swatch = svg("svg", { viewBox: "0 0 10 10", class: "icon", "aria-hidden": "true" }, [svg("circle", { cx: 5, cy: 5, r: 4.5, fill: colourCSS[p.colour] || "#888" })]);
+        return ctx.el("tr", { "data-seat": String(p.seat) }, ctx.el("td", { text: p.name }), ctx.el("td", {}, swatch, " ", two(colourName[p.colour], ctx)),
+          ctx.el("td", { class: "score-num", "data-role": "headline", text: String((p.delivered || []).length) }),
+          ctx.el("td", { text: (p.cards || []).join(" ") + (p.played ? " (" + ctx.say("zagrana ", "played ") + p.played + ")" : "") }));
       }));
   }
 
@@ -157,18 +223,32 @@
     var inside = (st.couriers || []).filter(function (c) { return c.off; });
     if (!inside.length) return null;
     return ctx.el("div", { "data-testid": "prison" }, ctx.say("Więzienie / zbiegli: ", "Prison / escaped: ") +
-      inside.map(function (c) { return c.id + " (" + (c.off === "prison" ? ctx.say("więzienie", "prison") : ctx.say("zbiegł", "escaped")) + ")"; }).join(", "));
+      inside.map(function (c) { return two(courierPair(c), ctx) + " (" + (c.off === "prison" ? ctx.say("więzienie", "prison") : ctx.say("zbiegł", "escaped")) + ")"; }).join(", "));
   }
 
+  // odds are each courier's chance of arrest before the soldier's die
+  // (and, for the referee, of the red move), as a range when the owner's
+  // choice decides.
   function odds(st, ctx) {
-    var o = st.odds;
-    if (!o) return null;
-    var rows = Object.keys(o.arrest || {}).sort().map(function (id) {
-      return ctx.el("tr", {}, ctx.el("td", { text: id }), ctx.el("td", { text: (100 * o.arrest[id]).toFixed(1) + "%" }),
-        ctx.el("td", { text: o.bonus && o.bonus[id] != null ? (100 * o.bonus[id]).toFixed(1) + "%" : "" }));
+    var o = st.odds || [];
+    if (!o.length) return null;
+    var pct = function (a, b) { return a === b ? (100 * a).toFixed(0) + "%" : (100 * a).toFixed(0) + "–" + (100 * b).toFixed(0) + "%"; };
+    var red = o.some(function (x) { return x.red_max > 0; });
+    var rows = o.map(function (x) {
+      return ctx.el("tr", {}, ctx.el("td", { text: courierName(st, x.courier, ctx) }), ctx.el("td", { text: pct(x.arrest_min, x.arrest_max) }),
+        red ? ctx.el("td", { text: pct(x.red_min, x.red_max) }) : null);
     });
     return ctx.el("div", { "data-testid": "odds" }, ctx.el("h2", { text: ctx.say("Przed rzutem: szansa aresztowania", "Before the roll: chance of arrest") }),
-      ctx.el("table", { class: "grid" }, ctx.el("tr", {}, [ctx.say("harcerz", "courier"), ctx.say("areszt", "arrest"), o.bonus ? ctx.say("ruch czerwony", "red move") : ""].map(function (h) { return ctx.el("th", { text: h }); })), rows));
+      ctx.el("table", { class: "grid" }, ctx.el("tr", {}, [ctx.say("harcerz", "courier"), ctx.say("areszt", "arrest"), red ? ctx.say("ruch czerwony", "red move") : null].map(function (h) { return h == null ? null : ctx.el("th", { text: h }); })), rows));
+  }
+
+  // lastRoll is the soldier's die as last rolled: its colour and value.
+  function lastRoll(st, ctx) {
+    var r = st.last_roll;
+    if (!r) return null;
+    var col = { black: ["czarna", "black"], red: ["czerwona", "red"] }[r.colour] || ["", ""];
+    return ctx.el("div", { class: "mali-die", "data-testid": "last-roll" }, ctx.say("Kostka żołnierza: ", "The soldier's die: "),
+      ctx.el("span", { class: "die " + (r.colour === "red" ? "red" : "black"), text: String(r.value) }), " " + two(col, ctx));
   }
 
   function mine(st, ctx) {
@@ -199,10 +279,19 @@
   function pending(st, ctx) {
     var p = st.pending;
     if (!p || st.result) return null;
-    var nodes = [ctx.el("div", { "data-testid": "pending", text: ctx.say("Czekam na: ", "Waiting for: ") + p.kind + (p.seat ? " (" + ctx.say("miejsce ", "seat ") + p.seat + ")" : "") })];
+    var who = (st.players || []).filter(function (pl) { return pl.seat === p.seat; })[0];
+    var nodes = [ctx.el("div", { "data-testid": "pending", text: ctx.say("Czekam na: ", "Waiting for: ") + two(waitName[p.kind], ctx) + (who ? " (" + who.name + ")" : "") })];
     if (p.choices && p.choices.length && ctx.audience !== "public") {
+      var pos = positions(st.map || {}).pos;
+      var choiceName = function (c) {
+        var cour = (st.couriers || []).filter(function (x) { return x.id === c; })[0];
+        if (cour) return two(courierPair(cour), ctx);
+        if (pos[c]) return nodeName(st, c, pos);
+        var r = ((st.map || {}).roads || []).filter(function (x) { return x.id === c; })[0];
+        return r ? objectName(st, r.a) + " – " + objectName(st, r.b) : ctx.say("wybór", "choice");
+      };
       nodes.push(ctx.el("div", { class: "controls" }, p.choices.map(function (c) {
-        return ctx.el("button", { "data-testid": "choose-" + c, onclick: function () { ctx.command("choose", [c]); } }, c);
+        return ctx.el("button", { "data-testid": "choose-" + c, onclick: function () { ctx.command("choose", [c]); } }, choiceName(c));
       })));
     }
     if (p.kind === "play_card" && ctx.audience !== "public") {
@@ -221,7 +310,7 @@
     var setMode = function (m) { return function () { mode = mode === m ? "" : m; orderSel = null; ctx.redraw(); }; };
     var btn = function (m, pl, en) { return ctx.el("button", { "data-testid": "mode-" + m, class: mode === m ? "on" : "", onclick: setMode(m) }, ctx.say(pl, en)); };
     var c = (st.couriers || []).filter(function (x) { return x.id === selected; })[0];
-    var tools = [ctx.say("Wybrany harcerz: ", "Selected courier: ") + (selected || "—") + " · ", btn("jump", "skok do obiektu", "jump to an object")];
+    var tools = [ctx.say("Wybrany harcerz: ", "Selected courier: ") + (selected ? courierName(st, selected, ctx) : "—") + " · ", btn("jump", "skok do obiektu", "jump to an object")];
     if (st.variant === "extended" && !t.action_done) {
       if (t.card === 1) tools.push(btn("swap", "Kumple z podwórka", "Yard mates"));
       if (t.card === 2) tools.push(btn("unit", "Oddział powstańczy", "Insurgent unit"));
@@ -232,26 +321,22 @@
     return ctx.el("div", { class: "controls", "data-testid": "move-tools" }, tools);
   }
 
+  // mali draws the state: on a TV (ctx.tv) the whole map on the left,
+  // scaled to fit, the headline, score, track and the soldier's die beside
+  // it; on a phone or a desk one column.
   function mali(msg, ctx) {
     var st = msg.state || {};
-    var nodes = [];
-    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" }, ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), " · ",
-      two(phaseName[st.phase], ctx) || st.phase || "", " · ", ctx.say("żetony niemieckie: ", "German tokens: ") + (st.tokens || 0)));
-    if (P.result(msg, ctx, "flag")) nodes.push(P.result(msg, ctx, "flag"));
-    nodes.push(players(st, ctx));
-    var pe = pending(st, ctx);
-    if (pe) nodes.push(pe);
-    nodes.push(mapSVG(msg, ctx));
-    nodes.push(track(st, ctx));
-    var pr = prison(st, ctx);
-    if (pr) nodes.push(pr);
-    var od = odds(st, ctx);
-    if (od) nodes.push(od);
-    var m = mine(st, ctx);
-    if (m) nodes.push(m);
-    if (ctx.audience !== "public" && st.pending && st.pending.kind === "turn") nodes.push(moveTools(st, ctx));
-    return ctx.el("div", {}, nodes);
+    var turn = ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "turn" }, ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), " · ",
+      two(phaseName[st.phase], ctx));
+    var info = [turn, P.result(msg, ctx, "result"),
+      ctx.el("div", { "data-testid": "tokens" }, ctx.say("Żetony niemieckie: ", "German tokens: ") + (st.tokens || 0)),
+      players(st, ctx), lastRoll(st, ctx), pending(st, ctx), ctx.el("h2", { text: ctx.say("Tor rozkazów", "The order track") }), track(st, ctx),
+      prison(st, ctx), odds(st, ctx), mine(st, ctx),
+      ctx.audience !== "public" && st.pending && st.pending.kind === "turn" ? moveTools(st, ctx) : null];
+    var map = mapSVG(msg, ctx);
+    if (ctx.tv) return ctx.el("div", { class: "mali-tv fill" }, ctx.el("div", { class: "mali-mapbox" }, map), ctx.el("div", { class: "mali-info" }, info));
+    return ctx.el("div", {}, info.slice(0, 6), map, info.slice(6));
   }
 
-  P.register("mali-powstancy", mali);
+  P.register("mali-powstancy", mali, { actions: actions });
 })();

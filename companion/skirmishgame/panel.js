@@ -59,31 +59,50 @@
           svg("circle", { cx: mk.x_mm, cy: y(mk.y_mm), r: r / 3, fill: "#000" }));
       }
     });
+    // Each model's state from the engine: wounded (an orange ring) or
+    // killed (greyed and crossed out).
+    var health = {};
+    (st.units || []).forEach(function (u) { (u.models || []).forEach(function (m) { health[m.id] = m; }); });
     models.forEach(function (m) {
       var colour = unitColours[units.indexOf(m.unit) % unitColours.length];
       var r = Math.max((m.base_mm || 25) / 2, 4);
+      var h = health[m.id] || {};
+      var state = h.removed ? "killed" : (h.wounds > 0 ? "wounded" : "");
       g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: r + 2 * (m.sigma_mm || 0), fill: "none", stroke: colour, "stroke-opacity": 0.5, "stroke-dasharray": "3 2",
         "data-testid": "uncertainty", "data-model": m.id }));
-      g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: r, fill: colour, "fill-opacity": m.occluded ? 0.3 : 0.9, stroke: "#000", "stroke-width": 1,
-        "data-testid": "model", "data-model": m.id, "data-unit": m.unit }, [svg("title", {}, [m.id + " (" + unitName(st, m.unit) + ")"])]));
+      g.push(svg("circle", { cx: m.x_mm, cy: y(m.y_mm), r: r, fill: h.removed ? "#8a8a8a" : colour, "fill-opacity": m.occluded ? 0.3 : 0.9,
+        stroke: state === "wounded" ? "#ff8c00" : "#000", "stroke-width": state === "wounded" ? 6 : 1,
+        "data-testid": "model", "data-model": m.id, "data-unit": m.unit, "data-state": state }, [svg("title", {}, [unitName(st, m.unit)])]));
+      if (h.removed) {
+        var k = r * 0.9;
+        g.push(svg("path", { d: "M" + (m.x_mm - k) + "," + (y(m.y_mm) - k) + "L" + (m.x_mm + k) + "," + (y(m.y_mm) + k) + "M" + (m.x_mm - k) + "," + (y(m.y_mm) + k) + "L" + (m.x_mm + k) + "," + (y(m.y_mm) - k),
+          stroke: "#000", "stroke-width": 4, "data-testid": "killed", "data-model": m.id }));
+      }
     });
     (pic.lines || []).forEach(function (l) {
       var a = byId[l.from], b = byId[l.to];
       if (!a || !b) return;
-      g.push(svg("line", { x1: a.x_mm, y1: y(a.y_mm), x2: b.x_mm, y2: y(b.y_mm), stroke: "#d00000", "stroke-width": 3,
-        "stroke-dasharray": l.close ? "10 6" : null, "data-testid": "line-of-fire", "data-from": l.from, "data-to": l.to, "data-cover": l.cover || "none",
+      g.push(svg("line", { x1: a.x_mm, y1: y(a.y_mm), x2: b.x_mm, y2: y(b.y_mm), stroke: l.last ? "#7a0000" : "#d00000", "stroke-width": l.last ? 4 : 3,
+        "stroke-dasharray": l.close ? "10 6" : null, "data-testid": l.last ? "last-line" : "line-of-fire", "data-from": l.from, "data-to": l.to, "data-cover": l.cover || "none",
         "data-close": l.close ? "true" : "false" },
-        [svg("title", {}, [l.from + " → " + l.to + ": " + ctx.say("osłona ", "cover ") + two(coverName[l.cover || "none"], ctx) +
+        [svg("title", {}, [ctx.say("osłona ", "cover ") + two(coverName[l.cover || "none"], ctx) +
           (l.close ? ctx.say(" (za blisko, by rozstrzygnąć)", " (too close to call)") : "")])]));
     });
-    var legend = ctx.el("div", { class: "meta", "data-testid": "table-legend" }, units.map(function (u, i) {
-      return ctx.el("span", { style: "color:" + unitColours[i % unitColours.length] + ";margin-right:1em", text: "● " + unitName(st, u) });
-    }).concat([ctx.el("span", { style: "color:#b59b00;margin-right:1em", text: "▮ " + ctx.say("osłona lekka", "light cover") }),
-      ctx.el("span", { style: "color:#3f9b3f;margin-right:1em", text: "▮ " + ctx.say("osłona ciężka", "heavy cover") }),
-      ctx.el("span", { style: "color:#d00000", text: "— " + ctx.say("linia ognia", "line of fire") })]));
+    var legend = ctx.el("div", { class: "legend", "data-role": "secondary", "data-testid": "table-legend" }, units.map(function (u, i) {
+      return swatch(ctx, svg("circle", { cx: 5, cy: 5, r: 4.5, fill: unitColours[i % unitColours.length], stroke: "#fff" }), unitName(st, u));
+    }).concat([swatch(ctx, svg("rect", { x: 0, y: 1, width: 10, height: 8, fill: terrainFill.light }), ctx.say("osłona lekka", "light cover")),
+      swatch(ctx, svg("rect", { x: 0, y: 1, width: 10, height: 8, fill: terrainFill.heavy }), ctx.say("osłona ciężka", "heavy cover")),
+      swatch(ctx, svg("circle", { cx: 5, cy: 5, r: 3.5, fill: "#888", stroke: "#ff8c00", "stroke-width": 2 }), ctx.say("ranny", "wounded")),
+      swatch(ctx, svg("path", { d: "M1,1L9,9M1,9L9,1", stroke: "#fff", "stroke-width": 2 }), ctx.say("zabity", "killed")),
+      swatch(ctx, svg("line", { x1: 0, y1: 5, x2: 10, y2: 5, stroke: "#ff5050", "stroke-width": 2 }), ctx.say("linia ognia", "line of fire"))]));
     var pic2 = svg("svg", { viewBox: "0 0 " + W + " " + D, width: "100%", "data-testid": "table-svg", role: "img",
       "aria-label": ctx.say("Stół z góry", "The table from above") }, g);
     return ctx.el("div", { class: "table-picture", "data-testid": "table-picture" }, pic2, legend);
+  }
+
+  // swatch is a legend's entry: a small inline SVG and its words.
+  function swatch(ctx, shape, words) {
+    return ctx.el("span", { class: "swatch" }, svg("svg", { viewBox: "0 0 10 10", "aria-hidden": "true" }, [shape]), words);
   }
 
   function unitCard(u, st, ctx) {
@@ -92,7 +111,7 @@
     var pips = (u.models || []).map(function (m) {
       var left = m.lives - m.wounds;
       var cls = m.removed ? "dead" : (m.wounds > 0 ? "hurt" : "full");
-      return ctx.el("span", { class: "pip " + cls, title: m.id, "data-model": m.id, "data-lives": String(left), text: m.removed ? "✕" : String(left) });
+      return ctx.el("span", { class: "pip " + cls, "data-model": m.id, "data-lives": String(left), text: m.removed ? "×" : String(left) });
     });
     return ctx.el("div", { class: "unit" + (active ? " active" : ""), "data-testid": "unit-" + u.id },
       ctx.el("div", { class: "name", text: u.name }),
@@ -106,20 +125,24 @@
     return names.filter(function (n, i) { return names.indexOf(n) === i; }).join(", ");
   }
 
+  // sides is the score: each side's models left, kills, objective and
+  // order points; on the TV the numbers are headline-sized.
   function sides(st, ctx) {
     if (!st.sides || !st.sides.length) return null;
-    var head = ["", ctx.say("modele", "models"), ctx.say("zabici", "kills"), ctx.say("punkty", "objective pts"), ctx.say("rozkazy", "order pts")];
-    return ctx.el("table", { class: "grid", "data-testid": "score" },
+    var head = ["", ctx.say("modele", "models"), ctx.say("zabici", "kills"), ctx.say("punkty", "points"), ctx.say("rozkazy", "orders")];
+    return ctx.el("table", { class: "grid score", "data-testid": "score" },
       ctx.el("tr", {}, head.map(function (h) { return ctx.el("th", { text: h }); })),
       st.sides.map(function (sd) {
-        return ctx.el("tr", {}, [sd.faction, sd.alive, sd.kills, sd.objective_points, sd.order_points].map(function (v) { return ctx.el("td", { text: String(v == null ? "" : v) }); }));
+        return ctx.el("tr", {}, ctx.el("td", { text: sd.faction }), [sd.alive, sd.kills, sd.objective_points, sd.order_points].map(function (v) {
+          return ctx.el("td", { class: "score-num", "data-role": "headline", text: String(v == null ? "" : v) });
+        }));
       }));
   }
 
   function hand(st, ctx) {
     var cards = [];
     (st.seats || []).forEach(function (seat) {
-      (seat.hand || []).forEach(function (c) { cards.push(ctx.el("li", { text: (c.name ? ctx.t(c.name) : c.id) })); });
+      (seat.hand || []).forEach(function (c) { cards.push(ctx.el("li", { text: c.name ? ctx.t(c.name) : ctx.say("karta rozkazu", "order card") })); });
     });
     if (!cards.length) return null;
     return ctx.el("div", { "data-testid": "hand" }, ctx.el("h2", { text: ctx.say("Twoje karty rozkazów", "Your order cards") }), ctx.el("ul", {}, cards));
@@ -162,34 +185,49 @@
   function lastShot(ls, st, ctx) {
     var nodes = [ctx.el("h2", { text: ctx.say("Ostatni strzał", "Last shot") + ": " + unitName(st, ls.shooter) + " → " + unitName(st, ls.target) })];
     nodes.push(dice(ls.rolls, 0, ctx));
-    nodes.push(ctx.el("div", { class: "result", "data-testid": "last-shot" },
+    nodes.push(ctx.el("div", { class: "shot-result", "data-testid": "last-shot" },
       ctx.say(ls.hits + " trafień, " + ls.wounds + " ran, " + ls.saved + " obronionych: " + (ls.wounded || []).length + " rannych, " + (ls.killed || []).length + " zabitych",
               ls.hits + " hits, " + ls.wounds + " wounds, " + ls.saved + " saved: " + (ls.wounded || []).length + " wounded, " + (ls.killed || []).length + " killed")));
-    if ((ls.killed || []).length) nodes.push(ctx.el("div", { class: "flag" }, ctx.say("Zdejmij ze stołu: ", "Take off the table: ") + ls.killed.join(", ")));
+    var pic = st.table || {};
+    nodes.push(ctx.el("div", { "data-testid": "last-shot-line" }, [ls.weapon,
+      pic.last_kroki ? (+pic.last_kroki).toFixed(1) + " " + ctx.say("kroku", "kroki") : "",
+      ctx.say("osłona: ", "cover: ") + two(coverName[ls.cover || "none"], ctx)].filter(Boolean).join(" · ")));
+    if ((ls.killed || []).length) nodes.push(ctx.el("div", { class: "flag" }, ctx.say("Zdejmij ze stołu: ", "Take off the table: ") + modelNames(st, ls.killed, ctx)));
     return ctx.el("div", { class: "shot" }, nodes);
   }
 
+  // modelNames names models by their unit and number in it ("Grenadierzy 2").
+  function modelNames(st, ids, ctx) {
+    return (ids || []).map(function (id) {
+      var name = id;
+      (st.units || []).forEach(function (u) { (u.models || []).forEach(function (m, i) { if (m.id === id) name = u.name + " " + (i + 1); }); });
+      return name;
+    }).join(", ");
+  }
+
+  // skirmish draws the state: on a TV (ctx.tv) the table from above on the
+  // left, scaled to fit, the headline, score, units and shot beside it; on
+  // a phone or a desk one column.
   function skirmish(msg, ctx) {
     var st = msg.state || {};
-    var nodes = [];
     var active = st.players && st.players[st.active];
-    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" },
-      ctx.say("Runda ", "Round ") , ctx.el("b", { text: String(st.round || 0) }), " · ",
-      two(phaseName[st.phase], ctx) || st.phase || "", active ? " · " + active.name : ""));
-    if (P.result(msg, ctx, "flag")) nodes.push(P.result(msg, ctx, "flag"));
-    var score = sides(st, ctx);
-    if (score) nodes.push(score);
-    if (st.call) nodes.push(ctx.el("div", { class: "flag", "data-testid": "too-close" }, ctx.t(st.call.question) || ctx.say("Pomiar za blisko granicy — rozstrzygnijcie.", "A measurement too close to call — please rule.")));
-    var h = hand(st, ctx);
-    if (h) nodes.push(h);
-    nodes.push(ctx.el("div", { class: "units", "data-testid": "units" }, (st.units || []).map(function (u) { return unitCard(u, st, ctx); })));
-    if (st.shot) nodes.push(shotPanel(st.shot, st, ctx));
-    if (st.last_shot) nodes.push(lastShot(st.last_shot, st, ctx));
-    if (st.table) nodes.push(tablePicture(st.table, st, ctx));
-    // The camera's annotated image, one click away.
-    if (msg.image) nodes.push(ctx.el("details", { "data-testid": "camera-image" }, ctx.el("summary", { text: ctx.say("Obraz z kamery", "Camera image") }),
-      ctx.el("img", { class: "table", alt: "", src: "/table.jpg?seq=" + msg.seq, onerror: "this.hidden=true" })));
-    return ctx.el("div", {}, nodes);
+    var turn = ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "turn" },
+      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), " · ",
+      two(phaseName[st.phase], ctx), active && !st.result ? " · " + active.name : "");
+    var info = [turn, P.result(msg, ctx, "result"), sides(st, ctx)];
+    if (st.call) info.push(ctx.el("div", { class: "flag", "data-testid": "too-close" }, ctx.t(st.call.question) || ctx.say("Pomiar za blisko granicy — rozstrzygnijcie.", "A measurement too close to call — please rule.")));
+    info.push(hand(st, ctx));
+    var units = ctx.el("div", { class: "units", "data-testid": "units" }, (st.units || []).map(function (u) { return unitCard(u, st, ctx); }));
+    if (st.shot) info.push(shotPanel(st.shot, st, ctx));
+    if (st.last_shot) info.push(lastShot(st.last_shot, st, ctx));
+    var picture = st.table ? tablePicture(st.table, st, ctx) : null;
+    // The camera's annotated image, one click away (not on the TV).
+    var image = msg.image && !ctx.tv ? ctx.el("details", { "data-testid": "camera-image" }, ctx.el("summary", { text: ctx.say("Obraz z kamery", "Camera image") }),
+      ctx.el("img", { class: "table", alt: "", src: "/table.jpg?seq=" + msg.seq, onerror: "this.hidden=true" })) : null;
+    if (ctx.tv) {
+      return ctx.el("div", { class: "sk-tv fill" }, ctx.el("div", { class: "sk-map" }, picture, units), ctx.el("div", { class: "sk-info" }, info));
+    }
+    return ctx.el("div", {}, info, units, picture, image);
   }
 
   // ruling is the referee's part of the panel: a measurement waiting for a

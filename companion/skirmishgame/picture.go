@@ -26,6 +26,10 @@ type Picture struct {
 	// models (base edge to base edge); Ranged lists those models.
 	RangeMM float64  `json:"range_mm,omitempty"`
 	Ranged  []string `json:"ranged,omitempty"`
+	// LastKroki is the last shot's distance as the camera sees it now
+	// (nearest base edges, in kroki), with its lines marked Last, while no
+	// shot is in progress.
+	LastKroki float64 `json:"last_kroki,omitempty"`
 }
 
 // Line is one line of fire.
@@ -34,6 +38,7 @@ type Line struct {
 	To    string `json:"to"`
 	Cover string `json:"cover,omitempty"`
 	Close bool   `json:"close,omitempty"`
+	Last  bool   `json:"last,omitempty"`
 }
 
 // tableView is the state a viewer sees with the picture of the table.
@@ -69,11 +74,8 @@ func (g *Game) picture() *Picture {
 	case s.Selection != nil && s.Selection.Shooter != "":
 		unit, weapon = s.Selection.Shooter, s.Selection.Weapon
 	}
-	u, ok := s.Unit(unit)
-	if !ok {
-		return p
-	}
-	if w, ok := u.Weapon(weapon); ok && w.Range > 0 {
+	u, _ := s.Unit(unit)
+	if w, ok := u.Weapon(weapon); unit != "" && ok && w.Range > 0 {
 		p.RangeMM = float64(w.Range) * g.krokMM
 		for _, m := range u.Models {
 			if _, seen := at[m.ID]; seen && !m.Removed && m.Weapon == weapon {
@@ -81,17 +83,44 @@ func (g *Game) picture() *Picture {
 			}
 		}
 	}
-	if s.Shot == nil {
+	if s.Shot != nil {
+		p.Lines, _ = lines(s, at, sn.Terrain, s.Shot.Target, firing)
 		return p
 	}
-	tu, _ := s.Unit(s.Shot.Target)
+	if ls := s.LastShot; ls != nil {
+		if su, ok := s.Unit(ls.Shooter); ok {
+			var shooters []string
+			for _, m := range su.Models {
+				if !m.Removed {
+					shooters = append(shooters, m.ID)
+				}
+			}
+			var nearest float64
+			p.Lines, nearest = lines(s, at, sn.Terrain, ls.Target, shooters)
+			for i := range p.Lines {
+				p.Lines[i].Last = true
+			}
+			if len(p.Lines) > 0 {
+				p.LastKroki = math.Round(10*nearest/g.krokMM) / 10
+			}
+		}
+	}
+	return p
+}
+
+// lines are the lines of fire from each firing model the camera sees to
+// the target unit's model nearest it, and the shortest of them in mm.
+func lines(s skirmish.State, at map[string]vision.ModelPosition, terrain []vision.Terrain, target string, firing []string) ([]Line, float64) {
+	tu, _ := s.Unit(target)
 	var targets []vision.ModelPosition
 	for _, m := range tu.Models {
 		if vm, seen := at[m.ID]; seen && !m.Removed {
 			targets = append(targets, vm)
 		}
 	}
-	cm := vision.NewCoverMap(sn.Terrain)
+	cm := vision.NewCoverMap(terrain)
+	var out []Line
+	nearest := math.Inf(1)
 	for _, id := range firing {
 		f, seen := at[id]
 		if !seen || len(targets) == 0 {
@@ -103,8 +132,9 @@ func (g *Game) picture() *Picture {
 				best, bestD = t, d
 			}
 		}
+		nearest = math.Min(nearest, bestD)
 		sight := cm.Sight(f, best)
-		p.Lines = append(p.Lines, Line{From: id, To: best.ID, Cover: sight.Cover, Close: sight.Close})
+		out = append(out, Line{From: id, To: best.ID, Cover: sight.Cover, Close: sight.Close})
 	}
-	return p
+	return out, nearest
 }

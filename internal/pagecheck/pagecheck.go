@@ -270,6 +270,24 @@ func Judge(p Page, d Drawn) []Problem {
 	if d.Lang != "" && d.Lang != p.Lang {
 		add("lang", "the page says lang=%q, shown in %q", d.Lang, p.Lang)
 	}
+	return capped(out, 8)
+}
+
+// capped keeps the first n problems of each check and says how many more
+// there were.
+func capped(ps []Problem, n int) []Problem {
+	count := map[string]int{}
+	var out []Problem
+	for _, p := range ps {
+		if count[p.Check]++; count[p.Check] <= n {
+			out = append(out, p)
+		}
+	}
+	for check, c := range count {
+		if c > n {
+			out = append(out, Problem{check, fmt.Sprintf("and %d more", c-n)})
+		}
+	}
 	return out
 }
 
@@ -460,4 +478,20 @@ func Matrix(p Page, full bool) []Page {
 		}
 	}
 	return out
+}
+
+// Expect fails t unless the JavaScript condition holds on the page as it
+// is now (after Load or Check); what says what it means.
+func Expect(t testing.TB, ctx context.Context, what, cond string) {
+	t.Helper()
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond))
+	if err != nil || !ok {
+		t.Errorf("%s: %s is not so (%v)", what, cond, err)
+	}
+}
+
+// InView is the JavaScript condition that every element matching sel is
+// drawn, whole, inside the viewport.
+func InView(sel string) string {
+	return fmt.Sprintf(`(() => { const es = [...document.querySelectorAll(%q)]; return es.length > 0 && es.every(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5; }); })()`, sel)
 }

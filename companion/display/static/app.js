@@ -37,7 +37,7 @@
               command: function (name, args, extra) {
                 var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
                 sent[id] = name;
-                ctx.answer = say("wysłano " + name + "…", "sent " + name + "…");
+                ctx.answer = say("wysłano…", "sent…"); ctx.answerOk = true;
                 render();
                 return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign(args && args.length ? { name: name, id: id, args: args } : { name: name, id: id }, extra || {})) })
                   .then(function (r) { if (!r.ok) return r.text().then(function (x) { ctx.answer = x; render(); }); });
@@ -51,12 +51,23 @@
   var log = el("ol", { class: "log", "data-testid": "log" });
   var langBtn = el("button", { "data-testid": "lang", onclick: function () { setLang(lang === "en" ? "pl" : "en"); } });
   var bigBtn = el("button", { "data-testid": "big", onclick: function () { big = !big; localStorage.setItem("sztab-big", big ? "1" : "0"); applyBig(); } }, "A+");
+  var logoutBtn = el("button", { type: "submit", "data-testid": "logout" });
   var bar = el("header", { class: "topbar" }, title, langBtn, bigBtn, conn,
-    audience !== "public" ? el("form", { method: "post", action: "/logout" }, el("button", { type: "submit" }, "⎋")) : null);
-  var mainEl = page === "hub" ? el("main", {}, panel) : el("main", { class: "layout" }, panel, el("aside", { class: "card" }, el("h2", { "data-testid": "log-title" }), log));
+    audience !== "public" ? el("form", { method: "post", action: "/logout" }, logoutBtn) : null);
+  // The event log is secondary: on a TV it keeps its newest lines.
+  var mainEl = page === "hub" ? el("main", {}, panel) : el("main", { class: "layout" }, panel, el("aside", { class: "card", "data-role": "secondary" }, el("h2", { "data-testid": "log-title" }), log));
   app.replaceChildren(bar, staleBanner, warnBanner, mainEl);
 
   function applyBig() { body.classList.toggle("big", big); bigBtn.classList.toggle("on", big); }
+  // TV mode: the table screen on a landscape screen 1000 px wide or more
+  // (sztab.css): the whole state on one screen, type for 3 m.
+  function applyTV() {
+    var tv = page === "table" && innerWidth >= 1000 && innerWidth > innerHeight;
+    body.classList.toggle("tv", tv);
+    document.documentElement.classList.toggle("tv", tv);
+    ctx.tv = tv;
+  }
+  addEventListener("resize", function () { var was = ctx.tv; applyTV(); if (was !== ctx.tv) render(); });
   function setLang(l) { lang = l; localStorage.setItem("sztab-lang", l); render(); renderLog(); }
   function setStale(s) {
     conn.className = "conn " + (s ? "stale" : "live");
@@ -69,6 +80,9 @@
 
   function render() {
     langBtn.textContent = lang === "en" ? "PL" : "EN";
+    langBtn.setAttribute("aria-label", say("English", "polski"));
+    bigBtn.setAttribute("aria-label", say("duże litery", "large type"));
+    logoutBtn.textContent = say("Wyloguj", "Sign out");
     document.documentElement.lang = lang;
     var head = meta.venue ? meta.venue + (meta.table ? " · " + meta.table : "") : "Sztab";
     var pageName = { table: "", referee: say("sędzia", "referee"), player: say("gracz", "player"), hub: say("sala", "venue") }[page];
@@ -84,9 +98,10 @@
       var node = draw(msg, ctx);
       // The referee's record (corrections, flagged breaches, open calls)
       // shows on every page of the table.
-      if (page !== "hub" && msg.record) node = el("div", {}, panels.record(msg, ctx), node);
-      if (page === "referee") node = el("div", {}, node, panels.referee(msg, ctx));
-      if (page === "player") node = el("div", {}, node, panels.player(msg, ctx));
+      // On a TV the panel's body is a column the screen's height; a game's
+      // node with class "fill" takes what is left of it (sztab.css).
+      node = el("div", { class: "panel-body" }, page !== "hub" && msg.record ? panels.record(msg, ctx) : null, node,
+        page === "referee" ? panels.referee(msg, ctx) : null, page === "player" ? panels.player(msg, ctx) : null);
       panel.replaceChildren(node);
       body.dataset.seq = String(msg.seq || 0);
       warnBanner.hidden = true;
@@ -101,7 +116,9 @@
   function renderLog() {
     var items = events.slice(-40).reverse().map(function (m) {
       var ev = m.event || {};
-      return el("li", { class: ev.type || "" }, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text) || ev.type);
+      // The event's type as data-type, not a class: a type such as "die"
+      // or "turn" must not take a panel's style.
+      return el("li", { class: "ev", "data-type": ev.type || "" }, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text));
     });
     log.replaceChildren.apply(log, items);
   }
@@ -124,7 +141,8 @@
         // The answer to a command: shown beside the buttons of the page
         // that sent it.
         if (ev.id && sent[ev.id]) {
-          ctx.answer = (ev.ok ? "✓ " : "✗ ") + (t(ev.text) || ev.code || "");
+          ctx.answer = t(ev.text) || (ev.ok ? say("przyjęto", "taken") : say("odrzucono", "refused"));
+          ctx.answerOk = !!ev.ok;
           delete sent[ev.id];
           render();
         }
@@ -145,5 +163,5 @@
   setInterval(function () { if (Date.now() - lastHeard > 3 * heartbeatMs) { body.dataset.stale = "1"; setStale(true); } }, 250);
 
   if (!lang) lang = "pl";
-  applyBig(); render(); connect();
+  applyBig(); applyTV(); render(); connect();
 })();

@@ -7,7 +7,11 @@
 window.SztabPanels = (function () {
   "use strict";
   var games = {};
-  function register(id, draw, extra) { games[id] = { draw: draw, referee: (extra || {}).referee }; }
+  // extra: referee, the game's part of the referee's page; actions, its
+  // action types by name ({type: {name: [pl, en], fields: [...]}}) for the
+  // referee's page: what the engine takes now, in words, and the
+  // correction form (a type with fields can be corrected; see form()).
+  function register(id, draw, extra) { extra = extra || {}; games[id] = { draw: draw, referee: extra.referee, actions: extra.actions || {} }; }
 
   function pct(p) { return (100 * p).toFixed(1) + "%"; }
 
@@ -47,7 +51,7 @@ window.SztabPanels = (function () {
     return ctx.el("div", { "data-testid": "controls" },
       ctx.el("div", { class: "controls" }, named.map(function (c) { return b(c, ctx.t(c.label) || c.name); })),
       dieKeys.length ? ctx.el("div", { class: "controls" }, ctx.say("Wpisz kość: ", "Enter a die: "), dieKeys.map(function (c) { return b(c, c.name); })) : null,
-      ctx.el("div", { class: "answer", "data-testid": "command-result", text: ctx.answer || "" }));
+      ctx.el("div", { class: "answer " + (ctx.answerOk ? "ok" : "bad"), "data-testid": "command-result", text: ctx.answer || "" }));
   }
 
   function referee(msg, ctx) {
@@ -64,7 +68,11 @@ window.SztabPanels = (function () {
     nodes.push(ctx.el("h2", { text: ctx.say("Uczciwość kości", "Dice fairness") }),
       ctx.el("table", { class: "grid", "data-testid": "fairness" },
         ctx.el("tr", {}, ["", ctx.say("rzuty", "rolls"), "1–6", "p", ctx.say("odrzucone", "rejected"), ""].map(function (h) { return ctx.el("th", { text: h }); })), rows));
-    if (msg.legal && msg.legal.length) nodes.push(ctx.el("div", { class: "meta", "data-testid": "legal" }, ctx.say("Silnik przyjmie teraz: ", "The engine takes now: ") + msg.legal.join(", ")));
+    // What the engine takes now, in the game's words (a type the game's
+    // panel does not name is left out, never shown as its id).
+    var acts = (game && game.actions) || {};
+    var legal = (msg.legal || []).filter(function (a) { return acts[a]; }).map(function (a) { return ctx.t(pair(acts[a].name)); });
+    if (legal.length) nodes.push(ctx.el("div", { class: "meta", "data-testid": "legal" }, ctx.say("Silnik przyjmie teraz: ", "The engine takes now: ") + legal.join(", ")));
     nodes.push(controls(ctx, "referee"));
     nodes.push(rulings(msg, ctx));
     return ctx.el("section", { "data-testid": "referee" }, nodes);
@@ -84,8 +92,8 @@ window.SztabPanels = (function () {
   function record(msg, ctx) {
     var r = msg.record || {};
     var head = [];
-    if (r.corrections) head.push(ctx.say("✎ poprawki sędziego: ", "✎ referee's corrections: ") + r.corrections);
-    if (r.flags) head.push(ctx.say("⚑ dopuszczone mimo przepisów: ", "⚑ allowed despite the rules: ") + r.flags);
+    if (r.corrections) head.push(ctx.say("poprawki sędziego: ", "referee's corrections: ") + r.corrections);
+    if (r.flags) head.push(ctx.say("dopuszczone mimo przepisów: ", "allowed despite the rules: ") + r.flags);
     var calls = (r.calls || []).map(function (c) {
       return ctx.el("div", { class: "flag", "data-testid": "call-" + c.seat },
         ctx.say("Miejsce " + c.seat + " czeka na sędziego", "Seat " + c.seat + " waits for the referee") + (c.text ? ": " + c.text : "") + " (#" + c.seq + ")");
@@ -101,13 +109,18 @@ window.SztabPanels = (function () {
   // rulings are the referee's own commands: take back or correct an entry
   // (by its number), let the refused action stand, answer a call.
   function rulings(msg, ctx) {
-    var seq = ctx.el("input", { "data-testid": "ruling-seq", size: "6", placeholder: ctx.say("wpis #", "entry #") });
-    var why = ctx.el("input", { "data-testid": "ruling-text", placeholder: ctx.say("powód / odpowiedź", "reason / answer") });
-    var action = ctx.el("textarea", { "data-testid": "ruling-action", rows: "2", placeholder: ctx.say("nowa akcja (JSON) do poprawki", "the correction's new action (JSON)") });
+    var seq = ctx.el("input", { "data-testid": "ruling-seq", size: "6", inputmode: "numeric", "aria-label": ctx.say("numer wpisu", "entry number"), placeholder: ctx.say("wpis #", "entry #") });
+    var why = ctx.el("input", { "data-testid": "ruling-text", "aria-label": ctx.say("powód lub odpowiedź", "reason or answer"), placeholder: ctx.say("powód / odpowiedź", "reason / answer") });
+    var game = games[ctx.meta.game] || {};
+    var fix = form(game.actions || {}, msg, ctx);
     var send = function (name, withAction) {
       return function () {
         var extra = { text: why.value };
-        if (withAction) { try { extra.action = JSON.parse(action.value); } catch (e) { ctx.answer = String(e); ctx.redraw(); return; } }
+        if (withAction) {
+          var a = fix.action();
+          if (a.error) { ctx.answer = a.error; ctx.answerOk = false; ctx.redraw(); return; }
+          extra.action = a.action;
+        }
         ctx.command(name, seq.value ? [seq.value] : [], extra);
       };
     };
@@ -117,7 +130,71 @@ window.SztabPanels = (function () {
       ctx.el("div", { class: "controls" }, seq, why),
       ctx.el("div", { class: "controls" }, b("undo_entry", ctx.say("Cofnij", "Take back")), b("allow", ctx.say("Dopuść (flaga)", "Let stand (flag)")),
         b("answer", ctx.say("Odpowiedz na wezwanie", "Answer the call"))),
-      ctx.el("div", { class: "controls" }, action, b("correct", ctx.say("Popraw wpis", "Correct the entry"), true)));
+      fix.node ? ctx.el("div", { class: "controls", "data-testid": "correction" }, fix.node, b("correct", ctx.say("Popraw wpis", "Correct the entry"), true)) : null);
+  }
+
+  function pair(x) { return Array.isArray(x) ? { pl: x[0], en: x[1] } : x; }
+
+  // form is the correction's form, built from the game's action types:
+  // a choice of the action (by name), then one input per field of the
+  // chosen type. A field is {key, label: [pl, en], kind}: "number",
+  // "text", "bool", "list" (comma-separated words), "dice" (die values,
+  // entered by the referee), or "choice" with options(msg) → [[value,
+  // [pl, en] or text]]; a key "a.b" fills a nested object. The form's
+  // choice survives a redraw of the page.
+  var formType = "", formValues = {};
+  function form(actions, msg, ctx) {
+    var types = Object.keys(actions).filter(function (k) { return actions[k].fields; });
+    if (!types.length) return { node: null };
+    if (types.indexOf(formType) < 0) formType = types[0];
+    var pick = ctx.el("select", { "data-testid": "correction-type", "aria-label": ctx.say("poprawiona akcja", "the corrected action"),
+      onchange: function () { formType = pick.value; formValues = {}; ctx.redraw(); } },
+      types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(pair(actions[k].name)) }); if (k === formType) o.selected = true; return o; }));
+    var fields = actions[formType].fields.map(function (f) {
+      var label = ctx.t(pair(f.label)), id = "fix-" + f.key.replace(/\W/g, "-"), input;
+      var keep = function () { formValues[f.key] = f.kind === "bool" ? input.checked : input.value; };
+      if (f.kind === "choice") {
+        input = ctx.el("select", { id: id, "data-field": f.key, onchange: keep }, (f.options(msg) || []).map(function (o) {
+          var opt = ctx.el("option", { value: String(o[0]), text: typeof o[1] === "string" ? o[1] : ctx.t(pair(o[1])) });
+          if (String(o[0]) === formValues[f.key]) opt.selected = true;
+          return opt;
+        }));
+      } else if (f.kind === "bool") {
+        input = ctx.el("input", { id: id, type: "checkbox", "data-field": f.key, onchange: keep });
+        input.checked = !!formValues[f.key];
+      } else {
+        input = ctx.el("input", { id: id, "data-field": f.key, oninput: keep, inputmode: f.kind === "number" || f.kind === "dice" ? "numeric" : "text",
+          placeholder: f.kind === "dice" ? "3, 5, 6" : (f.kind === "list" ? ctx.say("po przecinku", "comma-separated") : "") });
+        input.value = formValues[f.key] || "";
+      }
+      return ctx.el("label", { class: "field", for: id }, label, input);
+    });
+    function value(f, node) {
+      var v = f.kind === "bool" ? node.checked : node.value.trim();
+      if (f.kind === "number" || (f.kind === "choice" && f.number)) { if (v === "" || isNaN(+v)) throw new Error(ctx.say("liczba w polu: ", "a number in: ") + ctx.t(pair(f.label))); return +v; }
+      if (f.kind === "list") return v ? v.split(/\s*,\s*/) : [];
+      if (f.kind === "dice") {
+        return (v ? v.split(/[\s,]+/) : []).map(function (x) {
+          if (!/^[1-6]$/.test(x)) throw new Error(ctx.say("kości to liczby od 1 do 6", "dice are numbers from 1 to 6"));
+          return { value: +x, origin: "referee" };
+        });
+      }
+      return v;
+    }
+    var box = ctx.el("div", { class: "controls" }, pick, fields);
+    return { node: box, action: function () {
+      var a = { type: formType };
+      try {
+        box.querySelectorAll("[data-field]").forEach(function (node) {
+          var f = actions[formType].fields.filter(function (x) { return x.key === node.dataset.field; })[0];
+          var v = value(f, node), keys = f.key.split("."), o = a;
+          if (v === "" && f.optional) return;
+          keys.slice(0, -1).forEach(function (k) { o = o[k] = o[k] || {}; });
+          o[keys[keys.length - 1]] = v;
+        });
+      } catch (e) { return { error: e.message }; }
+      return { action: a };
+    } };
   }
 
   // hub is the venue wall: every table's card and, with a tournament, the
@@ -143,7 +220,7 @@ window.SztabPanels = (function () {
       return ctx.el("div", { class: "tablecard" + (online ? "" : " offline") + (tb.conflict ? " conflict" : ""), "data-testid": "table-" + tb.table },
         ctx.el("h2", {}, ctx.el("span", { class: "dot " + (online ? "online" : "offline") }), tb.table),
         ctx.el("div", { "data-testid": "status-" + tb.table, text: (tb.finished ? ctx.say("koniec gry", "game over") : online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
-        tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("⚠ dwa stoły podają ten sam identyfikator", "⚠ two tables claim this id") }) : null,
+        tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("Uwaga: dwa stoły podają ten sam identyfikator", "Warning: two tables claim this id") }) : null,
         tb.headline ? ctx.el("div", { class: "result", "data-testid": "headline-" + tb.table, text: ctx.t(tb.headline) }) : null,
         tb.seq ? ctx.el("div", { class: "meta", text: "seq " + tb.seq }) : null,
         tb.screen ? ctx.el("a", { href: tb.screen, text: ctx.say("ekran stołu →", "table screen →") }) : null);
