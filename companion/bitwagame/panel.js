@@ -10,6 +10,10 @@
 (function () {
   "use strict";
   var P = window.SztabPanels;
+  // On a TV the three fronts stand side by side, north to south.
+  var css = document.createElement("style");
+  css.textContent = "body.tv .bitwa-fronts { grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .5rem; }";
+  document.head.appendChild(css);
   var FRONTS = ["N", "C", "S"];
   var ARMIES = ["wp", "acz"];
   function place(st, p, ctx) { return ctx.t((st.places || {})[p]) || p; }
@@ -51,7 +55,7 @@
   // a card's.
   function markerName(st, m, ctx) {
     var ar = ((st.components || {}).armies || []).filter(function (a) { return a.blockade === m; })[0];
-    if (ar) return ctx.say("Blokada: ", "Blockade: ") + ctx.t(ar.name);
+    if (ar) return ctx.say("Blokada ", "Blockade by ") + a2(ar.id, ctx);
     if (m === (st.components || {}).special_blockade) return ctx.say("Blokada specjalna", "Special blockade");
     return cname(st, m);
   }
@@ -96,10 +100,10 @@
   }
 
   function board(st, ctx) {
-    return ctx.el("div", { class: "units", "data-testid": "fronts" }, FRONTS.map(function (f, fi) {
+    return ctx.el("div", { class: "units bitwa-fronts", "data-testid": "fronts" }, FRONTS.map(function (f, fi) {
       var adv = (st.advantage || [])[fi];
       var head = [frontName(st, f, ctx), st.bonus === f ? ctx.el("span", { class: "bonus" }, " · ", icon("bonus"), ctx.say("Dodatkowa Punktacja", "bonus front")) : null];
-      return ctx.el("div", { class: "unit", "data-testid": "front-" + f, style: "min-width:16em" },
+      return ctx.el("div", { class: "unit", "data-testid": "front-" + f },
         ctx.el("div", { class: "name" }, head),
         side(st, 1, fi, ctx),
         ctx.el("div", { class: "meta", "data-testid": "advantage-" + f, "data-army": adv || "" },
@@ -117,8 +121,10 @@
         armyName(st, a, ctx) + ": " + ctx.say("PZ ", "VP ") + (ar[i].vp || 0) + "/" + win + " · " + ctx.say("Rezerwa ", "reserve ") + (ar[i].reserve || 0) +
         " · " + ctx.say("talia ", "deck ") + (ar[i].deck_count || 0) + " · " + ctx.say("odrzucone ", "discards ") + (ar[i].discard || []).length);
     });
-    return ctx.el("div", {}, ctx.el("div", { class: "turn", "data-testid": "round", "data-round": String(st.round || 0) },
-      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), "/" + rounds), vp);
+    // The headline, read from across the room: the round and the score.
+    return ctx.el("div", {}, ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "round", "data-round": String(st.round || 0) },
+      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), "/" + rounds,
+      " · " + ctx.say("PZ ", "VP ") + "WP ", ctx.el("b", { text: String(ar[0].vp || 0) }), " : ACz ", ctx.el("b", { text: String(ar[1].vp || 0) })), vp);
   }
 
   function resourceRow(st, ctx) {
