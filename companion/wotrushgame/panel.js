@@ -167,10 +167,18 @@
     var me = mySeat(ctx);
     var active = player(st, st.active);
     var nodes = [];
-    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" },
+    // The headline, read from across the room: the round, whose turn and
+    // each player's medals.
+    var score = (st.players || []).map(function (p, i) {
+      var m = statsOf(st, p.seat).medals || {}, n = 0;
+      Object.keys(m).forEach(function (k) { n += m[k]; });
+      return [(i ? " · " : ": ") + p.name + " ", ctx.el("b", { text: String(n) })];
+    });
+    nodes.push(ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "turn" },
       ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }),
       active && st.phase === "play" ? " · " + ctx.say("tura: ", "turn: ") + active.name : "",
       st.end_triggered && st.phase === "play" ? " · " + ctx.say("ostatnia runda", "last round") : ""));
+    nodes.push(ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "medals" }, ctx.say("Medale", "Medals"), [].concat.apply([], score)));
     if (P.result(msg, ctx)) nodes.push(P.result(msg, ctx));
     var ch = choices(st, ctx);
     if (ch) nodes.push(ch);
