@@ -13,6 +13,14 @@
 (function () {
   "use strict";
   var P = window.SztabPanels;
+  // On a TV (body.tv) the map takes the screen's height on the left, whole,
+  // and the stage, the players and the decision stand beside it.
+  var css = document.createElement("style");
+  css.textContent = "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .6rem; }" +
+    "body.tv .west-tv .west-map { height: 100%; width: auto; max-width: none !important; }" +
+    "body.tv .west-tv .west-info { min-width: 0; overflow: hidden; }" +
+    "body.tv .west-tv [data-testid=stages], body.tv .west-tv [data-testid=phases] { font-size: 1rem; }";
+  document.head.appendChild(css);
   var NS = "http://www.w3.org/2000/svg";
   var R = 20, H3 = Math.sqrt(3) * R;
   var terrainFill = { ".": "#e9e4cf", f: "#8fb877", s: "#9fc2b8", h: "#c9a878", L: "#7fb2e0", M: "#8a7d72", W: "#5d95c9", P: "#6f8f7a" };
@@ -217,7 +225,7 @@
     return ctx.el("div", { class: "turn", "data-testid": "tracker" },
       ctx.el("div", { "data-testid": "stages" }, ctx.say("Etap ", "Stage "), stages),
       ctx.el("div", { "data-testid": "phases" }, ph),
-      ctx.el("div", { "data-testid": "whose", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
+      ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
         g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") }));
   }
 
@@ -375,6 +383,7 @@
     var nodes = [tracker(st, ctx), players(st, ctx)];
     [pendingBox(st, ctx), odds(st, ctx), hand(st, ctx), stackTools(st, ctx), effects(st, ctx)].forEach(function (n) { if (n) nodes.push(n); });
     if (ctx.answer) nodes.push(ctx.el("div", { class: "answer", "data-testid": "west-answer", text: ctx.answer }));
+    if (ctx.tv) return ctx.el("div", { class: "west-tv fill" }, mapSVG(st, ctx), ctx.el("div", { class: "west-info" }, nodes));
     nodes.push(layerToggles(ctx), mapSVG(st, ctx));
     return ctx.el("div", {}, nodes);
   }
