@@ -10,14 +10,55 @@
 (function () {
   "use strict";
   var P = window.SztabPanels;
+  // On a TV the three fronts stand side by side, north to south.
+  var css = document.createElement("style");
+  css.textContent = "body.tv .bitwa-fronts { grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .5rem; }";
+  document.head.appendChild(css);
   var FRONTS = ["N", "C", "S"];
   var ARMIES = ["wp", "acz"];
-  var frontName = { N: ["Front Północny", "Northern front"], C: ["Front Centralny", "Central front"], S: ["Front Południowy", "Southern front"] };
-  var armyName = { wp: ["Wojsko Polskie", "Polish Army"], acz: ["Armia Czerwona", "Red Army"] };
-  var places = { line1: ["1. linia", "1st line"], line2: ["2. linia (ruchy między Frontami)", "2nd line (moves between fronts)"], commander_card: ["karta Dowódcy", "commander card"], commander_field: ["pole Dowódcy", "commander field"], order_field: ["pole Rozkazu", "order field"] };
-  var resources = { funds: ["Fundusze", "Funds"], supply: ["Zaopatrzenie", "Supply"], support: ["Poparcie społeczne", "Public support"] };
+  function place(st, p, ctx) { return ctx.t((st.places || {})[p]) || p; }
+  var kinds = { unit: ["Oddziały", "units"], commander: ["Dowódca", "commander"], order: ["Rozkaz", "order"] };
+  // Icons are inline SVG (24×24 paths): a Raspberry Pi's fonts lack most
+  // symbol glyphs.
+  var ICONS = {
+    star: "M12 2l3 7h7l-5.5 4.5 2 7.5-6.5-4.5-6.5 4.5 2-7.5L2 9h7z",
+    order: "M3 5h18v14H3zM3 5l9 7 9-7",
+    block: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM6 10h12v4H6z",
+    bonus: "M10 3h4v7h7v4h-7v7h-4v-7H3v-4h7z",
+    fight: "M4 3l9 9-2 2-9-9V3zM20 3v2l-9 9-2-2 9-9zM5 17l3-3 2 2-3 3 1 2-2 0-2-2 0-2z"
+  };
+  function icon(name, label) {
+    var NS = "http://www.w3.org/2000/svg";
+    var s = document.createElementNS(NS, "svg");
+    s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("class", "icon"); s.setAttribute("width", "1em"); s.setAttribute("height", "1em");
+    s.setAttribute("style", "vertical-align:-0.125em;margin-right:.25em");
+    s.setAttribute("role", "img"); s.setAttribute("aria-label", label || name);
+    var p = document.createElementNS(NS, "path");
+    p.setAttribute("d", ICONS[name]); p.setAttribute("fill", name === "order" ? "none" : "currentColor"); p.setAttribute("stroke", "currentColor"); p.setAttribute("stroke-width", name === "order" ? "2" : "0");
+    s.appendChild(p);
+    return s;
+  }
 
   function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
+  // The names of fronts, armies and resources are the game data's.
+  function named(st, list, id, ctx) { var x = ((st.components || {})[list] || []).filter(function (c) { return c.id === id; })[0]; return x ? ctx.t(x.name) : id; }
+  function frontName(st, f, ctx) { return named(st, "fronts", f, ctx); }
+  function armyName(st, a, ctx) { return named(st, "armies", a, ctx); }
+  function resourceName(st, r, ctx) { return named(st, "resources", r, ctx); }
+  // frontsText is a card's fronts in words.
+  function frontsText(st, c, ctx) {
+    var f = c.front || "any";
+    if (f === "any") return ctx.say("dowolny Front", "any front");
+    return fronts(c).map(function (x) { return frontName(st, x, ctx); }).join(ctx.say(" lub ", " or "));
+  }
+  // markerName is a blockade marker in words: an army's, the special one or
+  // a card's.
+  function markerName(st, m, ctx) {
+    var ar = ((st.components || {}).armies || []).filter(function (a) { return a.blockade === m; })[0];
+    if (ar) return ctx.say("Blokada ", "Blockade by ") + a2(ar.id, ctx);
+    if (m === (st.components || {}).special_blockade) return ctx.say("Blokada specjalna", "Special blockade");
+    return cname(st, m);
+  }
   function mySeat(ctx) { var m = /^player\/(\d+)$/.exec(ctx.audience || ""); return m ? +m[1] : 0; }
   function player(st, seat) { return (st.players || []).filter(function (p) { return p.seat === seat; })[0]; }
   function card(st, id) { return (st.cards || {})[id] || {}; }
@@ -40,33 +81,33 @@
     if (cm) {
       var used = cm.round === st.round;
       nodes.push(ctx.el("div", { class: "meta", "data-testid": "commander-" + army + "-" + f },
-        "★ " + cname(st, cm.card) + " · " + ctx.say("limit ", "limit ") + card(st, cm.card).limit +
+        icon("star", ctx.say("Dowódca", "commander")), cname(st, cm.card) + " · " + ctx.say("limit ", "limit ") + card(st, cm.card).limit +
         (cm.choice >= 0 ? " · " + ctx.say("efekt ", "effect ") + (cm.choice + 1) : " · " + ctx.say("zablokowany", "blocked")) +
         (used ? ctx.say(" · użyty w tej rundzie", " · used this round") : "")));
     }
-    if ((ar.orders || [])[fi]) nodes.push(ctx.el("div", { class: "meta", "data-testid": "order-" + army + "-" + f }, "✉ " + cname(st, ar.orders[fi])));
+    if ((ar.orders || [])[fi]) nodes.push(ctx.el("div", { class: "meta", "data-testid": "order-" + army + "-" + f }, icon("order", ctx.say("Rozkaz", "order")), cname(st, ar.orders[fi])));
     var lines = [
-      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "1", "data-count": String(line.first) }, ctx.say("1LF: ", "1st: ") + line.first),
-      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "2", "data-count": String(line.second) }, ctx.say(" · 2LF: ", " · 2nd: ") + line.second + "/" + limit)];
+      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "1", "data-count": String(line.first) }, ctx.say("1. linia: ", "1st line: ") + line.first),
+      ctx.el("span", { "data-testid": "line-" + army + "-" + f + "2", "data-count": String(line.second) }, ctx.say("2. linia: ", "2nd line: ") + line.second + "/" + limit)];
     if (army === "acz") lines.reverse();
-    nodes.push(ctx.el("div", { class: "name" }, lines));
+    nodes.push(ctx.el("div", { class: "name" }, lines[0], " · ", lines[1]));
     nodes.push(ctx.el("div", { class: "meta", "data-testid": "strength-" + army + "-" + f }, ctx.say("Siła Armii: ", "Army strength: ") + (((st.strength || [])[ai] || [])[fi] || 0)));
     blockadesAt(st, army, f).forEach(function (b) {
-      nodes.push(ctx.el("div", { class: "flag", "data-testid": "blockade-" + army + "-" + f }, "⛔ " + b.marker + ": " + two(places[b.place], ctx)));
+      nodes.push(ctx.el("div", { class: "flag", "data-testid": "blockade-" + army + "-" + f }, icon("block"), markerName(st, b.marker, ctx) + " · " + place(st, b.place, ctx)));
     });
     if (army === "acz") nodes.reverse();
-    return ctx.el("div", { class: "unit", style: "border-color:" + (army === "wp" ? "#c0c8d8" : "#c04040") }, ctx.el("div", { class: "meta", text: two(armyName[army], ctx) }), nodes);
+    return ctx.el("div", { class: "unit", style: "border-color:" + (army === "wp" ? "#c0c8d8" : "#c04040") }, ctx.el("div", { class: "meta", text: armyName(st, army, ctx) }), nodes);
   }
 
   function board(st, ctx) {
-    return ctx.el("div", { class: "units", "data-testid": "fronts" }, FRONTS.map(function (f, fi) {
+    return ctx.el("div", { class: "units bitwa-fronts", "data-testid": "fronts" }, FRONTS.map(function (f, fi) {
       var adv = (st.advantage || [])[fi];
-      var head = two(frontName[f], ctx) + (st.bonus === f ? " · ✚ " + ctx.say("Dodatkowa Punktacja", "bonus front") : "");
-      return ctx.el("div", { class: "unit", "data-testid": "front-" + f, style: "min-width:16em" },
-        ctx.el("div", { class: "name", text: head }),
+      var head = [frontName(st, f, ctx), st.bonus === f ? ctx.el("span", { class: "bonus" }, " · ", icon("bonus"), ctx.say("Dodatkowa Punktacja", "bonus front")) : null];
+      return ctx.el("div", { class: "unit", "data-testid": "front-" + f },
+        ctx.el("div", { class: "name" }, head),
         side(st, 1, fi, ctx),
         ctx.el("div", { class: "meta", "data-testid": "advantage-" + f, "data-army": adv || "" },
-          ctx.say("Przewaga: ", "Advantage: ") + (adv ? two(armyName[adv], ctx) : ctx.say("środek", "middle")) + (st.fought && st.fought[fi] ? ctx.say(" · bitwa stoczona", " · battle fought") : "")),
+          ctx.say("Przewaga: ", "Advantage: ") + (adv ? armyName(st, adv, ctx) : ctx.say("środek", "middle")) + (st.fought && st.fought[fi] ? ctx.say(" · bitwa stoczona", " · battle fought") : "")),
         side(st, 0, fi, ctx));
     }));
   }
@@ -77,11 +118,13 @@
     var ar = st.armies || [{}, {}];
     var vp = ARMIES.map(function (a, i) {
       return ctx.el("div", { class: "meta", "data-testid": "vp-" + a, "data-vp": String(ar[i].vp || 0) },
-        two(armyName[a], ctx) + ": " + ctx.say("PZ ", "VP ") + (ar[i].vp || 0) + "/" + win + " · " + ctx.say("Rezerwa ", "reserve ") + (ar[i].reserve || 0) +
+        armyName(st, a, ctx) + ": " + ctx.say("PZ ", "VP ") + (ar[i].vp || 0) + "/" + win + " · " + ctx.say("Rezerwa ", "reserve ") + (ar[i].reserve || 0) +
         " · " + ctx.say("talia ", "deck ") + (ar[i].deck_count || 0) + " · " + ctx.say("odrzucone ", "discards ") + (ar[i].discard || []).length);
     });
-    return ctx.el("div", {}, ctx.el("div", { class: "turn", "data-testid": "round", "data-round": String(st.round || 0) },
-      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), "/" + rounds), vp);
+    // The headline, read from across the room: the round and the score.
+    return ctx.el("div", {}, ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "round", "data-round": String(st.round || 0) },
+      ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }), "/" + rounds,
+      " · " + ctx.say("PZ ", "VP ") + "WP ", ctx.el("b", { text: String(ar[0].vp || 0) }), " : ACz ", ctx.el("b", { text: String(ar[1].vp || 0) })), vp);
   }
 
   function resourceRow(st, ctx) {
@@ -89,10 +132,10 @@
     return ctx.el("div", { class: "meta", "data-testid": "resources" }, ["funds", "supply", "support"].map(function (r) {
       var won = (st.won || {})[r];
       var fights = ARMIES.map(function (a, i) { return ((ar[i].fights || {})[r] || []).length; });
-      return two(resources[r], ctx) + ": " + ctx.say("walka ", "fought ") + fights.join(":") + (won ? ctx.say(" · zdobyte: ", " · won: ") + a2(won, ctx) : "");
+      return resourceName(st, r, ctx) + ": " + ctx.say("walka ", "fought ") + fights.join(":") + (won ? ctx.say(" · zdobyte: ", " · won: ") + a2(won, ctx) : "");
     }).join(" · "));
   }
-  function a2(a, ctx) { return a === "wp" ? "WP" : a === "acz" ? ctx.say("ACz", "RA") : a; }
+  function a2(a, ctx) { return a === "wp" ? "WP" : a === "acz" ? "ACz" : a; }
 
   function players(st, ctx) {
     return ctx.el("div", { class: "units", "data-testid": "players" }, (st.players || []).map(function (p) {
@@ -118,10 +161,10 @@
       nodes.push(ctx.el("div", { "data-testid": "pending-text", text: ctx.say("Akcja: ", "Action: ") + ((player(st, st.active) || {}).name || "") }));
     }
     if (st.selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrana karta: ", "Picked card: ") + cname(st, st.selected.card) +
-      (st.selected.front ? " → " + st.selected.front : "") + (options(card(st, st.selected.card)) > 1 ? ctx.say(" · efekt ", " · effect ") + (st.selected.choice + 1) : "") }));
+      (st.selected.front ? " · " + frontName(st, st.selected.front, ctx) : "") + (options(card(st, st.selected.card)) > 1 ? ctx.say(" · efekt ", " · effect ") + (st.selected.choice + 1) : "") }));
     if ((st.answers || []).length && ctx.page !== "table") {
       nodes.push(ctx.el("div", { class: "controls", "data-testid": "answers" }, st.answers.slice(0, 40).map(function (a) {
-        return button(ctx, a.command + (a.args.length ? " " + a.args.join(" ") : ""), a.command, a.args);
+        return button(ctx, ctx.t(a.label), a.command, a.args);
       })));
     }
     return nodes.length ? ctx.el("div", { class: "flag", "data-testid": "pending" }, nodes) : null;
@@ -136,14 +179,14 @@
       if (acting) {
         fronts(c).forEach(function (f) {
           for (var e = 1; e <= options(c); e++) {
-            btns.push(button(ctx, f + (options(c) > 1 ? "·" + e : ""), "play", options(c) > 1 ? [id, f, String(e)] : [id, f]));
+            btns.push(button(ctx, ctx.say("Zagraj: ", "Play: ") + frontName(st, f, ctx) + (options(c) > 1 ? ctx.say(", efekt ", ", effect ") + e : ""), "play", options(c) > 1 ? [id, f, String(e)] : [id, f]));
           }
         });
-        ["funds", "supply", "support"].forEach(function (r) { btns.push(button(ctx, "⚔ " + two(resources[r], ctx), "fight", [id, r])); });
+        ["funds", "supply", "support"].forEach(function (r) { btns.push(button(ctx, ctx.say("Walcz o: ", "Fight for: ") + resourceName(st, r, ctx), "fight", [id, r])); });
       }
       return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:14em" },
         ctx.el("div", { class: "name", text: c.name || id }),
-        ctx.el("div", { class: "meta", text: c.kind + (c.limit ? " · limit " + c.limit : "") + " · " + (c.front || "any") }),
+        ctx.el("div", { class: "meta", text: two(kinds[c.kind], ctx) + (c.limit ? ctx.say(" · limit 2. linii ", " · limit on the 2nd line ") + c.limit : "") + " · " + frontsText(st, c, ctx) }),
         ctx.el("div", { class: "meta", text: c.text || "" }),
         btns.length ? ctx.el("div", { class: "controls" }, btns) : null);
     });

@@ -49,7 +49,11 @@ func printState(w io.Writer, s bitwa.State, lang string) {
 		return pl
 	}
 	txt := func(x rules.Text) string { return t(x.PL, x.EN) }
-	fmt.Fprintf(w, "%s %d, %s\n", t("Runda", "Round"), s.Round, s.Stage)
+	if st, ok := stageName[s.Stage]; ok {
+		fmt.Fprintf(w, "%s %d, %s\n", t("Runda", "Round"), s.Round, txt(st))
+	} else {
+		fmt.Fprintf(w, "%s %d\n", t("Runda", "Round"), s.Round)
+	}
 	if s.Result != nil {
 		fmt.Fprintf(w, "%s: %s\n", t("Wynik", "Result"), txt(s.Result.Text))
 	} else if s.Pending != nil {
@@ -58,13 +62,13 @@ func printState(w io.Writer, s bitwa.State, lang string) {
 		fmt.Fprintf(w, "%s: %s\n", t("Akcja gracza", "Turn of"), p.Name)
 	}
 	if s.Bonus != "" {
-		fmt.Fprintf(w, "%s: %s\n", t("Dodatkowa Punktacja", "Bonus front"), s.Bonus)
+		fmt.Fprintf(w, "%s: %s\n", t("Dodatkowa Punktacja", "Bonus front"), txt(frontName(s, s.Bonus)))
 	}
 	for i, ar := range bitwa.Armies {
 		a := s.Armies[i]
 		var fronts []string
 		for fi, f := range bitwa.Fronts {
-			x := fmt.Sprintf("%s %d/%d", f, a.Fronts[fi].First, a.Fronts[fi].Second)
+			x := fmt.Sprintf("%s %d/%d", txt(frontName(s, f)), a.Fronts[fi].First, a.Fronts[fi].Second)
 			if c := a.Commanders[fi]; c != nil {
 				x += " [" + s.Cards[c.Card].Name + "]"
 			}
@@ -85,7 +89,7 @@ func printState(w io.Writer, s bitwa.State, lang string) {
 		if len(p.Hand) > 0 {
 			var names []string
 			for _, id := range p.Hand {
-				names = append(names, s.Cards[id].Name+" ("+id+")")
+				names = append(names, s.Cards[id].Name)
 			}
 			fmt.Fprintf(w, "    %s: %s\n", t("ręka", "hand"), strings.Join(names, ", "))
 		}

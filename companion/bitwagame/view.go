@@ -24,13 +24,20 @@ type TableView struct {
 	// Answers are the pending decision's answers as commands, for the
 	// decider's page (any player of the deciding army) and the referee's.
 	Answers []Answer `json:"answers,omitempty"`
+	// Places are the names of the board's places a blockade lies on.
+	Places map[string]rules.Text `json:"places"`
 }
 
-// Answer is one answer to the pending decision: a command and its args.
+// Answer is one answer to the pending decision: a command, its args and
+// what the button says.
 type Answer struct {
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
+	Command string     `json:"command"`
+	Args    []string   `json:"args"`
+	Label   rules.Text `json:"label"`
 }
+
+// Places are the board's places by the engine's name, in words.
+var Places = bitwa.PlaceNames
 
 // viewer is the engine's viewer of a table's viewer.
 func viewer(v companion.Viewer) bitwa.Viewer {
@@ -45,6 +52,7 @@ func view(s bitwa.State, v companion.Viewer) any {
 	var out TableView
 	bv := viewer(v)
 	out.State = s.View(bv)
+	out.Places = Places
 	if s.Phase == "" {
 		return out
 	}
@@ -59,6 +67,7 @@ func view(s bitwa.State, v companion.Viewer) any {
 		if bv.Referee || (p != nil && (p.Seat == pd.Seat || (pd.Army != "" && p.Army == pd.Army))) {
 			for _, a := range bitwa.LegalActions(s) {
 				if ans, ok := asCommand(a); ok {
+					ans.Label = answerLabel(s, a)
 					out.Answers = append(out.Answers, ans)
 				}
 			}
@@ -74,6 +83,108 @@ func move(m bitwa.UnitMove) string {
 	return fmt.Sprintf("%s>%s:%d", m.From, m.To, m.N)
 }
 
+// frontName is a front's name from the game data.
+func frontName(s bitwa.State, f string) rules.Text {
+	for _, fc := range s.Comp.Fronts {
+		if fc.ID == f {
+			return fc.Name
+		}
+	}
+	return rules.Text{PL: f, EN: f}
+}
+
+// zoneName is a position written front and line ("N1") in words.
+func zoneName(s bitwa.State, z string) rules.Text {
+	if len(z) != 2 {
+		return rules.Text{PL: z, EN: z}
+	}
+	f := frontName(s, z[:1])
+	return rules.Text{PL: f.PL + ", " + z[1:] + ". linia", EN: f.EN + ", line " + z[1:]}
+}
+
+// movesText is unit moves in words.
+func movesText(s bitwa.State, ms []bitwa.UnitMove) rules.Text {
+	var pl, en []string
+	for _, m := range ms {
+		from, to := zoneName(s, m.From), zoneName(s, m.To)
+		pl = append(pl, fmt.Sprintf("%d Oddz. z %s na %s", max(m.N, 1), from.PL, to.PL))
+		en = append(en, fmt.Sprintf("%d unit(s) from %s to %s", max(m.N, 1), from.EN, to.EN))
+	}
+	return rules.Text{PL: strings.Join(pl, "; "), EN: strings.Join(en, "; ")}
+}
+
+// answerLabel is what an answer's button says: the action as a verb.
+func answerLabel(s bitwa.State, a bitwa.Action) rules.Text {
+	switch a := a.(type) {
+	case bitwa.Roll:
+		var d []string
+		for _, x := range a.Dice {
+			d = append(d, strconv.Itoa(x))
+		}
+		return rules.Textf("Wynik rzutu: %s", "Roll result: %s", strings.Join(d, ", "))
+	case bitwa.Blockade:
+		if a.Skip {
+			return rules.Textf("Bez blokady", "No blockade")
+		}
+		pl := Places[a.Place]
+		if pl.PL == "" {
+			pl = rules.Text{PL: a.Place, EN: a.Place}
+		}
+		f := frontName(s, a.Front)
+		if a.Place == "line2" || a.Front == "" {
+			return rules.Textf("Zablokuj: %s", "Block: %s", pl.PL)
+		}
+		return rules.Text{PL: "Zablokuj: " + pl.PL + ", " + f.PL, EN: "Block: " + pl.EN + ", " + f.EN}
+	case bitwa.TurnCard:
+		return rules.Textf("Obróć kartę Zasobów stroną %d do siebie", "Turn the resource card's side %d to your army", a.Face+1)
+	case bitwa.AssignInitiative:
+		var pl, en []string
+		for i, seat := range a.Order {
+			n := seatName(s, seat)
+			pl = append(pl, fmt.Sprintf("%d: %s", i+1, n))
+			en = append(en, fmt.Sprintf("%d: %s", i+1, n))
+		}
+		return rules.Text{PL: "Znaczniki Inicjatywy — " + strings.Join(pl, ", "), EN: "Initiative tokens — " + strings.Join(en, ", ")}
+	case bitwa.Supply:
+		var pl, en []string
+		for _, f := range a.Add {
+			n := frontName(s, f)
+			pl = append(pl, "+1 Oddz. na 2. linię: "+n.PL)
+			en = append(en, "+1 unit to the 2nd line: "+n.EN)
+		}
+		if len(a.Moves) > 0 {
+			m := movesText(s, a.Moves)
+			pl, en = append(pl, m.PL), append(en, m.EN)
+		}
+		if len(pl) == 0 {
+			return rules.Textf("Zaopatrzenie: nic", "Supply: nothing")
+		}
+		return rules.Text{PL: "Zaopatrzenie: " + strings.Join(pl, "; "), EN: "Supply: " + strings.Join(en, "; ")}
+	case bitwa.Move:
+		if len(a.Moves) == 0 {
+			return rules.Textf("Bez ruchu", "No move")
+		}
+		m := movesText(s, a.Moves)
+		return rules.Text{PL: "Porusz: " + m.PL, EN: "Move: " + m.EN}
+	case bitwa.Remove:
+		return rules.Textf("Usuń Oddział przeciwnika z %d. linii", "Remove an enemy unit from line %d", a.Line)
+	case bitwa.Confirm:
+		if a.Yes {
+			return rules.Textf("Tak", "Yes")
+		}
+		return rules.Textf("Nie", "No")
+	}
+	return rules.Text{PL: a.Type(), EN: a.Type()}
+}
+
+// seatName is a player's name by seat.
+func seatName(s bitwa.State, seat int) string {
+	if p := s.Player(seat); p != nil {
+		return p.Name
+	}
+	return strconv.Itoa(seat)
+}
+
 // asCommand is the command that makes a decision's answer (the binder's
 // vocabulary), for the pages' buttons.
 func asCommand(a bitwa.Action) (Answer, bool) {
@@ -83,20 +194,20 @@ func asCommand(a bitwa.Action) (Answer, bool) {
 		for _, x := range a.Dice {
 			d = append(d, strconv.Itoa(x))
 		}
-		return Answer{"roll", d}, true
+		return Answer{Command: "roll", Args: d}, true
 	case bitwa.Blockade:
 		if a.Skip {
-			return Answer{"cancel", []string{}}, true
+			return Answer{Command: "cancel", Args: []string{}}, true
 		}
-		return Answer{"blockade", []string{a.Place, a.Front}}, true
+		return Answer{Command: "blockade", Args: []string{a.Place, a.Front}}, true
 	case bitwa.TurnCard:
-		return Answer{"turn", []string{strconv.Itoa(a.Face + 1)}}, true
+		return Answer{Command: "turn", Args: []string{strconv.Itoa(a.Face + 1)}}, true
 	case bitwa.AssignInitiative:
 		var o []string
 		for _, x := range a.Order {
 			o = append(o, strconv.Itoa(x))
 		}
-		return Answer{"assign", o}, true
+		return Answer{Command: "assign", Args: o}, true
 	case bitwa.Supply:
 		args := slices.Clone(a.Add)
 		for _, m := range a.Moves {
@@ -105,20 +216,20 @@ func asCommand(a bitwa.Action) (Answer, bool) {
 		if args == nil {
 			args = []string{}
 		}
-		return Answer{"supply", args}, true
+		return Answer{Command: "supply", Args: args}, true
 	case bitwa.Move:
 		args := []string{}
 		for _, m := range a.Moves {
 			args = append(args, move(m))
 		}
-		return Answer{"move", args}, true
+		return Answer{Command: "move", Args: args}, true
 	case bitwa.Remove:
-		return Answer{"remove", []string{strconv.Itoa(a.Line)}}, true
+		return Answer{Command: "remove", Args: []string{strconv.Itoa(a.Line)}}, true
 	case bitwa.Confirm:
 		if a.Yes {
-			return Answer{"confirm", []string{}}, true
+			return Answer{Command: "confirm", Args: []string{}}, true
 		}
-		return Answer{"cancel", []string{}}, true
+		return Answer{Command: "cancel", Args: []string{}}, true
 	}
 	return Answer{}, false
 }

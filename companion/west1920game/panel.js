@@ -13,6 +13,14 @@
 (function () {
   "use strict";
   var P = window.SztabPanels;
+  // On a TV (body.tv) the map takes the screen's height on the left, whole,
+  // and the stage, the players and the decision stand beside it.
+  var css = document.createElement("style");
+  css.textContent = "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .6rem; }" +
+    "body.tv .west-tv .west-map { height: 100%; width: auto; max-width: none !important; }" +
+    "body.tv .west-tv .west-info { min-width: 0; overflow: hidden; }" +
+    "body.tv .west-tv [data-testid=stages], body.tv .west-tv [data-testid=phases] { font-size: 1rem; }";
+  document.head.appendChild(css);
   var NS = "http://www.w3.org/2000/svg";
   var R = 20, H3 = Math.sqrt(3) * R;
   var terrainFill = { ".": "#e9e4cf", f: "#8fb877", s: "#9fc2b8", h: "#c9a878", L: "#7fb2e0", M: "#8a7d72", W: "#5d95c9", P: "#6f8f7a" };
@@ -24,6 +32,20 @@
     orders: ["rozkazy", "orders"], hq: ["dowództwa", "HQs"], withdrawal: ["wycofanie", "withdrawal"], combat: ["walka", "combat"],
     replacement: ["uzupełnienia", "replacement"], strategic: ["strategiczny", "strategic"], reinforcements: ["posiłki", "reinforcements"], over: ["koniec", "over"] };
   var dirs = ["N", "NE", "SE", "S", "SW", "NW"];
+  var countryName = { czechoslovakia: ["Czechosłowacja", "Czechoslovakia"], latvia: ["Łotwa", "Latvia"], lithuania: ["Litwa", "Lithuania"], east_prussia: ["Prusy Wschodnie", "East Prussia"] };
+  var typeName = { infantry: ["piechota", "infantry"], cavalry: ["kawaleria", "cavalry"], artillery: ["artyleria", "artillery"] };
+  // unitState is a unit's weakened and out-of-supply marks in words.
+  function unitState(u, supply, ctx) { return (u.weak ? ctx.say(", osłabiona", ", weakened") : "") + (supply[u.id] === "unsupplied" ? ctx.say(", bez zaopatrzenia", ", out of supply") : ""); }
+  // optionName is a decision's option in words: a unit or HQ by name, a
+  // card bonus (card@hex) by the card's title and the hex, a hex by number.
+  function optionName(st, o, ctx) {
+    var g = st.game || {};
+    var u = (g.units || []).filter(function (x) { return x.id === o; })[0] || (g.hqs || []).filter(function (x) { return x.id === o; })[0];
+    if (u) return u.name;
+    var m = /^(\d+)@(\d+)$/.exec(o);
+    if (m) return ctx.say("karta ", "card ") + m[1] + ". " + ((st.card_titles || {})[m[1]] || "") + ctx.say(" na heksie ", " on hex ") + m[2];
+    return o;
+  }
   var selected = null;   // the hex of the selected stack
   var selUnit = null;    // a unit picked for a strategic move
   var facing = "";       // the facing a move ends with ("" keeps it)
@@ -104,7 +126,7 @@
         var p = centre(id);
         kids.push(svg("polygon", { points: corners(p, 1), fill: terrainFill[letter] || "#ddd", stroke: country[id] ? "#777" : "#b9b29a", "stroke-width": 0.6,
           "fill-opacity": country[id] ? 0.45 : 1, class: "hex", "data-hex": id, "data-terrain": letter, "data-country": country[id] || null,
-          onpointerup: hexAt(id) }, [svg("title", {}, [id + " · " + two(terrainName[letter], ctx) + (country[id] ? " · " + country[id] : "")])]));
+          onpointerup: hexAt(id) }, [svg("title", {}, [id + " · " + two(terrainName[letter], ctx) + (country[id] ? " · " + two(countryName[country[id]], ctx) : "")])]));
       }
     }
     // supply reach: a dot per hex in a side's reach.
@@ -188,7 +210,7 @@
           drag = null;
           if (selected && selected !== hex) { sendMove(selected, hex, ctx); return; }
           selected = selected === hex ? null : hex; selUnit = null; picks = []; ctx.redraw();
-        } }, [svg("title", {}, [us.map(function (u) { return u.name + " " + cf(u) + (u.weak ? " ⚠" : "") + (supply[u.id] === "unsupplied" ? " ✗" : ""); }).join("\n")])].concat(g2)));
+        } }, [svg("title", {}, [us.map(function (u) { return u.name + " " + cf(u) + unitState(u, supply, ctx); }).join("\n")])].concat(g2)));
     });
     return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map", width: "100%", style: "max-width:1100px;touch-action:none" }, kids);
   }
@@ -203,7 +225,7 @@
     return ctx.el("div", { class: "turn", "data-testid": "tracker" },
       ctx.el("div", { "data-testid": "stages" }, ctx.say("Etap ", "Stage "), stages),
       ctx.el("div", { "data-testid": "phases" }, ph),
-      ctx.el("div", { "data-testid": "whose", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
+      ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
         g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") }));
   }
 
@@ -261,10 +283,10 @@
         btn(ctx.say("rzut wirtualny", "virtual roll"), "roll", [], "do-virtual-roll")));
     } else if (p.action === "losses" || p.action === "choose" || p.action === "card_bonus") {
       nodes.push(ctx.el("div", { class: "controls" }, (p.options || []).map(function (o) {
-        return ctx.el("button", { "data-testid": "pick-" + o, onclick: function () { picks.push(o); ctx.redraw(); } }, o + (picks.filter(function (x) { return x === o; }).length ? " ×" + picks.filter(function (x) { return x === o; }).length : ""));
+        return ctx.el("button", { "data-testid": "pick-" + o, onclick: function () { picks.push(o); ctx.redraw(); } }, optionName(st, o, ctx) + (picks.filter(function (x) { return x === o; }).length ? " ×" + picks.filter(function (x) { return x === o; }).length : ""));
       }), btn(ctx.say("wyślij ", "send ") + picks.length + "/" + (p.n || 0), p.action, picks.slice(), "do-" + p.action)));
     } else if (p.action === "place" || p.action === "remove_depot") {
-      nodes.push(ctx.el("div", { class: "controls" }, (p.options || []).map(function (o) { return btn(o, p.action === "place" ? "place" : "remove_depot", [o], "opt-" + o); })));
+      nodes.push(ctx.el("div", { class: "controls" }, (p.options || []).map(function (o) { return btn(optionName(st, o, ctx), p.action === "place" ? "place" : "remove_depot", [o], "opt-" + o); })));
     } else if (p.action === "pursue") {
       nodes.push(ctx.el("div", { class: "meta", text: ctx.say("Przeciągnij stos na opuszczony heks (kawaleria: o jeden dalej) albo: ", "Drag the stack onto the vacated hex (cavalry: one further) or: ") }),
         btn(ctx.say("bez pościgu", "no pursuit"), "pursue", []));
@@ -281,7 +303,7 @@
     var b = function (label, cmd, args, id) { return ctx.el("button", { "data-testid": id || ("tool-" + cmd), onclick: function () { ctx.command(cmd, args); if (cmd !== "turn") selected = null; } }, label); };
     var tools = [ctx.el("b", { text: selected + " " })];
     us.forEach(function (u) {
-      var row = [u.name + " (" + u.type + ") " + cf(u) + (u.weak ? " ⚠" : "") + ((((st.overlay || {}).supply || {})[u.id] === "unsupplied") ? " ✗" : "")];
+      var row = [u.name + " (" + (two(typeName[u.type], ctx) || u.type) + ") " + cf(u) + unitState(u, (st.overlay || {}).supply || {}, ctx)];
       if (g.phase === "strategic") row.push(ctx.el("button", { "data-testid": "pick-unit-" + u.id, class: selUnit === u.id ? "on" : "", onclick: function () { selUnit = u.id; ctx.redraw(); } }, ctx.say("ta jednostka", "this unit")));
       if (g.phase === "replacement" && u.weak) row.push(b(ctx.say("uzupełnij", "replace"), "replace", [u.id], "tool-replace-" + u.id));
       tools.push(ctx.el("div", { class: "meta", "data-unit": u.id }, row));
@@ -309,7 +331,7 @@
     if (ctx.page === "referee") {
       // The referee's correction of one counter: key=value … (hex, weak,
       // status, facing, note).
-      var who = ctx.el("select", { "data-testid": "adjust-unit" }, us.map(function (u) { return ctx.el("option", { value: u.id, text: u.id }); }));
+      var who = ctx.el("select", { "data-testid": "adjust-unit" }, us.map(function (u) { return ctx.el("option", { value: u.id, text: u.name }); }));
       var kv = ctx.el("input", { "data-testid": "adjust-changes", size: 24, placeholder: "weak=true hex=1805 note=…" });
       ctl.push(who, kv, ctx.el("button", { "data-testid": "tool-adjust", onclick: function () {
         ctx.command("adjust", [who.value].concat(kv.value.trim().split(/\s+/).filter(Boolean)));
@@ -361,6 +383,7 @@
     var nodes = [tracker(st, ctx), players(st, ctx)];
     [pendingBox(st, ctx), odds(st, ctx), hand(st, ctx), stackTools(st, ctx), effects(st, ctx)].forEach(function (n) { if (n) nodes.push(n); });
     if (ctx.answer) nodes.push(ctx.el("div", { class: "answer", "data-testid": "west-answer", text: ctx.answer }));
+    if (ctx.tv) return ctx.el("div", { class: "west-tv fill" }, mapSVG(st, ctx), ctx.el("div", { class: "west-info" }, nodes));
     nodes.push(layerToggles(ctx), mapSVG(st, ctx));
     return ctx.el("div", {}, nodes);
   }

@@ -17,8 +17,10 @@ var panel []byte
 
 // Spec registers How the West was Saved (1920) with the daemon.
 var Spec = companion.GameSpec{
-	ID:       ID,
-	Title:    rules.Text{PL: "How the West was Saved (1920)", EN: "How the West was Saved (1920)"},
+	ID: ID,
+	// The game's name is English (Stephen Pole's); the Polish interface
+	// says what it is in Polish.
+	Title:    rules.Text{PL: "Jak ocalono Zachód: wojna polsko-bolszewicka 1920", EN: "How the West was Saved: the Russo-Polish War, 1920"},
 	New:      New,
 	Commands: commands,
 	Play:     play,

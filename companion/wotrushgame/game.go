@@ -155,6 +155,10 @@ type TableView struct {
 	Stats []SeatStats `json:"stats"`
 	// Leaders are the achievements in play and who leads each now.
 	Leaders []Leader `json:"leaders"`
+	// Abilities and Classes are the cards' abilities and vehicle classes
+	// in words, for the panel.
+	Abilities map[string]rules.Text `json:"abilities"`
+	Classes   map[string]rules.Text `json:"classes"`
 }
 
 // SeatStats are one player's public counts.
@@ -189,6 +193,7 @@ func view(s wotrush.State, v companion.Viewer) any {
 		out.State = s.View(wotrush.Viewer{})
 	}
 	out.Stats, out.Leaders = stats(s)
+	out.Abilities, out.Classes = wotrush.AbilityNames, wotrush.ClassNames
 	return out
 }
 

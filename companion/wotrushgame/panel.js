@@ -12,6 +12,29 @@
   // pay is the page's own pick of paying cards before "buy" is pressed; the
   // table's scans keep theirs in the state (selection).
   var pay = [];
+  // Icons are inline SVG (24×24 paths): a Raspberry Pi's fonts lack most
+  // symbol glyphs.
+  var ICONS = {
+    resources: "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM11 1h2v4h-2zM11 19h2v4h-2zM1 11h4v2H1zM19 11h4v2h-4zM4 5.5L5.5 4l3 3L7 8.5zM16 17.5l1.5-1.5 3 3-1.5 1.5zM4 18.5l3-3 1.5 1.5-3 3zM16 7l3-3 1.5 1.5-3 3z",
+    firepower: "M12 1l2.5 7.5H22l-6 4.5 2.5 8L12 16l-6.5 5 2.5-8-6-4.5h7.5z",
+    armour: "M12 1l9 4v6c0 6-4 10-9 12-5-2-9-6-9-12V5z",
+    damaged: "M12 2L1 21h22zM11 9h2v6h-2zM11 17h2v2h-2z",
+    star: "M12 2l3 7h7l-5.5 4.5 2 7.5-6.5-4.5-6.5 4.5 2-7.5L2 9h7z"
+  };
+  function icon(name, label) {
+    var NS = "http://www.w3.org/2000/svg";
+    var s = document.createElementNS(NS, "svg");
+    s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("class", "icon"); s.setAttribute("width", "1em"); s.setAttribute("height", "1em");
+    s.setAttribute("style", "vertical-align:-0.125em;margin-right:.2em");
+    s.setAttribute("role", "img"); s.setAttribute("aria-label", label || name);
+    var p = document.createElementNS(NS, "path");
+    p.setAttribute("d", ICONS[name]); p.setAttribute("fill", "currentColor");
+    s.appendChild(p);
+    return s;
+  }
+  // stat is an icon, its number and its name for screen readers.
+  function stat(name, label, n) { return [icon(name, label), String(n || 0)]; }
+  function baseName(id, ctx) { return ctx.say("Baza ", "Base ") + id.slice(id.lastIndexOf("-") + 1); }
 
   function two(pair, ctx) { return pair ? ctx.say(pair[0], pair[1]) : ""; }
   function mySeat(ctx) { var m = /^player\/(\d+)$/.exec(ctx.audience || ""); return m ? +m[1] : 0; }
@@ -22,18 +45,26 @@
     var c = (st.cards || {})[id] || {};
     var bits = [];
     if (c.nation) bits.push(two(nations[c.nation], ctx));
-    if (c.kind === "vehicle") bits.push(ctx.say("koszt ", "cost ") + c.cost, "⚙" + (c.resources || 0), "✹" + (c.firepower || 0), "⛨" + (c.armour || 0));
-    else if (c.pays) bits.push("⚙" + (c.resources || 0));
-    (c.abilities || []).forEach(function (a) { bits.push(a.id + (a.n ? " " + a.n : "")); });
+    if (c.class) bits.push(ctx.t((st.classes || {})[c.class]) || c.class);
+    if (c.kind === "vehicle") bits.push(ctx.say("koszt ", "cost ") + c.cost, stat("resources", ctx.say("surowce", "resources"), c.resources),
+      stat("firepower", ctx.say("siła ognia", "firepower"), c.firepower), stat("armour", ctx.say("pancerz", "armour"), c.armour));
+    else if (c.pays) bits.push(stat("resources", ctx.say("surowce", "resources"), c.resources));
+    (c.abilities || []).forEach(function (a) { bits.push((ctx.t((st.abilities || {})[a.id]) || a.id) + (a.n ? " " + a.n : "") + (a.nation ? " (" + two(nations[a.nation], ctx) + ")" : "")); });
+    var meta = [];
+    bits.forEach(function (b, i) { if (i) meta.push(" · "); meta = meta.concat(b); });
     return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:12em" },
       ctx.el("div", { class: "name", text: ctx.t(c.name) || id }),
-      ctx.el("div", { class: "meta", text: id + " · " + bits.join(" · ") }), extra || null);
+      ctx.el("div", { class: "meta" }, meta), extra || null);
   }
 
   function bases(st, p, ctx, buttons) {
     return ctx.el("div", { class: "pips", "data-testid": "bases-" + p.seat }, (p.bases || []).map(function (b) {
       var cls = ["base", b.defender ? "defended" : "open", b.damaged ? "damaged" : ""].join(" ");
-      var label = b.card + (b.damaged ? " ⚠" : "") + (b.defender ? " ⛨ " + name(st, b.defender, ctx) + (b.defender_damaged ? " ⚠" : "") : "");
+      var dmg = function (pl) { return [" ", icon("damaged"), ctx.say(pl, "damaged")]; };
+      var label = [baseName(b.card, ctx)];
+      if (b.damaged) label = label.concat(dmg("uszkodzona"));
+      if (b.defender) label = label.concat([" · ", icon("armour", ctx.say("broni", "defended by")), name(st, b.defender, ctx)]);
+      if (b.defender && b.defender_damaged) label = label.concat(dmg("uszkodzony"));
       return ctx.el("span", { class: cls, "data-testid": "base-" + b.card, "data-defended": b.defender ? "1" : "0", "data-damaged": b.damaged ? "1" : "0",
         style: "border:1px solid " + (b.damaged ? "#e0a030" : b.defender ? "#4caf7a" : "#313846") + ";border-radius:6px;padding:.2em .5em" },
         label, buttons ? buttons(b) : null);
@@ -48,7 +79,7 @@
       var medals = Object.keys(s.medals || {}).sort().map(function (n) { return two(nations[n], ctx) + " " + s.medals[n]; }).join(", ");
       var active = p.seat === st.active && st.phase === "play";
       return ctx.el("div", { class: "unit" + (active ? " active" : ""), "data-testid": "player-" + p.seat },
-        ctx.el("div", { class: "name", text: p.name + (st.first === p.seat ? " ★" : "") }),
+        ctx.el("div", { class: "name" }, p.name, st.first === p.seat ? [" ", icon("star", ctx.say("pierwszy gracz", "first player")), ctx.say("pierwszy gracz", "first player")] : null),
         bases(st, p, ctx),
         ctx.el("div", { class: "meta", "data-testid": "medals-" + p.seat, text: ctx.say("Medale: ", "Medals: ") + (medals || "—") }),
         ctx.el("div", { class: "meta", "data-testid": "squad-" + p.seat, text: [
@@ -85,13 +116,13 @@
       var btns = [];
       if (pd.kind === "fire") {
         ((st.attack || {}).attackers || []).forEach(function (a) {
-          opts.forEach(function (o) { btns.push(b(name(st, a, ctx) + " → " + name(st, o, ctx) + " (" + o + ")", "fire", [a, o])); });
+          opts.forEach(function (o) { btns.push(b(name(st, a, ctx) + ctx.say(" strzela w: ", " fires at: ") + name(st, o, ctx), "fire", [a, o])); });
         });
       } else if (pd.kind === "take_medals") {
         for (var d = pd.min; d <= pd.max; d++) btns.push(b(ctx.say("podwójnych: ", "doubles: ") + d, "medals", [String(d)]));
       } else {
         var cmd = { defend: "defend", siege: "siege", research: "research", dismantle: "dismantle", discard: "discard" }[pd.kind];
-        opts.forEach(function (o) { btns.push(b(name(st, o, ctx) + " (" + o + ")", cmd, [o])); });
+        opts.forEach(function (o) { btns.push(b(name(st, o, ctx), cmd, [o])); });
         // sabotage_chooser active: the saboteur picks blind (the view
         // lists the victim's hand to the victim only).
         if (pd.kind === "discard" && !opts.length) btns.push(ctx.el("span", { "data-testid": "blind-pick" }, ctx.say("wyciągnij kartę z zakrytej ręki i zeskanuj ją", "draw a card from the face-down hand and scan it")));
@@ -136,10 +167,18 @@
     var me = mySeat(ctx);
     var active = player(st, st.active);
     var nodes = [];
-    nodes.push(ctx.el("div", { class: "turn", "data-testid": "turn" },
+    // The headline, read from across the room: the round, whose turn and
+    // each player's medals.
+    var score = (st.players || []).map(function (p, i) {
+      var m = statsOf(st, p.seat).medals || {}, n = 0;
+      Object.keys(m).forEach(function (k) { n += m[k]; });
+      return [(i ? " · " : ": ") + p.name + " ", ctx.el("b", { text: String(n) })];
+    });
+    nodes.push(ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "turn" },
       ctx.say("Runda ", "Round "), ctx.el("b", { text: String(st.round || 0) }),
       active && st.phase === "play" ? " · " + ctx.say("tura: ", "turn: ") + active.name : "",
       st.end_triggered && st.phase === "play" ? " · " + ctx.say("ostatnia runda", "last round") : ""));
+    nodes.push(ctx.el("div", { class: "turn", "data-role": "headline", "data-testid": "medals" }, ctx.say("Medale", "Medals"), [].concat.apply([], score)));
     if (P.result(msg, ctx)) nodes.push(P.result(msg, ctx));
     var ch = choices(st, ctx);
     if (ch) nodes.push(ch);
@@ -176,7 +215,7 @@
     if (!p) return null;
     var unseen = (p.hand || []).filter(function (id) { return (p.shown || []).indexOf(id) < 0; });
     return ctx.el("div", { class: "meta", "data-testid": "unscanned" },
-      ctx.say("Nie zeskanowane karty ręki (zgadywane przez silnik): ", "Hand cards not scanned (the engine's guess): ") + (unseen.join(", ") || "—"));
+      ctx.say("Nie zeskanowane karty ręki (zgadywane przez silnik): ", "Hand cards not scanned (the engine's guess): ") + (unseen.map(function (id) { return name(st, id, ctx); }).join(", ") || "—"));
   }
 
   P.register("wot-rush", wotRush, { referee: referee });

@@ -50,7 +50,7 @@ func printState(w io.Writer, s wotrush.State, lang string) {
 	txt := func(x rules.Text) string { return t(x.PL, x.EN) }
 	name := func(id string) string {
 		if c, ok := s.Cards[id]; ok {
-			return txt(c.Name) + " (" + id + ")"
+			return txt(c.Name)
 		}
 		return id
 	}
@@ -79,12 +79,12 @@ func printState(w io.Writer, s wotrush.State, lang string) {
 	for _, p := range s.Players {
 		var bases []string
 		for _, b := range p.Bases {
-			x := b.Card
+			x := t("Baza ", "base ") + b.Card[strings.LastIndex(b.Card, "-")+1:]
 			if b.Damaged {
 				x += t(" uszkodzona", " damaged")
 			}
 			if b.Defender != "" {
-				x += " ← " + name(b.Defender)
+				x += t(", broni: ", ", defended by ") + name(b.Defender)
 			}
 			bases = append(bases, x)
 		}

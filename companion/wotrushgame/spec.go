@@ -136,8 +136,19 @@ func (g *Game) Summary(companion.Viewer) []rules.Text {
 		out = append(out, rules.Text{PL: "Czeka: " + pd.Text.PL, EN: "Waiting: " + pd.Text.EN})
 	}
 	if sel := s.Selection; sel != nil {
-		out = append(out, rules.Textf("Wybrane (%s): %s; płaci %s", "Selected (%s): %s; paying %s",
-			sel.Mode, strings.Join(sel.Cards, ", "), strings.Join(sel.Pay, ", ")))
+		names := func(ids []string) rules.Text {
+			var pl, en []string
+			for _, id := range ids {
+				pl, en = append(pl, s.Cards[id].Name.PL), append(en, s.Cards[id].Name.EN)
+			}
+			if len(pl) == 0 {
+				return rules.Text{PL: "—", EN: "—"}
+			}
+			return rules.Text{PL: strings.Join(pl, ", "), EN: strings.Join(en, ", ")}
+		}
+		mode, cs, pay := wotrush.SelectNames[sel.Mode], names(sel.Cards), names(sel.Pay)
+		out = append(out, rules.Text{PL: fmt.Sprintf("Wybrane do %s: %s; płaci %s", mode.PL, cs.PL, pay.PL),
+			EN: fmt.Sprintf("Selected for %s: %s; paying %s", mode.EN, cs.EN, pay.EN)})
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func (s *State) effect(st Work) {
 		return
 	}
 	if !s.condOK(army, st.Front, f, e.If) {
-		s.emit("condition_failed", tr("%s: warunek niespełniony, efekt %s nie działa", "%s: condition not met, no %s", card, e.Do), Event{Card: st.Card, Front: f})
+		s.emit("condition_failed", tr("%s: warunek niespełniony, bez efektu: %s", "%s: condition not met, no effect: %s", card, effectName(e.Do)), Event{Card: st.Card, Front: f})
 		return
 	}
 	n := e.N * s.times(army, f, e)
@@ -166,7 +166,7 @@ func (s *State) effect(st Work) {
 		s.Again = true
 	case DoBlock:
 		s.Blockades = append(s.Blockades, Marker{Marker: st.Card, Army: Enemy(army), Place: e.Target, Front: f})
-		s.emit("card_block", tr("%s blokuje przeciwnikowi %s (%s) do końca rundy", "%s blocks the enemy's %s (%s) to the end of the round", card, e.Target, s.frontName(f)), Event{Card: st.Card, Front: f})
+		s.emit("card_block", tr("%s blokuje przeciwnikowi %s (%s) do końca rundy", "%s blocks the enemy's %s (%s) to the end of the round", card, placeName(e.Target), s.frontName(f)), Event{Card: st.Card, Front: f})
 	}
 }
 
@@ -268,12 +268,12 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 		}
 		if from.front != to.front {
 			if s.blocked(army, BlockLine2, "") {
-				if err := s.waiver.Breach("blocked_line2", "Blokada 2LF: nie można przenosić Oddziałów między Frontami", "a 2nd-line blockade: no moves between fronts"); err != nil {
+				if err := s.waiver.Breach("blocked_line2", "Blokada 2LF: nie można przenosić Oddziałów między Frontami", "a blockade on the 2nd line: no moves between fronts"); err != nil {
 					return err
 				}
 			}
 			if s.Options.AdjacentMoves && abs(frontIndex(from.front)-frontIndex(to.front)) > 1 {
-				if err := s.waiver.Breach("not_adjacent", "Fronty %s i %s nie sąsiadują", "the %s and %s fronts are not neighbours", from.front, to.front); err != nil {
+				if err := s.waiver.Breach("not_adjacent", "%[1]s i %[2]s nie sąsiadują", "the %[3]s and the %[4]s are not neighbours", s.frontName(from.front).PL, s.frontName(to.front).PL, s.frontName(from.front).EN, s.frontName(to.front).EN); err != nil {
 					return err
 				}
 			}
@@ -292,7 +292,7 @@ func (s *State) applyMoves(army string, moves []UnitMove, max, fromLine, toLine 
 	}
 	for _, f := range Fronts {
 		if n, lim := s.units(army, f, 2), s.Limit(army, f); n > lim {
-			if err := s.waiver.Breach("over_limit", "2LF Frontu %s: %d Oddz., limit %d", "the %s front's 2nd line: %d units, limit %d", f, n, lim); err != nil {
+			if err := s.waiver.Breach("over_limit", "%[1]s, 2. linia: %[3]d Oddz., limit %[4]d", "%[2]s, 2nd line: %[3]d units, limit %[4]d", s.frontName(f).PL, s.frontName(f).EN, n, lim); err != nil {
 				return err
 			}
 			// The referee lets the rest of the answer stand and the breach

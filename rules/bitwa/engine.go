@@ -373,6 +373,62 @@ func (s *State) frontName(f string) rules.Text {
 	return rules.Text{PL: f, EN: f}
 }
 
+func (s *State) resourceName(r string) rules.Text {
+	for _, rc := range s.Comp.Resources {
+		if rc.ID == r {
+			return rc.Name
+		}
+	}
+	return rules.Text{PL: r, EN: r}
+}
+
+// PlaceNames are the board's places a blockade lies on or a card blocks,
+// in words.
+var PlaceNames = map[string]rules.Text{
+	"line1":           {PL: "1. linia", EN: "1st line"},
+	"line2":           {PL: "2. linia (ruchy między Frontami)", EN: "2nd line (moves between fronts)"},
+	"commander_card":  {PL: "karta Dowódcy", EN: "commander card"},
+	"commander_field": {PL: "pole Dowódcy", EN: "commander field"},
+	"order_field":     {PL: "pole Rozkazu", EN: "order field"},
+}
+
+func placeName(p string) rules.Text {
+	if n, ok := PlaceNames[p]; ok {
+		return n
+	}
+	return rules.Text{PL: p, EN: p}
+}
+
+// markerName is a blockade marker in words.
+func (s *State) markerName(m string) rules.Text {
+	if m == s.Comp.SpecialBlockade {
+		return rules.Text{PL: "znacznik Blokady Specjalnej", EN: "the special blockade marker"}
+	}
+	if c, ok := s.Cards[m]; ok {
+		return rules.Text{PL: c.Name, EN: c.Name}
+	}
+	return rules.Text{PL: "znacznik Blokady", EN: "a blockade marker"}
+}
+
+// effectNames are the effects of the cards' effect language in words.
+var effectNames = map[string]rules.Text{
+	"strength":    {PL: "Siła Armii", EN: "army strength"},
+	"move":        {PL: "ruch Oddziałów", EN: "the move"},
+	"add":         {PL: "dołożenie Oddziałów", EN: "the added units"},
+	"advance_all": {PL: "przejście na 1. linię", EN: "the advance to the 1st line"},
+	"remove":      {PL: "usunięcie Oddziałów", EN: "the removal"},
+	"battle":      {PL: "Bitwa", EN: "the battle"},
+	"again":       {PL: "kolejna akcja", EN: "another action"},
+	"block":       {PL: "blokada", EN: "the blockade"},
+}
+
+func effectName(do string) rules.Text {
+	if n, ok := effectNames[do]; ok {
+		return n
+	}
+	return rules.Text{PL: do, EN: do}
+}
+
 func (s *State) cardName(id string) string {
 	if c, ok := s.Cards[id]; ok {
 		return c.Name
@@ -512,7 +568,7 @@ func (s *State) applyLimit(army, f string) {
 	if over := l.Second - s.Limit(army, f); over > 0 {
 		l.Second -= over
 		s.Army(army).Reserve += over
-		s.emit("over_limit", tr("%s: %d Oddz. ponad limit %d na 2LF (%s) wraca do Rezerwy", "%s: %d unit(s) over the 2nd-line limit %d (%s) back to the Reserve",
+		s.emit("over_limit", tr("%s: %d Oddz. ponad limit %d na 2LF (%s) wraca do Rezerwy", "%s: %d unit(s) over the limit of %d on the 2nd line (%s) back to the Reserve",
 			s.armyName(army), over, s.Limit(army, f), s.frontName(f)), Event{Army: army, Front: f, N: over})
 	}
 }

@@ -2,6 +2,7 @@ package bitwa
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sztab/sztab/rules"
 )
@@ -36,7 +37,7 @@ func (s *State) military(p *Player, a Action) error {
 			return err
 		}
 		s.discard(p.Army, c.ID)
-		s.emit("blockade", tr("%s odrzuca kartę i kładzie %s: %s, %s", "%s discards a card and lays %s: %s, %s", s.name(p.Seat), a.Marker, a.Place, s.frontName(a.Front)), Event{Seat: p.Seat, Card: a.Marker, Front: a.Front})
+		s.emit("blockade", tr("%s odrzuca kartę i kładzie %s: %s, %s", "%s discards a card and lays %s: %s, %s", s.name(p.Seat), s.markerName(a.Marker), placeName(a.Place), s.frontName(a.Front)), Event{Seat: p.Seat, Card: a.Marker, Front: a.Front})
 	case Fight:
 		if !slices.Contains(ResourceIDs, a.Resource) {
 			return rules.Reject("unknown_resource", "nieznana karta Zasobu %q (funds, supply, support)", "unknown resource card %q (funds, supply, support)", a.Resource)
@@ -46,7 +47,7 @@ func (s *State) military(p *Player, a Action) error {
 		}
 		ar := s.Army(p.Army)
 		ar.Fights[a.Resource] = append(ar.Fights[a.Resource], a.Card)
-		s.emit("fight", tr("%s odrzuca kartę i walczy o zasób %s (%d)", "%s discards a card to fight for %s (%d)", s.name(p.Seat), a.Resource, len(ar.Fights[a.Resource])), Event{Seat: p.Seat, Card: a.Resource, N: len(ar.Fights[a.Resource])})
+		s.emit("fight", tr("%s odrzuca kartę i walczy o: %s (%d)", "%s discards a card to fight for %s (%d)", s.name(p.Seat), s.resourceName(a.Resource), len(ar.Fights[a.Resource])), Event{Seat: p.Seat, Card: a.Resource, N: len(ar.Fights[a.Resource])})
 	case Activate:
 		if frontIndex(a.Front) < 0 {
 			return badFront(a.Front)
@@ -54,7 +55,7 @@ func (s *State) military(p *Player, a Action) error {
 		fi := frontIndex(a.Front)
 		c := s.Army(p.Army).Commanders[fi]
 		if c == nil {
-			return rules.Reject("no_commander", "na Froncie %s nie ma Twojego Dowódcy", "you have no commander on the %s front", a.Front)
+			return rules.Reject("no_commander", "%[1]s: nie ma tam Twojego Dowódcy", "%[2]s: you have no commander there", s.frontName(a.Front).PL, s.frontName(a.Front).EN)
 		}
 		if c.Round == s.Round {
 			return rules.Reject("used_twice", "%s był już użyty w tej rundzie", "%s has already been used this round", s.cardName(c.Card))
@@ -100,7 +101,7 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 	}
 	if !slices.Contains(fronts, f) {
 		// The card stays in the hand: the refusal does not name it.
-		return rules.Reject("bad_front", "ta karta nie może iść na Front %s", "this card cannot go to the %s front", f)
+		return rules.Reject("bad_front", "ta karta nie może iść na: %[1]s", "this card cannot go to the %[2]s", s.frontName(f).PL, s.frontName(f).EN)
 	}
 	fi := frontIndex(f)
 	ar := s.Army(p.Army)
@@ -115,7 +116,7 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 			return rules.Reject("out_of_range", "efekt %d poza zakresem 0–%d", "effect %d out of range 0–%d", a.Choice, len(opts)-1)
 		}
 		if s.blocked(p.Army, BlockCommanderField, f) {
-			if err := s.waiver.Breach("blocked_field", "pole Dowódcy na Froncie %s jest zablokowane", "the commander field on the %s front is blocked", f); err != nil {
+			if err := s.waiver.Breach("blocked_field", "pole Dowódcy (%[1]s) jest zablokowane", "the commander field (%[2]s) is blocked", s.frontName(f).PL, s.frontName(f).EN); err != nil {
 				return err
 			}
 		}
@@ -124,7 +125,7 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 			s.emit("commander_replaced", tr("%s zastępuje %s", "%s replaces %s", c.Name, s.cardName(old.Card)), Event{Seat: p.Seat, Card: old.Card, Front: f})
 		}
 		ar.Commanders[fi] = &Commander{Card: c.ID, Choice: a.Choice, Round: s.Round}
-		s.emit("play_commander", tr("%s zagrywa %s na %s (efekt %d)", "%s plays %s on the %s (effect %d)", s.name(p.Seat), c.Name, s.frontName(f), a.Choice), Event{Seat: p.Seat, Card: c.ID, Front: f, N: a.Choice})
+		s.emit("play_commander", tr("%s zagrywa %s na %s (efekt %d)", "%s plays %s on the %s (effect %d)", s.name(p.Seat), c.Name, s.frontName(f), a.Choice+1), Event{Seat: p.Seat, Card: c.ID, Front: f, N: a.Choice})
 		// "Dopiero po określeniu nowego limitu Oddziałów, gracz korzysta
 		// z wybranego efektu karty nowego Dowódcy."
 		s.applyLimit(p.Army, f)
@@ -137,12 +138,12 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 		s.queueEffects(p, c.ID, f, opts[a.Choice], true)
 	case KindOrder:
 		if s.blocked(p.Army, BlockOrderField, f) {
-			if err := s.waiver.Breach("blocked_field", "pole Rozkazu na Froncie %s jest zablokowane", "the order field on the %s front is blocked", f); err != nil {
+			if err := s.waiver.Breach("blocked_field", "pole Rozkazu (%[1]s) jest zablokowane", "the order field (%[2]s) is blocked", s.frontName(f).PL, s.frontName(f).EN); err != nil {
 				return err
 			}
 		}
 		if ar.Orders[fi] != "" {
-			return rules.Reject("field_taken", "na polu Rozkazu (%s) leży już %s", "the order field (%s) already holds %s", f, s.cardName(ar.Orders[fi]))
+			return rules.Reject("field_taken", "na polu Rozkazu (%[1]s) leży już %[3]s", "the order field (%[2]s) already holds %[3]s", s.frontName(f).PL, s.frontName(f).EN, s.cardName(ar.Orders[fi]))
 		}
 		ar.Orders[fi] = c.ID
 		s.emit("play_order", tr("%s zagrywa rozkaz %s (%s)", "%s plays the order %s (%s)", s.name(p.Seat), c.Name, s.frontName(f)), Event{Seat: p.Seat, Card: c.ID, Front: f})
@@ -169,7 +170,7 @@ func (s *State) placeMarker(marker, army, place, f string) error {
 		return badFront(f)
 	}
 	if place == BlockCommanderCard && s.Army(army).Commanders[frontIndex(f)] == nil {
-		return rules.Reject("no_commander", "na Froncie %s nie ma karty Dowódcy do zablokowania", "no commander card to block on the %s front", f)
+		return rules.Reject("no_commander", "%[1]s: nie ma tam karty Dowódcy do zablokowania", "%[2]s: no commander card to block there", s.frontName(f).PL, s.frontName(f).EN)
 	}
 	for _, m := range s.Blockades {
 		if m.Marker == marker {
@@ -179,7 +180,7 @@ func (s *State) placeMarker(marker, army, place, f string) error {
 			continue
 		}
 		if m.Army == army && m.Place == place && m.Front == f {
-			return rules.Reject("occupied", "na tym polu leży już %s", "%s already lies there", m.Marker)
+			return rules.Reject("occupied", "na tym polu leży już %[1]s", "%[2]s already lies there", s.markerName(m.Marker).PL, s.markerName(m.Marker).EN)
 		}
 	}
 	var keep []Marker
@@ -208,12 +209,12 @@ func (s *State) answer(p *Player, a Action) error {
 			return nil
 		}
 		if a.Marker != "" && a.Marker != pd.Marker {
-			return rules.Reject("wrong_marker", "teraz kładzie się znacznik %s", "the marker to lay now is %s", pd.Marker)
+			return rules.Reject("wrong_marker", "teraz kładzie się: %s", "the marker to lay now is %s", s.markerName(pd.Marker))
 		}
 		if err := s.placeMarker(pd.Marker, Enemy(pd.Army), a.Place, a.Front); err != nil {
 			return err
 		}
-		s.emit("blockade", tr("%s kładzie %s: %s, %s", "%s lays %s: %s, %s", s.armyName(pd.Army), pd.Marker, a.Place, s.frontName(a.Front)), Event{Army: pd.Army, Card: pd.Marker, Front: a.Front})
+		s.emit("blockade", tr("%s kładzie %s: %s, %s", "%s lays %s: %s, %s", s.armyName(pd.Army), s.markerName(pd.Marker), placeName(a.Place), s.frontName(a.Front)), Event{Army: pd.Army, Card: pd.Marker, Front: a.Front})
 	case TurnCard:
 		if a.Face != 0 && a.Face != 1 {
 			return rules.Reject("out_of_range", "strona %d: 0 albo 1", "face %d: 0 or 1", a.Face)
@@ -246,7 +247,11 @@ func (s *State) answer(p *Player, a Action) error {
 		for i, seat := range a.Order {
 			s.Player(seat).Token = i + 1
 		}
-		s.emit("tokens", tr("nowa kolejność Inicjatywy: %v", "new initiative order: %v", a.Order), Event{Seat: a.Order[0]})
+		var order []string
+		for _, seat := range a.Order {
+			order = append(order, s.name(seat))
+		}
+		s.emit("tokens", tr("nowa kolejność Inicjatywy: %s", "new initiative order: %s", strings.Join(order, ", ")), Event{Seat: a.Order[0]})
 	case Supply:
 		return s.supplyAnswer(pd, a)
 	case Move:
@@ -256,7 +261,7 @@ func (s *State) answer(p *Player, a Action) error {
 		s.emit("moved", tr("%s: ruch %d Oddz.", "%s: %d unit(s) moved", s.armyName(pd.Army), moved(a.Moves)), Event{Army: pd.Army, Card: pd.Card, N: moved(a.Moves)})
 	case Remove:
 		if a.Front != pd.Front {
-			return rules.Reject("bad_front", "usuwa się z Frontu %s", "the unit is removed from the %s front", pd.Front)
+			return rules.Reject("bad_front", "usuwa się z: %[1]s", "the unit is removed from the %[2]s", s.frontName(pd.Front).PL, s.frontName(pd.Front).EN)
 		}
 		enemy := Enemy(pd.Army)
 		l := &s.Army(enemy).Fronts[frontIndex(a.Front)]

@@ -373,7 +373,7 @@ func (s *State) endRound() {
 			s.Won[r] = ACz
 		}
 		if s.Won[r] != "" {
-			s.emit("resource_won", tr("%s zdobywa kartę zasobu %s (%d:%d)", "%s wins the %s card (%d:%d)", s.armyName(s.Won[r]), r, w, e), Event{Army: s.Won[r], Card: r})
+			s.emit("resource_won", tr("%s zdobywa kartę zasobu %s (%d:%d)", "%s wins the %s card (%d:%d)", s.armyName(s.Won[r]), s.resourceName(r), w, e), Event{Army: s.Won[r], Card: r})
 		}
 	}
 	var keep []Marker

@@ -106,7 +106,7 @@ func (s *State) startTask() []Event {
 		return s.carryOut(t, cands)
 	}
 	s.setPending(Pending{Kind: "card_choice", Action: "choose", Side: chooserOf(t), N: min(n, len(cands)), UpTo: upTo, Options: cands,
-		Text: textf("Karta %d: wybierz %d z: %v", "Card %d: choose %d of %v", t.Card, min(n, len(cands)), cands)})
+		Text: textf("Karta %d: wybierz %d z: %s", "Card %d: choose %d of %s", t.Card, min(n, len(cands)), s.optionNames(cands))})
 	return nil
 }
 

@@ -2,6 +2,9 @@ package west1920
 
 import (
 	"slices"
+	"strings"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // ---- 7.x activation and movement ----
@@ -645,16 +648,21 @@ func (s *State) attritionRoll(r Roll) ([]Event, error) {
 	return append(evs, s.afterOrder()...), nil
 }
 
-// hit takes n losses on u (9.4): a full unit flips, a weak one is eliminated.
+// hit takes n losses on u (9.4): a full unit flips, a weak one is
+// eliminated. rule is the rule's number ("9.5b") or "karta N" for a card's.
 func (s *State) hit(u *Unit, n int, rule string) []Event {
+	why := rules.Text{PL: rule, EN: rule}
+	if c, ok := strings.CutPrefix(rule, "karta "); ok {
+		why.EN = "card " + c
+	}
 	for ; n > 0 && u.Status == OnMap; n-- {
 		if u.Weak {
 			u.Status = Eliminated
-			return []Event{{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: textf("%s wyeliminowana (%s)", "%s eliminated (%s)", u.Name, rule)}}
+			return []Event{{Type: "eliminated", Unit: u.ID, Hex: u.Hex, Text: textf("%s wyeliminowana (%s)", "%s eliminated (%s)", u.Name, why)}}
 		}
 		u.Weak = true
 		if n == 1 {
-			return []Event{{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: textf("%s osłabiona (%s)", "%s weakened (%s)", u.Name, rule)}}
+			return []Event{{Type: "weakened", Unit: u.ID, Hex: u.Hex, Text: textf("%s osłabiona (%s)", "%s weakened (%s)", u.Name, why)}}
 		}
 	}
 	return nil

@@ -175,7 +175,7 @@ func (s *State) applyEffect(player string, card int, e Effect) []Event {
 		return nil
 	}
 	s.Effects = append(s.Effects, CardEffect{Card: card, Player: player, Effect: e})
-	return []Event{{Type: "card_effect", N: card, Text: textf("Karta %d: %s w mocy w tym etapie", "Card %d: %s in force this stage", card, e.Do)}}
+	return []Event{{Type: "card_effect", N: card, Text: textf("Karta %d (%s) w mocy w tym etapie", "Card %d (%s) in force this stage", card, s.cardTitle(card))}}
 }
 
 func (s *State) effect(do, side string) *CardEffect {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/sztab/sztab/rules"
 )
@@ -376,6 +377,33 @@ func (s *State) unit(id string) *Unit {
 		}
 	}
 	return nil
+}
+
+// cardTitle is an event card's printed title.
+func (s *State) cardTitle(id int) string {
+	if s.cat != nil {
+		if c, ok := s.cat.Cards[id]; ok {
+			return c.Title
+		}
+	}
+	return ""
+}
+
+// optionNames are a decision's options in words: units and HQs by name,
+// hexes by number.
+func (s *State) optionNames(opts []string) string {
+	var out []string
+	for _, o := range opts {
+		switch {
+		case s.unit(o) != nil:
+			out = append(out, s.unit(o).Name)
+		case s.hq(o) != nil:
+			out = append(out, s.hq(o).Name)
+		default:
+			out = append(out, o)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func (s *State) hq(id string) *HQ {

@@ -23,18 +23,18 @@ func (s *State) attack(a Attack) ([]Event, error) {
 	nation := ""
 	for i, id := range a.Cards {
 		if slices.Contains(a.Cards[:i], id) {
-			return nil, rules.Reject("duplicate_card", "karta %s podana dwa razy", "card %s named twice", id)
+			return nil, rules.Reject("duplicate_card", "karta %[1]s podana dwa razy", "card %[2]s named twice", s.cardName(id), s.cardNameEN(id))
 		}
 		if err := s.handCard(a.Seat, id); err != nil {
 			return nil, err
 		}
 		c := s.Cards[id]
 		if c.Kind != KindVehicle {
-			return nil, rules.Reject("not_a_vehicle", "%[1]s (%[2]s) nie jest Pojazdem i nie atakuje", "%[3]s (%[2]s) is not a vehicle and cannot attack", c.Name.PL, id, c.Name.EN)
+			return nil, rules.Reject("not_a_vehicle", "%[1]s nie jest Pojazdem i nie atakuje", "%[3]s is not a vehicle and cannot attack", c.Name.PL, id, c.Name.EN)
 		}
 		// "posiadać siłę ognia o wartości 1 lub 2 (ale nie 0)"
 		if c.Firepower < 1 {
-			return nil, rules.Reject("firepower_zero", "%[1]s (%[2]s) ma siłę ognia 0 i nie może atakować", "%[3]s (%[2]s) has firepower 0 and cannot attack", c.Name.PL, id, c.Name.EN)
+			return nil, rules.Reject("firepower_zero", "%[1]s ma siłę ognia 0 i nie może atakować", "%[3]s has firepower 0 and cannot attack", c.Name.PL, id, c.Name.EN)
 		}
 		// "i reprezentować ten sam kraj"
 		if nation == "" {
@@ -136,7 +136,7 @@ func (s *State) fire(a Fire) ([]Event, error) {
 		if _, ok := s.Cards[a.Attacker]; !ok {
 			return nil, rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", a.Attacker)
 		}
-		return nil, rules.Reject("not_attacking", "%[1]s nie jest zadeklarowanym atakującym, który jeszcze nie strzelał", "%[1]s is not a declared attacker yet to fire", a.Attacker)
+		return nil, rules.Reject("not_attacking", "%[1]s nie jest zadeklarowanym atakującym, który jeszcze nie strzelał", "%[2]s is not a declared attacker yet to fire", s.cardName(a.Attacker), s.cardNameEN(a.Attacker))
 	}
 	if _, ok := s.Cards[a.Target]; !ok {
 		return nil, rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", a.Target)
@@ -146,15 +146,15 @@ func (s *State) fire(a Fire) ([]Event, error) {
 		c := s.Cards[a.Attacker]
 		switch {
 		case bi < 0:
-			return nil, rules.Reject("illegal_target", "%s nie broni żadnej Bazy ani nie jest Bazą w grze", "%s neither defends a base nor is a base in play", a.Target)
+			return nil, rules.Reject("illegal_target", "%[1]s nie broni żadnej Bazy ani nie jest Bazą w grze", "%[2]s neither defends a base nor is a base in play", s.cardName(a.Target), s.cardNameEN(a.Target))
 		case owner == a.Seat:
 			return nil, rules.Reject("illegal_target", "nie można atakować własnych kart", "you cannot attack your own cards")
 		case !isDef && s.Player(owner).Bases[bi].Defender != "":
-			return nil, rules.Reject("defended_base", "Baza %s jest broniona i nie może zostać zaatakowana", "base %s is defended and cannot be attacked", a.Target)
+			return nil, rules.Reject("defended_base", "%[1]s jest broniona i nie może zostać zaatakowana", "%[2]s is defended and cannot be attacked", s.cardName(a.Target), s.cardNameEN(a.Target))
 		case isDef && c.has(AbOnlyBases):
-			return nil, rules.Reject("only_bases", "%s może atakować tylko Bazy", "%s may only attack bases", a.Attacker)
+			return nil, rules.Reject("only_bases", "%[1]s może atakować tylko Bazy", "%[2]s may only attack bases", s.cardName(a.Attacker), s.cardNameEN(a.Attacker))
 		default:
-			return nil, rules.Reject("only_vehicles", "%s może atakować tylko Pojazdy", "%s may only attack vehicles", a.Attacker)
+			return nil, rules.Reject("only_vehicles", "%[1]s może atakować tylko Pojazdy", "%[2]s may only attack vehicles", s.cardName(a.Attacker), s.cardNameEN(a.Attacker))
 		}
 	}
 	s.Pending = nil
@@ -184,7 +184,7 @@ func (s *State) fire(a Fire) ([]Event, error) {
 	} else {
 		b.Damaged = true
 		evs = append(evs, Event{Type: "damaged", Seat: a.Seat, Card: a.Attacker, Target: a.Target,
-			Text: rules.Textf("%[1]s uszkadza Bazę %[2]s gracza %[3]s", "%[4]s damages %[3]s's base %[2]s", c.Name.PL, a.Target, op.Name, c.Name.EN)})
+			Text: rules.Textf("%[1]s uszkadza Bazę %[2]s gracza %[3]s", "%[4]s damages %[3]s's base %[2]s", c.Name.PL, baseNo(a.Target), op.Name, c.Name.EN)})
 	}
 	at.Attackers = removeOne(at.Attackers, a.Attacker)
 	p.Magazine = append(p.Magazine, a.Attacker)
@@ -265,7 +265,7 @@ func (s *State) takeMedal(seat int, nation string, double bool, evs *[]Event) bo
 	p := s.Player(seat)
 	p.Magazine = append(p.Magazine, id)
 	*evs = append(*evs, Event{Type: "medal", Seat: seat, Card: id, N: s.Cards[id].Medals,
-		Text: rules.Textf("%[1]s otrzymuje %[2]s (%[3]s)", "%[1]s receives %[2]s (%[3]s)", p.Name, s.cardName(id), id)})
+		Text: rules.Textf("%[1]s otrzymuje %[2]s", "%[1]s receives %[2]s", p.Name, s.cardName(id))})
 	if !double && len(pile.Singles) == 0 {
 		*evs = append(*evs, s.triggerEnd(rules.Textf("zabrano ostatni pojedynczy Medal (%[1]s)", "the last single medal was taken (%[2]s)", s.nationName(nation).PL, s.nationName(nation).EN))...)
 	}

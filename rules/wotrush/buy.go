@@ -32,7 +32,7 @@ func (s *State) buy(a Buy) ([]Event, error) {
 			return nil, rules.Reject("unknown_card", "nieznana karta %q", "unknown card %q", id)
 		}
 		if !slices.Contains(s.Reserve, id) {
-			return nil, rules.Reject("not_in_reserve", "%[1]s (%[2]s) nie leży w Rezerwie", "%[3]s (%[2]s) is not in the Reserve", c.Name.PL, id, c.Name.EN)
+			return nil, rules.Reject("not_in_reserve", "%[1]s nie leży w Rezerwie", "%[3]s is not in the Reserve", c.Name.PL, id, c.Name.EN)
 		}
 		if slices.Contains(a.Cards[:i], id) {
 			return nil, rules.Reject("duplicate_card", "karta %s podana dwa razy", "card %s named twice", id)
@@ -60,7 +60,7 @@ func (s *State) buy(a Buy) ([]Event, error) {
 		// wykorzystana do akcji zakupu" — Technicians, Volunteers, bases.
 		// A vehicle with 0 resources has the symbol and may pay (FAQ).
 		if !c.Pays {
-			return nil, rules.Reject("no_resource_symbol", "%[1]s (%[2]s) nie ma symbolu surowca i nie może płacić", "%[3]s (%[2]s) has no resource symbol and cannot pay", c.Name.PL, id, c.Name.EN)
+			return nil, rules.Reject("no_resource_symbol", "%[1]s nie ma symbolu surowca i nie może płacić", "%[3]s has no resource symbol and cannot pay", c.Name.PL, id, c.Name.EN)
 		}
 		if ng, ok := nationalGoods(c); ok {
 			national[ng] += c.Resources

@@ -44,6 +44,30 @@ const (
 	AbOnlyVehicles   = "only_vehicles"  // may attack vehicles only
 )
 
+// AbilityNames are the abilities' printed names (page 15).
+var AbilityNames = map[string]rules.Text{
+	AbReinforcements: {PL: "Posiłki", EN: "Reinforcements"},
+	AbRecruitment:    {PL: "Rekrutacja", EN: "Recruitment"},
+	AbScout:          {PL: "Zwiad", EN: "Scout"},
+	AbSabotage:       {PL: "Sabotaż", EN: "Sabotage"},
+	AbSiege:          {PL: "Oblężenie", EN: "Siege"},
+	AbResearch:       {PL: "Badania", EN: "Research"},
+	AbDismantle:      {PL: "Demontaż", EN: "Dismantle"},
+	AbIndestructible: {PL: "Niezniszczalność", EN: "Indestructible"},
+	AbNationalGoods:  {PL: "Dobra narodowe", EN: "National goods"},
+	AbOnlyBases:      {PL: "atakuje tylko Bazy", EN: "attacks bases only"},
+	AbOnlyVehicles:   {PL: "atakuje tylko Pojazdy", EN: "attacks vehicles only"},
+}
+
+// ClassNames are the vehicle classes' printed names.
+var ClassNames = map[string]rules.Text{
+	ClassLight:   {PL: "Czołg Lekki", EN: "Light tank"},
+	ClassMedium:  {PL: "Czołg Średni", EN: "Medium tank"},
+	ClassSPG:     {PL: "Działo Samobieżne", EN: "Self-propelled gun"},
+	ClassHeavy:   {PL: "Czołg Ciężki", EN: "Heavy tank"},
+	ClassSupport: {PL: "Jednostka Pomocnicza", EN: "Support unit"},
+}
+
 var abilityIDs = []string{AbReinforcements, AbRecruitment, AbScout, AbSabotage, AbSiege,
 	AbResearch, AbDismantle, AbIndestructible, AbNationalGoods, AbOnlyBases, AbOnlyVehicles}
 

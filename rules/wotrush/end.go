@@ -39,7 +39,7 @@ func (s *State) finishTurn() []Event {
 		s.Reserve = s.Reserve[:n-1]
 		s.Discard = append(s.Discard, far)
 		evs = append(evs, Event{Type: "reserve_discarded", Card: far,
-			Text: rules.Textf("Z Rezerwy odrzucony: %[1]s (%[2]s)", "Discarded from the Reserve: %[3]s (%[4]s)", s.cardName(far), far, s.cardNameEN(far), far)})
+			Text: rules.Textf("Z Rezerwy odrzucony: %[1]s", "Discarded from the Reserve: %[3]s", s.cardName(far), far, s.cardNameEN(far), far)})
 		s.refill(&evs)
 	}
 	if len(p.Hand) > 0 {

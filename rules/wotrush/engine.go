@@ -255,7 +255,7 @@ func (s *State) start(a StartGame) ([]Event, error) {
 		}
 		for k := 1; k <= comp.Bases.PerSet; k++ {
 			id := fmt.Sprintf("%s-%d-%d", comp.Bases.Tag, set, k)
-			s.Cards[id] = Card{Kind: KindBase, Name: rules.Textf("Baza %s", "Base %s", id), Points: comp.Bases.Points, Set: set}
+			s.Cards[id] = Card{Kind: KindBase, Name: rules.Textf("Baza %[1]d gracza %[2]s", "%[2]s's base %[1]d", k, p.Name), Points: comp.Bases.Points, Set: set}
 			p.Bases = append(p.Bases, Base{Card: id})
 		}
 	}
@@ -377,11 +377,14 @@ func (s *State) cardNameEN(id string) string {
 	return id
 }
 
-// names lists cards as "Name (ID)" in Polish; namesEN in English.
+// baseNo is a base card's number within its set ("BASE-2-1": "1").
+func baseNo(id string) string { return id[strings.LastIndex(id, "-")+1:] }
+
+// names lists cards by name in Polish; namesEN in English.
 func (s *State) names(ids []string) string {
 	var parts []string
 	for _, id := range ids {
-		parts = append(parts, s.cardName(id)+" ("+id+")")
+		parts = append(parts, s.cardName(id))
 	}
 	if len(parts) == 0 {
 		return "—"
@@ -392,7 +395,7 @@ func (s *State) names(ids []string) string {
 func (s *State) namesEN(ids []string) string {
 	var parts []string
 	for _, id := range ids {
-		parts = append(parts, s.cardNameEN(id)+" ("+id+")")
+		parts = append(parts, s.cardNameEN(id))
 	}
 	if len(parts) == 0 {
 		return "—"
@@ -437,7 +440,7 @@ func (s *State) draw(seat, n int) []Event {
 		if s.Cards[c].Kind == KindBase {
 			p.Magazine = append(p.Magazine, c)
 			evs = append(evs, Event{Type: "base_set_aside", Seat: seat, Card: c,
-				Text: rules.Textf("%[1]s dobiera %[2]s — karta Bazy idzie od razu do Magazynu", "%[1]s draws %[2]s — a base card goes straight to the Magazine", p.Name, c)})
+				Text: rules.Textf("%[1]s dobiera %[2]s — karta Bazy idzie od razu do Magazynu", "%[1]s draws %[3]s — a base card goes straight to the Magazine", p.Name, s.cardName(c), s.cardNameEN(c))})
 			continue
 		}
 		p.Hand = append(p.Hand, c)
@@ -471,7 +474,7 @@ func (s *State) refill(evs *[]Event) {
 	if c := s.deckTop(evs); c != "" {
 		s.Reserve = slices.Insert(s.Reserve, 0, c)
 		*evs = append(*evs, Event{Type: "reserve_refilled", Card: c,
-			Text: rules.Textf("Do Rezerwy: %[1]s (%[2]s)", "Into the Reserve: %[3]s (%[4]s)", s.cardName(c), c, s.cardNameEN(c), c)})
+			Text: rules.Textf("Do Rezerwy: %[1]s", "Into the Reserve: %[3]s", s.cardName(c), c, s.cardNameEN(c), c)})
 	}
 }
 
@@ -522,7 +525,7 @@ func (s *State) busy() error {
 	case s.Pending != nil:
 		return rules.Reject("awaiting_decision", "najpierw: %[1]s", "first: %[2]s", s.Pending.Text.PL, s.Pending.Text.EN)
 	case s.Playing != nil:
-		return rules.Reject("card_in_play", "karta %s jest jeszcze rozgrywana", "card %s is still being played", s.Playing.Card)
+		return rules.Reject("card_in_play", "karta %[1]s jest jeszcze rozgrywana", "card %[2]s is still being played", s.cardName(s.Playing.Card), s.cardNameEN(s.Playing.Card))
 	case s.Attack != nil:
 		return rules.Reject("attack_in_progress", "atak trwa", "an attack is in progress")
 	}
@@ -538,12 +541,12 @@ func (s *State) handCard(seat int, id string) error {
 	p := s.Player(seat)
 	if !slices.Contains(p.Hand, id) {
 		if c.Kind == KindBase {
-			return rules.Reject("base_card", "karty Bazy nie mogą zostać zagrane (%s)", "base cards cannot be played (%s)", id)
+			return rules.Reject("base_card", "karty Bazy nie mogą zostać zagrane", "base cards cannot be played")
 		}
-		return rules.Reject("not_in_hand", "%[1]s (%[2]s) nie jest na ręce gracza %[3]s", "%[4]s (%[2]s) is not in %[3]s's hand", c.Name.PL, id, p.Name, c.Name.EN)
+		return rules.Reject("not_in_hand", "%[1]s nie jest na ręce gracza %[3]s", "%[4]s is not in %[3]s's hand", c.Name.PL, id, p.Name, c.Name.EN)
 	}
 	if s.used(id) {
-		return rules.Reject("used_twice", "%[1]s (%[2]s) był już zagrany w tej turze", "%[3]s (%[2]s) was already played this turn", c.Name.PL, id, c.Name.EN)
+		return rules.Reject("used_twice", "%[1]s był już zagrany w tej turze", "%[3]s was already played this turn", c.Name.PL, id, c.Name.EN)
 	}
 	return nil
 }

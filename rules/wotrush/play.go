@@ -28,9 +28,9 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	canDefend := c.Kind == KindVehicle && c.Armour > 0 && len(p.Bases) > 0
 	switch {
 	case c.Kind == KindMedal || (c.Kind == KindBarracks && !hasAction):
-		return nil, rules.Reject("nothing_to_play", "%[1]s (%[2]s) służy tylko do zakupu", "%[3]s (%[2]s) is only for buying", c.Name.PL, a.Card, c.Name.EN)
+		return nil, rules.Reject("nothing_to_play", "%[1]s służy tylko do zakupu", "%[3]s is only for buying", c.Name.PL, a.Card, c.Name.EN)
 	case !hasAction && !canDefend:
-		return nil, rules.Reject("nothing_to_play", "%[1]s (%[2]s) nie ma zdolności i nie może bronić Bazy", "%[3]s (%[2]s) has no ability and cannot defend a base", c.Name.PL, a.Card, c.Name.EN)
+		return nil, rules.Reject("nothing_to_play", "%[1]s nie ma zdolności i nie może bronić Bazy", "%[3]s has no ability and cannot defend a base", c.Name.PL, a.Card, c.Name.EN)
 	case a.Skip && !canDefend:
 		return nil, rules.Reject("nothing_to_play", "pominięcie zdolności ma sens tylko przy obronie Bazy", "skipping the abilities only makes sense to defend a base")
 	}
@@ -38,7 +38,7 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	s.markUsed(a.Card)
 	s.Playing = &Playing{Seat: a.Seat, Card: a.Card, Skip: a.Skip}
 	evs := []Event{{Type: "played", Seat: a.Seat, Card: a.Card,
-		Text: rules.Textf("%[1]s zagrywa %[2]s (%[3]s)", "%[1]s plays %[4]s (%[3]s)", p.Name, c.Name.PL, a.Card, c.Name.EN)}}
+		Text: rules.Textf("%[1]s zagrywa %[2]s", "%[1]s plays %[4]s", p.Name, c.Name.PL, a.Card, c.Name.EN)}}
 	evs = append(evs, s.continuePlay()...)
 	return evs, nil
 }
@@ -108,12 +108,12 @@ func (s *State) defend(base string) []Event {
 			// kartę odkłada do Magazynu."
 			p.Magazine = append(p.Magazine, b.Defender)
 			evs = append(evs, Event{Type: "defender_replaced", Seat: pl.Seat, Card: b.Defender, Target: base,
-				Text: rules.Textf("%[1]s zdejmuje %[2]s z Bazy %[3]s do Magazynu", "%[1]s moves %[4]s off base %[3]s to the Magazine", p.Name, s.cardName(b.Defender), base, s.cardNameEN(b.Defender))})
+				Text: rules.Textf("%[1]s zdejmuje %[2]s z Bazy %[3]s do Magazynu", "%[1]s moves %[4]s off base %[3]s to the Magazine", p.Name, s.cardName(b.Defender), baseNo(base), s.cardNameEN(b.Defender))})
 		}
 		b.Defender, b.DefenderDamaged = pl.Card, false
 	}
 	evs = append(evs, Event{Type: "defended", Seat: pl.Seat, Card: pl.Card, Target: base,
-		Text: rules.Textf("%[1]s broni Bazy %[2]s pojazdem %[3]s", "%[1]s defends base %[2]s with %[4]s", p.Name, base, s.cardName(pl.Card), s.cardNameEN(pl.Card))})
+		Text: rules.Textf("%[1]s broni Bazy %[2]s pojazdem %[3]s", "%[1]s defends base %[2]s with %[4]s", p.Name, baseNo(base), s.cardName(pl.Card), s.cardNameEN(pl.Card))})
 	s.Playing = nil
 	return evs
 }
@@ -284,7 +284,7 @@ func (s *State) answer(a Action) ([]Event, error) {
 			s.Reserve = removeOne(s.Reserve, a.Take)
 			p.Magazine = append(p.Magazine, a.Take)
 			evs = append(evs, Event{Type: "researched", Seat: a.Seat, Card: a.Take,
-				Text: rules.Textf("%[1]s bierze %[2]s (%[3]s) do Magazynu", "%[1]s takes %[4]s (%[3]s) into the Magazine", p.Name, s.cardName(a.Take), a.Take, s.cardNameEN(a.Take))})
+				Text: rules.Textf("%[1]s bierze %[2]s do Magazynu", "%[1]s takes %[4]s into the Magazine", p.Name, s.cardName(a.Take), a.Take, s.cardNameEN(a.Take))})
 			s.refill(&evs)
 		} else {
 			evs = append(evs, Event{Type: "researched", Seat: a.Seat, Text: rules.Textf("%s nie bierze nic", "%s takes nothing", p.Name)})
@@ -327,7 +327,7 @@ func (s *State) answer(a Action) ([]Event, error) {
 		vp.Hand = removeOne(vp.Hand, a.Card)
 		vp.Magazine = append(vp.Magazine, a.Card)
 		evs = append(evs, Event{Type: "discarded", Seat: pd.Victim, Card: a.Card,
-			Text: rules.Textf("%[1]s odkłada %[2]s (%[3]s) do Magazynu", "%[1]s discards %[4]s (%[3]s) to the Magazine", vp.Name, s.cardName(a.Card), a.Card, s.cardNameEN(a.Card))})
+			Text: rules.Textf("%[1]s odkłada %[2]s do Magazynu", "%[1]s discards %[4]s to the Magazine", vp.Name, s.cardName(a.Card), a.Card, s.cardNameEN(a.Card))})
 		s.Playing.Victims = s.Playing.Victims[1:]
 		s.nextVictim()
 		return append(evs, s.continuePlay()...), nil
@@ -362,7 +362,7 @@ func (s *State) siege(target string) []Event {
 		if !b.DefenderDamaged {
 			b.DefenderDamaged = true
 			return append(evs, Event{Type: "damaged", Seat: pl.Seat, Card: pl.Card, Target: target,
-				Text: rules.Textf("Oblężenie: %[1]s uszkadza %[2]s (%[3]s)", "Siege: %[1]s damages %[4]s (%[3]s)", p.Name, s.cardName(target), target, s.cardNameEN(target))})
+				Text: rules.Textf("Oblężenie: %[1]s uszkadza %[2]s", "Siege: %[1]s damages %[4]s", p.Name, s.cardName(target), target, s.cardNameEN(target))})
 		}
 		evs = append(evs, s.destroyDefender(pl.Seat, owner, bi, "Oblężenie", "Siege")...)
 		s.addSiegeKill(c.Nation)
@@ -372,7 +372,7 @@ func (s *State) siege(target string) []Event {
 	if !b.Damaged && !heavy {
 		b.Damaged = true
 		return append(evs, Event{Type: "damaged", Seat: pl.Seat, Card: pl.Card, Target: target,
-			Text: rules.Textf("Oblężenie: %[1]s uszkadza Bazę %[2]s", "Siege: %[1]s damages base %[2]s", p.Name, target)})
+			Text: rules.Textf("Oblężenie: %[1]s uszkadza: %[2]s", "Siege: %[1]s damages %[3]s", p.Name, s.cardName(target), s.cardNameEN(target))})
 	}
 	if b.Defender != "" {
 		// "Po jej zniszczeniu kartę Pojazdu, który jej bronił należy
@@ -424,7 +424,7 @@ func (s *State) destroyDefender(by, owner, bi int, pl, en string) []Event {
 	b.Defender, b.DefenderDamaged = "", false
 	s.Player(by).VehiclesDestroyed++
 	return []Event{{Type: "vehicle_destroyed", Seat: by, Card: d, Target: b.Card,
-		Text: rules.Textf("%[1]s: %[2]s niszczy %[3]s (%[4]s) — do Magazynu gracza %[5]s", "%[6]s: %[2]s destroys %[7]s (%[4]s) — to %[5]s's Magazine",
+		Text: rules.Textf("%[1]s: %[2]s niszczy %[3]s — do Magazynu gracza %[5]s", "%[6]s: %[2]s destroys %[7]s — to %[5]s's Magazine",
 			pl, s.name(by), s.cardName(d), d, op.Name, en, s.cardNameEN(d))}}
 }
 
@@ -435,7 +435,7 @@ func (s *State) destroyBase(by, owner, bi int, pl, en string) []Event {
 	s.Player(by).Magazine = append(s.Player(by).Magazine, base)
 	s.Player(by).BasesDestroyed++
 	evs := []Event{{Type: "base_destroyed", Seat: by, Target: base,
-		Text: rules.Textf("%[1]s: %[2]s niszczy Bazę %[3]s gracza %[4]s — do swojego Magazynu", "%[5]s: %[2]s destroys %[4]s's base %[3]s — into their Magazine", pl, s.name(by), base, op.Name, en)}}
+		Text: rules.Textf("%[1]s: %[2]s niszczy Bazę %[3]s gracza %[4]s — do swojego Magazynu", "%[5]s: %[2]s destroys %[4]s's base %[3]s — into their Magazine", pl, s.name(by), baseNo(base), op.Name, en)}}
 	if len(op.Bases) == 0 {
 		evs = append(evs, s.triggerEnd(rules.Textf("%s stracił ostatnią Bazę", "%s lost the last base", op.Name))...)
 	}

@@ -56,6 +56,13 @@ const (
 	SelectAttack = "attack"
 )
 
+// SelectNames are the selection modes in words (what the cards are
+// selected for).
+var SelectNames = map[string]rules.Text{
+	SelectBuy:    {PL: "zakupu", EN: "a purchase"},
+	SelectAttack: {PL: "ataku", EN: "an attack"},
+}
+
 // Selection is a purchase or an attack being put together (see Select).
 type Selection struct {
 	Seat  int      `json:"seat"`
@@ -287,5 +294,5 @@ func (s *State) selectCards(a Select) ([]Event, error) {
 		s.Selection.Pay = []string{}
 	}
 	return []Event{{Type: "selected", Seat: a.Seat, Cards: slices.Concat(a.Cards, a.Pay),
-		Text: rules.Textf("%[1]s wybiera (%[2]s): %[3]s", "%[4]s selects (%[2]s): %[5]s", p.Name, a.Mode, s.names(slices.Concat(a.Cards, a.Pay)), p.Name, s.namesEN(slices.Concat(a.Cards, a.Pay)))}}, nil
+		Text: rules.Textf("%[1]s wybiera do %[2]s: %[3]s", "%[4]s selects for %[6]s: %[5]s", p.Name, SelectNames[a.Mode].PL, s.names(slices.Concat(a.Cards, a.Pay)), p.Name, s.namesEN(slices.Concat(a.Cards, a.Pay)), SelectNames[a.Mode].EN)}}, nil
 }

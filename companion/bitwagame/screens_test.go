@@ -1,0 +1,46 @@
+package bitwagame_test
+
+import (
+	"testing"
+
+	"github.com/sztab/sztab/companion/bitwagame"
+	"github.com/sztab/sztab/internal/pagecheck"
+	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules/bitwa"
+)
+
+// TestScreensBitwa: the demo played (round 2, military actions), its pages
+// checked in Chromium (internal/pagecheck): the table screen on the TVs,
+// the referee's and a player's pages, in both languages; make test checks
+// the table screen at 1080p in both languages and a player's phone.
+func TestScreensBitwa(t *testing.T) {
+	r := tabletest.Start(t, tabletest.DemoConfig(t, t.TempDir(), "bitwa-warszawska.yaml", true), bitwagame.Spec)
+	defer r.Stop(t)
+	cat, err := bitwa.DefaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for id := range cat.Cards {
+		ids = append(ids, id)
+	}
+	ctx := pagecheck.Browser(t)
+	full := pagecheck.Full()
+	base := pagecheck.Page{Game: "bitwa", URL: "http://" + r.D.DisplayAddr(), IDs: ids, Allow: []string{"stol-1", "WP", "ACz"},
+		Ready: `document.body.dataset.stale === "0" && document.querySelector("[data-testid=round]") && document.querySelector("[data-testid=round]").dataset.round === "2" && !!document.querySelector("[data-testid=commander-wp-C]")`}
+	table, referee, player := base, base, base
+	table.Name, table.Path = "table", "/"
+	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
+	player.Name, player.Path, player.User, player.Password = "player", "/player/2", "janek", "janek"
+	pages := pagecheck.Matrix(table, full)
+	if full {
+		pages = append(pages, pagecheck.Matrix(referee, full)...)
+		pages = append(pages, pagecheck.Matrix(player, full)...)
+	} else {
+		player.Size, player.Lang = pagecheck.Phone, "pl"
+		pages = append(pages, player)
+	}
+	for _, p := range pages {
+		pagecheck.Run(t, ctx, p)
+	}
+}
