@@ -5,7 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 export GOTOOLCHAIN ?= auto
 GO ?= go
 
-.PHONY: nats-server drills demo test test-full test-screens test-amd64 test-race test-arm64 test-matleak bench fuzz build pi deps-demo deps-test vet fmt-check
+.PHONY: nats-server drills demo test test-full test-screens test-amd64 test-race test-arm64 test-matleak test-deb bench fuzz build pi deb deps-demo deps-test deps-deb vet fmt-check
 
 demo: deps-demo build
 	./bin/sztab demo
@@ -38,7 +38,19 @@ test-matleak:
 test-arm64:
 	scripts/test-arm64.sh
 
-# The cgo-free daemon for a Raspberry Pi (no camera; build on the Pi for it).
+# The Debian packages, each with the camera: build/deb/sztab_VERSION_amd64.deb
+# and sztab_VERSION_arm64.deb (the Raspberry Pi's, cross-built with cgo
+# against Debian's arm64 OpenCV). scripts/deb.sh; docs/operations.md.
+deb: deps-deb
+	scripts/deb.sh amd64 arm64
+
+# The packages checked: lintian, the unit and udev rules they carry, the
+# arm64 binary reading a frame through OpenCV under qemu-aarch64, install,
+# upgrade and purge in a throw-away root (scripts/test-deb.sh).
+test-deb: deb
+	scripts/test-deb.sh
+
+# The cgo-free daemon for a Raspberry Pi (no camera; `make deb` has it).
 pi:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/sztab-arm64 ./cmd/sztab
 
@@ -89,6 +101,9 @@ deps-demo:
 
 deps-test:
 	@scripts/deps.sh test
+
+deps-deb:
+	@scripts/deps.sh deb
 
 vet:
 	$(GO) vet ./...

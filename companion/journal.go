@@ -118,6 +118,9 @@ var errLocked = errors.New("locked")
 // journals are chained once when the daemon opens them (migrateJournal).
 const journalSchemaVersion = "2"
 
+// JournalSchema is the journal schema this Sztab writes (sztab version).
+const JournalSchema = journalSchemaVersion
+
 // journalTable is the journal table of schema 2 (%s is its name).
 const journalTable = `
 CREATE TABLE %s (

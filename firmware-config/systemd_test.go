@@ -45,7 +45,7 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	if err := os.WriteFile(dst, unit, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(root, "usr/local/bin/sztab")
+	exe := filepath.Join(root, "usr/bin/sztab")
 	os.MkdirAll(filepath.Dir(exe), 0o755)
 	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)

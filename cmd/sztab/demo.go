@@ -131,14 +131,6 @@ func portFree(addr string) bool {
 	return true
 }
 
-func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Run:   func(*cobra.Command, []string) { fmt.Println("sztab", companion.Version) },
-	}
-}
-
 // printDemoAccess tells how to watch the demo table, rule over MQTT and
 // open its screens, with the logins of the game's own demo config.
 func printDemoAccess(w io.Writer, cfg *companion.Config, broker, screen string) {

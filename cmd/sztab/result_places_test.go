@@ -41,53 +41,7 @@ import (
 // summary and the signed result statement — name the same winner and
 // the same score for every seat, all from the game's outcome.
 func TestResultEverywhereTheSame(t *testing.T) {
-	for _, tc := range []struct {
-		game, file, golden string
-		// winner is how the result names the winner (or "a draw"), scores
-		// every seat's final score as the result says it (none for a game
-		// that keeps no points).
-		winner string
-		scores []string
-		// parse reads the golden game with the game's own script reader.
-		parse func(data []byte) ([]rules.ScriptLine, error)
-		codec *rules.Codec
-	}{
-		{"skirmish", "skirmish.yaml", "../../rules/skirmish/testdata/games/readme.jsonl", "Ania wins", []string{"Ania 48 pts", "Bartek 9 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
-			cat, err := skirmishgame.LoadCatalogue(skirmishgame.DataFiles{}, func(p string) string { return p })
-			if err != nil {
-				return nil, err
-			}
-			return skirmish.ParseScript(cat, "readme.jsonl", data)
-		}, skirmish.Actions},
-		{"bitwa-warszawska", "bitwa-warszawska.yaml", "../../rules/bitwa/testdata/games/readme.jsonl", "Marysia wins", []string{"Marysia 9 pts", "Janek 4 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
-			cat, err := bitwagame.LoadCatalogue(bitwagame.DataFiles{}, func(p string) string { return p })
-			if err != nil {
-				return nil, err
-			}
-			return bitwa.ParseScript(cat, "readme.jsonl", data)
-		}, bitwa.Actions},
-		{"mali-powstancy", "mali-powstancy.yaml", "../../rules/mali/testdata/games/extended-2p.jsonl", "red wins", []string{"red 27 pts", "green 1 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
-			cat, err := maligame.LoadCatalogue(nil)
-			if err != nil {
-				return nil, err
-			}
-			return mali.ParseScript(cat, "extended-2p.jsonl", data)
-		}, mali.Actions},
-		{"wot-rush", "wot-rush.yaml", "../../rules/wotrush/testdata/games/readme.jsonl", "Ala wins", []string{"Ala 19 pts", "Bartek 5 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
-			cat, err := wotrushgame.LoadCatalogue(wotrushgame.DataFiles{}, func(p string) string { return p })
-			if err != nil {
-				return nil, err
-			}
-			return wotrush.ParseScript(cat, "readme.jsonl", data)
-		}, wotrush.Actions},
-		{"west-1920", "west-1920.yaml", "../../rules/west1920/testdata/games/full-game.jsonl", "a draw", nil, func(data []byte) ([]rules.ScriptLine, error) {
-			cat, err := west1920game.LoadCatalogue(west1920game.DataFiles{}, func(p string) string { return p })
-			if err != nil {
-				return nil, err
-			}
-			return west1920.ParseScript(cat, "full-game.jsonl", data)
-		}, west1920.Actions},
-	} {
+	for _, tc := range goldenGames() {
 		t.Run(tc.game, func(t *testing.T) {
 			_, ok := games.Lookup(tc.game)
 			if !ok {
@@ -286,4 +240,59 @@ func (b *syncBox) get(topic string) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.last[topic]
+}
+
+// goldenGame is a finished game of each of the five games: its demo config,
+// its golden script, and what its result says.
+type goldenGame struct {
+	game, file, golden string
+	// winner is how the result names the winner (or "a draw"), scores
+	// every seat's final score as the result says it (none for a game
+	// that keeps no points).
+	winner string
+	scores []string
+	// parse reads the golden game with the game's own script reader.
+	parse func(data []byte) ([]rules.ScriptLine, error)
+	codec *rules.Codec
+}
+
+// goldenGames: the five, each played to its end by its golden script.
+func goldenGames() []goldenGame {
+	return []goldenGame{
+		{"skirmish", "skirmish.yaml", "../../rules/skirmish/testdata/games/readme.jsonl", "Ania wins", []string{"Ania 48 pts", "Bartek 9 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
+			cat, err := skirmishgame.LoadCatalogue(skirmishgame.DataFiles{}, func(p string) string { return p })
+			if err != nil {
+				return nil, err
+			}
+			return skirmish.ParseScript(cat, "readme.jsonl", data)
+		}, skirmish.Actions},
+		{"bitwa-warszawska", "bitwa-warszawska.yaml", "../../rules/bitwa/testdata/games/readme.jsonl", "Marysia wins", []string{"Marysia 9 pts", "Janek 4 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
+			cat, err := bitwagame.LoadCatalogue(bitwagame.DataFiles{}, func(p string) string { return p })
+			if err != nil {
+				return nil, err
+			}
+			return bitwa.ParseScript(cat, "readme.jsonl", data)
+		}, bitwa.Actions},
+		{"mali-powstancy", "mali-powstancy.yaml", "../../rules/mali/testdata/games/extended-2p.jsonl", "red wins", []string{"red 27 pts", "green 1 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
+			cat, err := maligame.LoadCatalogue(nil)
+			if err != nil {
+				return nil, err
+			}
+			return mali.ParseScript(cat, "extended-2p.jsonl", data)
+		}, mali.Actions},
+		{"wot-rush", "wot-rush.yaml", "../../rules/wotrush/testdata/games/readme.jsonl", "Ala wins", []string{"Ala 19 pts", "Bartek 5 pts"}, func(data []byte) ([]rules.ScriptLine, error) {
+			cat, err := wotrushgame.LoadCatalogue(wotrushgame.DataFiles{}, func(p string) string { return p })
+			if err != nil {
+				return nil, err
+			}
+			return wotrush.ParseScript(cat, "readme.jsonl", data)
+		}, wotrush.Actions},
+		{"west-1920", "west-1920.yaml", "../../rules/west1920/testdata/games/full-game.jsonl", "a draw", nil, func(data []byte) ([]rules.ScriptLine, error) {
+			cat, err := west1920game.LoadCatalogue(west1920game.DataFiles{}, func(p string) string { return p })
+			if err != nil {
+				return nil, err
+			}
+			return west1920.ParseScript(cat, "full-game.jsonl", data)
+		}, west1920.Actions},
+	}
 }

@@ -29,8 +29,11 @@ import (
 	"github.com/sztab/sztab/rules/dice"
 )
 
+// Version is the wire contract's version, the second part of every topic.
+const Version = "v1"
+
 // Root is the first part of every topic, with the contract's version.
-const Root = "sztab/v1/"
+const Root = "sztab/" + Version + "/"
 
 // Audience is who may see a message: Public, Referee or a player's seat.
 type Audience string

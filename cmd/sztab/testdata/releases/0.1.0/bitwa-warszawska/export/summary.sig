@@ -1,0 +1,1 @@
+ed25519 DvGnSTN8oaat4UIsfye+f4AGdOemepG6+E05JMH1RIx/HuoYo1KlN/4dRy8+kCpqXbpuSCfx0alO1+c/Y2EtDQ==

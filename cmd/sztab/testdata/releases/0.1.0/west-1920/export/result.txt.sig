@@ -1,0 +1,1 @@
+ed25519 vYhkSDzcVw7hLCq8Ln3BxEFVfem7WMxygWE04d7c4rjyxw9Wr71Ls8VydnYuhh0YHCJdCqgbDf3wU35W0DN+Ag==

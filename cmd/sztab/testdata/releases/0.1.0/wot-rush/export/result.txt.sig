@@ -1,0 +1,1 @@
+ed25519 rK/++cCt8hEG2NkEtyyfjtbi9iZN9UL7W3UQO97T/m8YkvFFg9hDOV99iNng0bdpEoUpLzJtKv53gtRi7RuFCQ==

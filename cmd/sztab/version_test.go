@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestVersion: sztab version names the release, the journal schema and
+// the wire contract; --frame reads an image through OpenCV (the check
+// make test-deb runs on the arm64 package under qemu) and refuses one it
+// cannot read.
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    []string
+		wantErr string
+	}{
+		{[]string{"version"}, []string{"sztab 0.", "journal schema: 2\n", "wire contract: v1 (sztab/v1/)\n", "OpenCV: "}, ""},
+		{[]string{"version", "--frame", "../../vision/testdata/golden/hands-2304x1296.jpg"}, []string{"frame: ../../vision/testdata/golden/hands-2304x1296.jpg 2304x1296\n"}, ""},
+		{[]string{"version", "--frame", "testdata/no-such-frame.jpg"}, nil, "--frame testdata/no-such-frame.jpg: "},
+	} {
+		out, err := runSztab(t, tc.args...)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%v: %v", tc.args, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%v: got %v, want %q", tc.args, err, tc.wantErr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: no %q in\n%s", tc.args, w, out)
+			}
+		}
+	}
+}

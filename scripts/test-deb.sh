@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Checks the Debian packages `make deb` built (build/deb/sztab_VERSION_*.deb):
+#
+#  1. lintian finds nothing (an override would be listed, with its reason,
+#     in packaging/debian/lintian-overrides);
+#  2. the files they carry: the unit and udev rules are firmware-config's
+#     own, byte for byte; the unit passes `systemd-analyze verify` offline
+#     in the unpacked package (the udev rules' parser is
+#     firmware-config/udev_test.go: Debian 12 has no `udevadm verify`);
+#  3. the arm64 binary from the package runs under qemu-aarch64 with the
+#     arm64 libraries and reads a camera frame from a file through OpenCV;
+#  4. install, upgrade and purge with the real dpkg in a throw-away root:
+#     a copy-on-write overlay of this machine in a private mount namespace
+#     (debootstrap needs the network), so nothing here changes.
+#
+# Needs root (the overlay). Run by `make test-deb`, after `make deb`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail() {
+	echo "test-deb: FAIL: $*" >&2
+	exit 1
+}
+
+shopt -s nullglob
+debs=(build/deb/sztab_*_amd64.deb)
+[ "${#debs[@]}" -eq 1 ] || fail "want one build/deb/sztab_*_amd64.deb, found ${#debs[@]} (make deb; rm the old ones)"
+amd64="${debs[0]}"
+debs=(build/deb/sztab_*_arm64.deb)
+[ "${#debs[@]}" -eq 1 ] || fail "want one build/deb/sztab_*_arm64.deb, found ${#debs[@]}"
+arm64="${debs[0]}"
+version=$(dpkg-deb -f "$amd64" Version)
+
+work=$(mktemp -d /tmp/sztab-test-deb.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# 1. lintian
+for deb in "$amd64" "$arm64"; do
+	echo "test-deb: lintian $deb"
+	# (lintian's own note that it runs as root is not about the package)
+	out=$(lintian --fail-on error,warning --display-level '>=pedantic' --no-tag-display-limit "$deb" 2>&1 |
+		grep -v '^running with root privileges is not recommended!$'; exit "${PIPESTATUS[0]}") || {
+		echo "$out"
+		fail "lintian $deb"
+	}
+	if [ -n "$out" ]; then
+		echo "$out"
+		fail "lintian said something about $deb"
+	fi
+done
+
+# 2. the files they carry
+for deb in "$amd64" "$arm64"; do
+	root="$work/$(basename "$deb" .deb)"
+	dpkg-deb -x "$deb" "$root"
+	cmp firmware-config/systemd/sztab.service "$root/lib/systemd/system/sztab.service" || fail "$deb: the unit is not firmware-config's"
+	cmp firmware-config/udev/99-sztab.rules "$root/lib/udev/rules.d/99-sztab.rules" || fail "$deb: the udev rules are not firmware-config's"
+	cmp firmware-config/table.example.yaml "$root/etc/sztab/table.example.yaml" || fail "$deb: the example config is not firmware-config's"
+	dpkg-deb -f "$deb" Depends | grep -q 'libopencv-core406' || fail "$deb: Depends has no OpenCV: $(dpkg-deb -f "$deb" Depends)"
+	# Every file under /etc is a conffile.
+	diff <(cd "$root" && find etc -type f | sed 's|^|/|' | sort) \
+		<(dpkg-deb -I "$deb" conffiles | sort) || fail "$deb: conffiles"
+done
+root="$work/$(basename "$amd64" .deb)"
+mkdir -p "$root/usr/lib/systemd"
+cp -a /usr/lib/systemd/system "$root/usr/lib/systemd/"
+echo "test-deb: systemd-analyze verify (the package's unit, offline)"
+out=$(SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$root/lib/systemd/system/sztab.service" 2>&1) ||
+	fail "systemd-analyze verify: $out"
+[ -z "$out" ] || fail "systemd-analyze verify: $out"
+
+# 3. the arm64 binary under qemu-aarch64, reading a frame through OpenCV
+root="$work/$(basename "$arm64" .deb)"
+bin="$root/usr/bin/sztab"
+file -b "$bin" | grep -q 'ARM aarch64' || fail "$bin is not arm64: $(file -b "$bin")"
+frame=vision/testdata/golden/hands-2304x1296.jpg
+echo "test-deb: qemu-aarch64 $bin version --frame $frame"
+out=$(qemu-aarch64 -L build/arm64-sysroot "$bin" version --frame "$frame") || fail "arm64 sztab version: $out"
+echo "$out"
+grep -q "^OpenCV: 4\." <<<"$out" || fail "the arm64 binary has no OpenCV"
+grep -q "hands-2304x1296.jpg 2304x1296$" <<<"$out" || fail "the arm64 binary did not read the frame"
+if out=$(qemu-aarch64 -L build/arm64-sysroot "$bin" version --frame "$work/none.jpg" 2>&1); then
+	fail "a missing frame was read: $out"
+fi
+
+# 4. install, upgrade, purge (amd64: this machine's architecture)
+old="${version}~old"
+echo "test-deb: the older package $old (the same binary)"
+dpkg-deb -x "$amd64" "$work/old-bin"
+SZTAB_DEB_VERSION="$old" SZTAB_DEB_BIN="$work/old-bin/usr/bin/sztab" scripts/deb.sh amd64 >/dev/null
+olddeb="build/deb/sztab_${old}_amd64.deb"
+trap 'rm -rf "$work" "$olddeb" "build/deb/sztab_${old}_amd64"' EXIT
+
+mnt="$work/root"
+mkdir -p "$mnt" "$work/ov"
+cp "$olddeb" "$amd64" scripts/test-deb-root.sh "$work/"
+echo "test-deb: install $old, upgrade to $version, remove, purge in an overlay of /"
+unshare --mount --propagation private bash -euo pipefail -c '
+	work=$1
+	mount -t tmpfs tmpfs "$work/ov"
+	mkdir "$work/ov/upper" "$work/ov/work"
+	mount -t overlay overlay -o "lowerdir=/,upperdir=$work/ov/upper,workdir=$work/ov/work" "$work/root"
+	mount -t proc proc "$work/root/proc"
+	mount --rbind /dev "$work/root/dev"
+	mount -t tmpfs tmpfs "$work/root/run"
+	mount -t tmpfs tmpfs "$work/root/tmp"
+	cp "$work"/*.deb "$work/test-deb-root.sh" "$work/root/tmp/"
+	chroot "$work/root" bash /tmp/test-deb-root.sh "/tmp/$(basename "$2")" "/tmp/$(basename "$3")" "$4"
+' _ "$work" "$olddeb" "$amd64" "$version"
+echo "test-deb: ok ($amd64, $arm64)"
