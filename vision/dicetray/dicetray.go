@@ -78,12 +78,19 @@ type Options struct {
 	// places it off by that height's parallax, which a tray's own camera
 	// straight above makes small.
 	Table *geom.Homography
+	// Classical picks the pure-Go classical reader (Reader) in Open
+	// instead of the learned one: it reads the project's rendered trays
+	// (vision/synth) but few real dice (docs/camera.md).
+	Classical bool
 }
 
 // Die is one die found in the frame.
 type Die struct {
 	// Centre is the top face's centre in the image.
 	Centre geom.Vec2 `json:"centre_px"`
+	// Side is the die's side in the image, pixels, when the reader
+	// measures it per die (the learned reader does).
+	Side float64 `json:"side_px,omitempty"`
 	// Table is the centre in table millimetres, when Options.Table is set.
 	Table *geom.Vec2 `json:"table_mm,omitempty"`
 	// Value is the face up, 1–6; 0 when the die is unreadable.
@@ -132,6 +139,9 @@ func (r Reading) Unreadable() int {
 // ErrNoDieSize is returned when no die side is given and none can be
 // estimated from the frame (no blob there looks like a die).
 var ErrNoDieSize = errors.New("dicetray: no die size given and none found in the frame")
+
+// Close does nothing: the classical reader holds no OpenCV memory.
+func (r *Reader) Close() error { return nil }
 
 // Reader reads frames; it keeps its buffers between frames and is not
 // safe for concurrent use.
