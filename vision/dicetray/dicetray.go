@@ -26,7 +26,9 @@
 //     layout is a value; anything else with pips or straight sides is a
 //     die read as unreadable, with the reason; the rest is not a die.
 //
-// It is pure Go (no OpenCV), so it runs with or without cgo. vision/synth
+// This classical reader is pure Go (no OpenCV), so it runs with or
+// without cgo; the learned reader (learned.go, OpenCV's dnn) reads real
+// dice and is what Open gives unless Options.Classical. vision/synth
 // renders trays with their truth for the tests.
 //
 // Into the table: a Reading is not a roll until the tray has settled
