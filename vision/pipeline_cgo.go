@@ -148,6 +148,9 @@ func (p *Pipeline) Close() error {
 	}
 	p.still.Close()
 	p.ter.close()
+	if p.tray != nil {
+		p.tray.reader.Close()
+	}
 	return p.snapFrame.Close()
 }
 

@@ -33,6 +33,11 @@ type TrayConfig struct {
 	// Device names the tray in the rolls it gives and in the fairness
 	// watch ("tray").
 	Device string `yaml:"device"`
+	// Reader is the dice reader: "learned" (the default; trained on
+	// photographs of real dice) or "classical" (pure Go; reads the
+	// project's rendered trays, few real dice). docs/camera.md compares
+	// them.
+	Reader string `yaml:"reader"`
 }
 
 // Rect is the tray's region as a rectangle.
@@ -47,6 +52,9 @@ func (t *TrayConfig) defaults() {
 	if t.Device == "" {
 		t.Device = "tray"
 	}
+	if t.Reader == "" {
+		t.Reader = "learned"
+	}
 }
 
 func (t TrayConfig) validate(bad func(key, format string, args ...any)) {
@@ -58,6 +66,9 @@ func (t TrayConfig) validate(bad func(key, format string, args ...any)) {
 	}
 	if math.IsNaN(t.Parallax) || t.Parallax < 0 || t.Parallax > 0.2 {
 		bad("dice_tray.parallax", "%g: want 0–0.2 (a die's side over the camera's height)", t.Parallax)
+	}
+	if t.Reader != "learned" && t.Reader != "classical" {
+		bad("dice_tray.reader", "%q: want learned or classical", t.Reader)
 	}
 	if t.SettleFrames < 2 || t.SettleFrames > 100 {
 		bad("dice_tray.settle_frames", "%d: want 2–100", t.SettleFrames)
@@ -83,7 +94,7 @@ func (t Tray) Reading() dicetray.Reading {
 // trayState reads the tray in each frame and keeps its settled reading.
 type trayState struct {
 	cfg    TrayConfig
-	reader *dicetray.Reader
+	reader dicetray.TrayReader
 	settle *dicetray.Settler
 	buf    []byte
 	// fresh is set when a frame settled a new reading that no snapshot
@@ -93,7 +104,7 @@ type trayState struct {
 }
 
 func newTrayState(cfg TrayConfig) (*trayState, error) {
-	r, err := dicetray.NewReader(dicetray.Options{SidePx: cfg.DieSidePx, Parallax: cfg.Parallax})
+	r, err := dicetray.Open(dicetray.Options{SidePx: cfg.DieSidePx, Parallax: cfg.Parallax, Classical: cfg.Reader == "classical"})
 	if err != nil {
 		return nil, fmt.Errorf("vision: camera.dice_tray: %w", err)
 	}

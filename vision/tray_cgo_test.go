@@ -47,7 +47,9 @@ func TestPipelineTray(t *testing.T) {
 	}
 	cfg := testConfig()
 	cfg.StillFrames = 3
-	cfg.DiceTray = &TrayConfig{Region: [4]int{ox, oy, im1.Width, im1.Height}, DieSidePx: t1.Truth()[0].SidePx, Parallax: t1.Parallax(16)}
+	// rendered trays: the classical reader's (the learned one is trained
+	// and tested on real photographs, vision/dicetray's TestRealPhotos)
+	cfg.DiceTray = &TrayConfig{Region: [4]int{ox, oy, im1.Width, im1.Height}, DieSidePx: t1.Truth()[0].SidePx, Parallax: t1.Parallax(16), Reader: "classical"}
 	cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)

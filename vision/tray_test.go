@@ -62,7 +62,8 @@ func truthValues(tr *synth.Tray) (vals []int, unreadable int) {
 func TestTraySettles(t *testing.T) {
 	f1, w, h, region, tr1 := trayFrame(t, 6, 0, 11, 50, 40)
 	f2, _, _, _, tr2 := trayFrame(t, 5, 1, 12, 50, 40)
-	cfg := TrayConfig{Region: region, DieSidePx: tr1.Truth()[0].SidePx, Parallax: tr1.Parallax(16)}
+	// rendered trays: the classical reader's, pure Go
+	cfg := TrayConfig{Region: region, DieSidePx: tr1.Truth()[0].SidePx, Parallax: tr1.Parallax(16), Reader: "classical"}
 	cfg.defaults()
 	ts, err := newTrayState(cfg)
 	if err != nil {
@@ -131,7 +132,7 @@ func TestTrayConfig(t *testing.T) {
 	if err := base().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c := base(); c.DiceTray.SettleFrames != 3 || c.DiceTray.Device != "tray" {
+	if c := base(); c.DiceTray.SettleFrames != 3 || c.DiceTray.Device != "tray" || c.DiceTray.Reader != "learned" {
 		t.Errorf("defaults: %+v", *c.DiceTray)
 	}
 	for _, c := range []struct {
@@ -143,6 +144,7 @@ func TestTrayConfig(t *testing.T) {
 		{"dice_tray.die_side_px", func(t *TrayConfig) { t.DieSidePx = 5 }},
 		{"dice_tray.parallax", func(t *TrayConfig) { t.Parallax = 0.5 }},
 		{"dice_tray.settle_frames", func(t *TrayConfig) { t.SettleFrames = 1 }},
+		{"dice_tray.reader", func(t *TrayConfig) { t.Reader = "neural" }},
 	} {
 		cfg := base()
 		c.set(cfg.DiceTray)

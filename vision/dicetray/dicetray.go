@@ -26,7 +26,9 @@
 //     layout is a value; anything else with pips or straight sides is a
 //     die read as unreadable, with the reason; the rest is not a die.
 //
-// It is pure Go (no OpenCV), so it runs with or without cgo. vision/synth
+// This classical reader is pure Go (no OpenCV), so it runs with or
+// without cgo; the learned reader (learned.go, OpenCV's dnn) reads real
+// dice and is what Open gives unless Options.Classical. vision/synth
 // renders trays with their truth for the tests.
 //
 // Into the table: a Reading is not a roll until the tray has settled
@@ -78,12 +80,19 @@ type Options struct {
 	// places it off by that height's parallax, which a tray's own camera
 	// straight above makes small.
 	Table *geom.Homography
+	// Classical picks the pure-Go classical reader (Reader) in Open
+	// instead of the learned one: it reads the project's rendered trays
+	// (vision/synth) but few real dice (docs/camera.md).
+	Classical bool
 }
 
 // Die is one die found in the frame.
 type Die struct {
 	// Centre is the top face's centre in the image.
 	Centre geom.Vec2 `json:"centre_px"`
+	// Side is the die's side in the image, pixels, when the reader
+	// measures it per die (the learned reader does).
+	Side float64 `json:"side_px,omitempty"`
 	// Table is the centre in table millimetres, when Options.Table is set.
 	Table *geom.Vec2 `json:"table_mm,omitempty"`
 	// Value is the face up, 1–6; 0 when the die is unreadable.
@@ -132,6 +141,9 @@ func (r Reading) Unreadable() int {
 // ErrNoDieSize is returned when no die side is given and none can be
 // estimated from the frame (no blob there looks like a die).
 var ErrNoDieSize = errors.New("dicetray: no die size given and none found in the frame")
+
+// Close does nothing: the classical reader holds no OpenCV memory.
+func (r *Reader) Close() error { return nil }
 
 // Reader reads frames; it keeps its buffers between frames and is not
 // safe for concurrent use.
