@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sztab/sztab/internal/brokertest"
+	"github.com/sztab/sztab/internal/wait"
+)
+
+// walkThrough is a fenced block of the docs marked as the walk-through
+// (```sh walkthrough): its commands, comments dropped and continued lines
+// joined.
+func walkThrough(t *testing.T, doc []byte) []string {
+	t.Helper()
+	var lines []string
+	in, found := false, false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case !in && strings.TrimSpace(line) == "```sh walkthrough":
+			in, found = true, true
+		case in && strings.TrimSpace(line) == "```":
+			in = false
+		case in:
+			lines = append(lines, line)
+		}
+	}
+	if !found || in {
+		t.Fatal("the docs have no closed ```sh walkthrough block")
+	}
+	var cmds []string
+	cur := ""
+	for _, line := range lines {
+		line = strings.TrimSpace(line)
+		if cur == "" && (line == "" || strings.HasPrefix(line, "#")) {
+			continue
+		}
+		if more, ok := strings.CutSuffix(line, `\`); ok {
+			cur += more
+			continue
+		}
+		cmds = append(cmds, strings.Join(strings.Fields(cur+line), " "))
+		cur = ""
+	}
+	if cur != "" {
+		t.Fatalf("the walk-through ends in a continued line: %q", cur)
+	}
+	return cmds
+}
+
+var placeholder = regexp.MustCompile(`\$[A-Z_]+`)
+
+// runWalkThrough runs the commands in the current directory: `sztab …`
+// through the binary's own command tree (in the background when the line
+// ends in &), `cp` and `export`; anything else, or a placeholder not in
+// vars, fails the test. It returns a function that stops the background
+// commands and reports their errors.
+func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var background []chan error
+	var names []string
+	stop = func() {
+		cancel()
+		for i, done := range background {
+			if err := <-done; err != nil {
+				t.Errorf("%s: %v", names[i], err)
+			}
+		}
+		background = nil
+	}
+	for _, line := range cmds {
+		expanded := placeholder.ReplaceAllStringFunc(line, func(v string) string {
+			val, ok := vars[v[1:]]
+			if !ok {
+				t.Fatalf("the walk-through's %q: no value for %s", line, v)
+			}
+			return val
+		})
+		args := strings.Fields(expanded)
+		bg := args[len(args)-1] == "&"
+		if bg {
+			args = args[:len(args)-1]
+		}
+		switch args[0] {
+		case "export":
+			k, v, ok := strings.Cut(args[1], "=")
+			if len(args) != 2 || !ok {
+				t.Fatalf("the walk-through's %q: want export NAME=VALUE", line)
+			}
+			t.Setenv(k, v)
+		case "cp":
+			b, err := os.ReadFile(args[1])
+			if err != nil || len(args) != 3 {
+				t.Fatalf("the walk-through's %q: %v", line, err)
+			}
+			if err := os.WriteFile(args[2], b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case "sztab":
+			root := newRoot()
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			root.SetArgs(args[1:])
+			if !bg {
+				if err := root.Execute(); err != nil {
+					t.Fatalf("the walk-through's %q: %v", line, err)
+				}
+				continue
+			}
+			done := make(chan error, 1)
+			go func() { done <- root.ExecuteContext(ctx) }()
+			background = append(background, done)
+			names = append(names, line)
+		default:
+			t.Fatalf("the walk-through's %q: the test runs sztab, cp and export only", line)
+		}
+	}
+	return stop
+}
+
+// The docs' tournament night (docs/venue.md, "The tournament night, step
+// by step"), command by command as the doc has them, on Mosquitto with the
+// shipped mosquitto.conf.example and acl.example verbatim: the keys are
+// made, the venue connects once under its login and stays connected, and
+// nothing in its log or the broker's says it was pushed off or
+// reconnected.
+func TestTournamentNightWalkThrough(t *testing.T) {
+	repo := brokertest.Root(t)
+	doc, err := os.ReadFile(filepath.Join(repo, "docs/venue.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := walkThrough(t, doc)
+	broker := brokertest.StartShippedMosquitto(t, "hala-kolejowa", brokertest.Login{User: "venue", Password: "v1"})
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// The commands' log (each sets slog's default on os.Stderr).
+	logFile, err := os.Create(filepath.Join(dir, "sztab.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = logFile
+	defer func() { os.Stderr = stderr }()
+	stop := runWalkThrough(t, cmds, map[string]string{
+		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo",
+		"LISTEN": fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0]),
+	})
+	defer stop()
+	for _, key := range []string{"keys/t01.key", "keys/t01.key.pub", "keys/t02.key", "keys/t02.key.pub"} {
+		if _, err := os.Stat(key); err != nil {
+			t.Errorf("after the walk-through's keygen: %v", err)
+		}
+	}
+	wait.Until(t, "the venue's login on Mosquitto", func() bool { return strings.Contains(broker.FullLog(), " u'venue'") })
+	// A connection pushed off comes back within a second (paho's retry):
+	// three seconds show a loop many times over.
+	time.Sleep(3 * time.Second)
+	stop()
+	log, _ := os.ReadFile(logFile.Name())
+	for _, bad := range []string{"reconnecting", "lost the"} {
+		if strings.Contains(string(log), bad) {
+			t.Errorf("the commands' log says %q:\n%s", bad, log)
+		}
+	}
+	if !strings.Contains(string(log), "venue") {
+		t.Errorf("the venue logged nothing (is the log captured?):\n%s", log)
+	}
+	full := broker.FullLog()
+	if n := strings.Count(full, "already connected"); n > 0 {
+		t.Errorf("Mosquitto closed a connection for another of the same login %d times:\n%s", n, broker.Log())
+	}
+	if n := strings.Count(full, " u'venue'"); n != 1 {
+		t.Errorf("the venue connected %d times, want once:\n%s", n, broker.Log())
+	}
+}
