@@ -2,15 +2,23 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/brokertest"
 	"github.com/sztab/sztab/internal/wait"
 )
@@ -129,8 +137,10 @@ func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) (stop f
 // The docs' tournament night (docs/venue.md, "The tournament night, step
 // by step"), command by command as the doc has them, on Mosquitto with the
 // shipped mosquitto.conf.example and acl.example verbatim: the keys are
-// made, the venue connects once under its login and stays connected, and
-// nothing in its log or the broker's says it was pushed off or
+// made, the venue connects once under its login and stays connected; the
+// organiser pairs round 1 and corrects t02 on the page, and each table
+// hears its pairing and the correction through the shipped ACL; and
+// nothing in the log or the broker's says the venue was pushed off or
 // reconnected.
 func TestTournamentNightWalkThrough(t *testing.T) {
 	repo := brokertest.Root(t)
@@ -139,7 +149,8 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := walkThrough(t, doc)
-	broker := brokertest.StartShippedMosquitto(t, "hala-kolejowa", brokertest.Login{User: "venue", Password: "v1"})
+	broker := brokertest.StartShippedMosquitto(t, "hala-kolejowa", brokertest.Login{User: "venue", Password: "v1"},
+		brokertest.Login{User: "sedzia", Password: "s1"})
 	dir := t.TempDir()
 	t.Chdir(dir)
 	// The commands' log (each sets slog's default on os.Stderr).
@@ -150,9 +161,9 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	stderr := os.Stderr
 	os.Stderr = logFile
 	defer func() { os.Stderr = stderr }()
+	listen := fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0])
 	stop := runWalkThrough(t, cmds, map[string]string{
-		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo",
-		"LISTEN": fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0]),
+		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo", "LISTEN": listen,
 	})
 	defer stop()
 	for _, key := range []string{"keys/t01.key", "keys/t01.key.pub", "keys/t02.key", "keys/t02.key.pub"} {
@@ -161,6 +172,59 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 		}
 	}
 	wait.Until(t, "the venue's login on Mosquitto", func() bool { return strings.Contains(broker.FullLog(), " u'venue'") })
+
+	// The referee's login (it reads sztab/#) sees what the venue tells the
+	// tables: Mosquitto drops a write its ACL denies without a word to
+	// the writer, so only a reader shows the venue's login may write it.
+	var mu sync.Mutex
+	pairings := map[string]wire.PairingMessage{}
+	ref := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL()).SetClientID("sedzia").SetUsername("sedzia").SetPassword("s1"))
+	if tok := ref.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("the referee's login: %v", tok.Error())
+	}
+	defer ref.Disconnect(50)
+	ref.Subscribe("sztab/v1/hala-kolejowa/+/pairing", 1, func(_ paho.Client, msg paho.Message) {
+		var p wire.PairingMessage
+		if json.Unmarshal(msg.Payload(), &p) == nil {
+			mu.Lock()
+			pairings[p.Table] = p
+			mu.Unlock()
+		}
+	}).Wait()
+	pairing := func(table string) wire.PairingMessage { mu.Lock(); defer mu.Unlock(); return pairings[table] }
+
+	// The organiser signs in, pairs round 1 and enters table t02's result
+	// from its paper card (the table never sent one).
+	base := "http://" + listen
+	jar, _ := cookiejar.New(nil)
+	web := &http.Client{Jar: jar, Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	form := func(path string, values url.Values) {
+		t.Helper()
+		resp, err := web.PostForm(base+path, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther || strings.Contains(resp.Header.Get("Location"), "error") {
+			t.Fatalf("POST %s: %s to %q\n%s", path, resp.Status, resp.Header.Get("Location"), body)
+		}
+	}
+	wait.Until(t, "the venue's pages", func() bool {
+		resp, err := web.Get(base + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	})
+	form("/login", url.Values{"user": {"organizator"}, "password": {"orga-haslo"}, "next": {"/organiser"}})
+	form("/organiser/pair", url.Values{})
+	wait.Until(t, "round 1's pairings at both tables", func() bool {
+		return pairing("t01").Round == 1 && pairing("t02").Round == 1 && len(pairing("t01").Players) == 2 && len(pairing("t02").Players) == 2
+	})
+	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t02"}, "outcome1": {"win"}, "score1": {"12"},
+		"outcome2": {"loss"}, "score2": {"4"}, "reason": {"karta wyniku podpisana przez obu graczy"}})
+	wait.Until(t, "t02's corrected result at the table", func() bool { return pairing("t02").Result == "corrected" })
 	// A connection pushed off comes back within a second (paho's retry):
 	// three seconds show a loop many times over.
 	time.Sleep(3 * time.Second)
