@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -158,9 +159,9 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := os.Stderr
+	stderr, logger := os.Stderr, slog.Default()
 	os.Stderr = logFile
-	defer func() { os.Stderr = stderr }()
+	defer func() { os.Stderr = stderr; slog.SetDefault(logger); logFile.Close() }()
 	listen := fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0])
 	stop := runWalkThrough(t, cmds, map[string]string{
 		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo", "LISTEN": listen,
