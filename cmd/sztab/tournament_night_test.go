@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,6 +228,20 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t02"}, "outcome1": {"win"}, "score1": {"12"},
 		"outcome2": {"loss"}, "score2": {"4"}, "reason": {"karta wyniku podpisana przez obu graczy"}})
 	wait.Until(t, "t02's corrected result at the table", func() bool { return pairing("t02").Result == "corrected" })
+	// The standings count the correction: t02's seat 1 won (3 points).
+	resp, err := web.Get(base + "/organiser/csv/standings.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(resp.Body).ReadAll()
+	resp.Body.Close()
+	if err != nil || len(rows) != 5 || strings.Join(rows[0][:6], ",") != "rank,tied,player,name,club,points" {
+		t.Fatalf("standings.csv: %v\n%v", err, rows)
+	}
+	winner := pairing("t02").Players[0]
+	if !slices.ContainsFunc(rows[1:], func(r []string) bool { return r[3] == winner && r[5] == "3" }) {
+		t.Errorf("standings.csv has no 3 points for %s, t02's winner by the correction:\n%v", winner, rows)
+	}
 	// A connection pushed off comes back within a second (paho's retry):
 	// three seconds show a loop many times over.
 	time.Sleep(3 * time.Second)
