@@ -141,7 +141,8 @@ func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) (stop f
 // by step"), command by command as the doc has them, on Mosquitto with the
 // shipped mosquitto.conf.example and acl.example verbatim: the keys are
 // made, the venue connects once under its login and stays connected; the
-// organiser pairs round 1 and corrects t02 on the page, and each table
+// organiser pairs round 1, corrects t02 then t01 on the page and pairs
+// round 2 (refused while t01 had no result), and each table
 // hears its pairing and the correction through the shipped ACL; and
 // nothing in the log or the broker's says the venue was pushed off or
 // reconnected.
@@ -242,6 +243,22 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	if !slices.ContainsFunc(rows[1:], func(r []string) bool { return r[3] == winner && r[5] == "3" }) {
 		t.Errorf("standings.csv has no 3 points for %s, t02's winner by the correction:\n%v", winner, rows)
 	}
+	// Round 2: refused while t01 has no result; t01's card entered (a
+	// draw), the round pairs and both tables hear it.
+	resp, err = web.PostForm(base+"/organiser/pair", url.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict {
+		t.Errorf("pairing round 2 with t01's result missing: %s, want 409", resp.Status)
+	}
+	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t01"}, "outcome1": {"draw"}, "score1": {"6"},
+		"outcome2": {"draw"}, "score2": {"6"}, "reason": {"karta wyniku: remis"}})
+	form("/organiser/pair", url.Values{})
+	wait.Until(t, "round 2's pairings at both tables", func() bool {
+		return pairing("t01").Round == 2 && pairing("t02").Round == 2 && pairing("t01").Result == "awaiting" && pairing("t02").Result == "awaiting"
+	})
 	// A connection pushed off comes back within a second (paho's retry):
 	// three seconds show a loop many times over.
 	time.Sleep(3 * time.Second)
