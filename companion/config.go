@@ -182,6 +182,9 @@ type DisplayConfig struct {
 	PublicURL string                     `yaml:"public_url"`
 	Referee   display.Credential         `yaml:"referee"`
 	Players   []display.PlayerCredential `yaml:"players"`
+	// Displays are the read-only screens (walls, TVs) that sign in with a
+	// token URL as viewers of the public view (docs/screens.md#kiosk).
+	Displays []display.DisplayToken `yaml:"displays"`
 	// TLS serves the screens over HTTPS: cert_file and key_file (PEM).
 	TLS display.TLSFiles `yaml:"tls"`
 	// MaxConnections caps the screens' connections (0: 256).
@@ -443,6 +446,9 @@ func (c *Config) check() error {
 	}
 	if (c.Display.Referee.User == "") != (c.Display.Referee.Password == "") {
 		return c.errAt("display.referee", "user and password go together")
+	}
+	if why := display.CheckDisplayTokens(c.Display.Displays); why != "" {
+		return c.errAt("display.displays", "display.%s", why)
 	}
 	seen := map[int]bool{}
 	for i, p := range c.Display.Players {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/companion/display"
 )
 
 const goodConfig = `venue: klub
@@ -64,6 +66,9 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"empty", "", "empty", 0},
 		{"missing tags", strings.Replace(goodConfig, "tags: tags.yaml\n", "", 1), "tags", 0},
 		{"simulated script missing", goodConfig + "hardware:\n  simulated: nope.jsonl\n", "hardware.simulated", 10},
+		{"a short display token", goodConfig + "display:\n  displays:\n    - {name: wall, token: abc}\n", "display.displays: display.displays[0] (wall): the token must be 20 to 128", 11},
+		{"a display name twice", goodConfig + "display:\n  displays:\n    - {name: wall, token: 0123456789abcdef0123}\n    - {name: wall, token: 0123456789abcdef0124}\n",
+			"display.displays[1]: name wall listed twice", 11},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,5 +257,27 @@ func TestGameConfigKeepsTheGamesPartOnly(t *testing.T) {
 				t.Errorf("kept does not read back: %v", err)
 			}
 		})
+	}
+}
+
+// The display tokens of docs/screens.md's kiosk section, as written there,
+// are a config the table takes.
+func TestKioskDocsConfig(t *testing.T) {
+	doc, err := os.ReadFile("../docs/screens.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, kiosk, ok := strings.Cut(string(doc), "\n## Kiosk\n")
+	_, block, ok2 := strings.Cut(kiosk, "```yaml\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/screens.md: no yaml block under ## Kiosk")
+	}
+	cfg, err := ParseConfig("table.yaml", []byte(goodConfig+block))
+	if err != nil {
+		t.Fatalf("the kiosk example:\n%s\n%v", block, err)
+	}
+	if d := cfg.Display.Displays; len(d) != 2 || d[0].Name != "wall" || len(d[0].Token) < display.MinDisplayToken {
+		t.Errorf("displays %+v: want the wall and the TV", d)
 	}
 }

@@ -31,7 +31,7 @@ func (d *Daemon) startScreens() error {
 	}
 	spec := d.table.spec
 	srv := &display.Server{
-		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Log: d.log,
+		Feed: d.feed, Kind: "table", Referee: d.cfg.Display.Referee, Players: d.cfg.Display.Players, Displays: d.cfg.Display.Displays, Log: d.log,
 		Heartbeat: d.opts.Heartbeat, SessionKey: key, Clock: d.opts.Clock,
 		Commands: spec.Commands, Game: spec.ID, Panel: spec.Panel,
 		Command: func(a display.Audience, c wire.Command) error {

@@ -41,6 +41,9 @@ type Server struct {
 	Kind    string
 	Referee Credential
 	Players []PlayerCredential
+	// Displays are the read-only screens' tokens: each signs in as a viewer
+	// of the public view only (see DisplayToken).
+	Displays []DisplayToken
 	// Command receives the commands of the referee's and the players'
 	// pages, checked against Commands; nil disables the controls. An error
 	// wrapping ErrSlowDown is answered 429 (the sender is over its rate),
@@ -121,6 +124,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.HandleFunc("GET /stream", s.stream)
 	mux.HandleFunc("POST /client-error", s.sameOrigin(s.clientError))
+	mux.HandleFunc("GET /kiosk/{token}", s.kioskPath)
 	if s.Kind == "hub" {
 		mux.HandleFunc("GET /{$}", s.page("hub", Public))
 		if s.Referee.User != "" {
@@ -181,6 +185,11 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 
 func (s *Server) page(name string, a Audience) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); a == Public && q.Has("display") {
+			// A display's token URL: sign in, then the page without it.
+			s.kiosk(w, r, q.Get("display"), r.URL.Path)
+			return
+		}
 		if !s.allowed(r, a) {
 			if got, ok := s.sessionOf(r); ok {
 				// Signed in, but for another seat: say so rather than
@@ -231,7 +240,9 @@ func (s *Server) errorPage(w http.ResponseWriter, code int, pl, en, path string)
 // a link to their own page and a way to sign out.
 func (s *Server) forbiddenPage(w http.ResponseWriter, got Audience, path string) {
 	whoPL, whoEN, own := "sędzia", "the referee", "/referee"
-	if seat, ok := strings.CutPrefix(string(got), "player/"); ok {
+	if name, ok := viewerName(got); ok {
+		whoPL, whoEN, own = "ekran "+name+", tylko widok publiczny", "display "+name+", the public view only", "/"
+	} else if seat, ok := strings.CutPrefix(string(got), "player/"); ok {
 		whoPL, whoEN, own = "gracz "+seat, "player "+seat, "/"+string(got)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -415,6 +426,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 // seat; the answer comes on the page's event stream.
 func (s *Server) command(w http.ResponseWriter, r *http.Request) {
 	got, ok := s.sessionOf(r)
+	if _, viewer := viewerName(got); viewer {
+		ok = false // a display only watches
+	}
 	if !ok || (r.URL.Path == "/referee/command" && got != Referee) {
 		http.Error(w, "display: sign in as the referee or a player to send commands", http.StatusForbidden)
 		return

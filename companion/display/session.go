@@ -16,6 +16,9 @@ const (
 	cookieName = "sztab_session"
 	// sessionLifetime is how long a sign-in lasts.
 	sessionLifetime = 12 * time.Hour
+	// viewerLifetime is how long a display's sign-in lasts: a wall that
+	// runs for days stays signed in (its token, not the clock, revokes it).
+	viewerLifetime = 30 * 24 * time.Hour
 	// maxCookie bounds what the parser looks at; a real cookie is under 100
 	// bytes.
 	maxCookie = 512
@@ -38,6 +41,9 @@ const (
 func (s *Server) credential(a Audience) (Credential, bool) {
 	if a == Referee {
 		return s.Referee, s.Referee.User != "" && s.Referee.Password != ""
+	}
+	if name, ok := viewerName(a); ok {
+		return s.displayCredential(name)
 	}
 	for _, p := range s.Players {
 		if PlayerAudience(p.Seat) == a {
@@ -67,7 +73,11 @@ func writeField(h hash.Hash, f string) {
 // have a credential.
 func (s *Server) sign(a Audience) string {
 	c, _ := s.credential(a)
-	body := string(a) + "|" + strconv.FormatInt(s.now().Add(sessionLifetime).Unix(), 10)
+	life := sessionLifetime
+	if _, ok := viewerName(a); ok {
+		life = viewerLifetime
+	}
+	body := string(a) + "|" + strconv.FormatInt(s.now().Add(life).Unix(), 10)
 	return base64.RawURLEncoding.EncodeToString([]byte(body)) + "." + base64.RawURLEncoding.EncodeToString(sessionMAC(s.key, body, c))
 }
 
