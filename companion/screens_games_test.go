@@ -78,10 +78,7 @@ func TestScreensGames(t *testing.T) {
 				stage := map[bool]string{true: "end", false: "mid"}[part == 1]
 				base := pagecheck.Page{Game: g.id + "-" + stage, URL: "http://" + r.D.DisplayAddr(), IDs: g.ids, Allow: g.allow,
 					Ready: fmt.Sprintf(`document.body.dataset.stale === "0" && +document.body.dataset.seq >= %d`, r.D.Seq())}
-				table, referee, player := base, base, base
-				table.Name, table.Path = "table", "/"
-				referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
-				player.Name, player.Path, player.User, player.Password = "player", "/player/1", g.user, g.pass
+				table, referee, player := pagecheck.Roles(base, "/player/1", g.user, g.pass)
 				if part == 1 && *updateScreens {
 					shot := table
 					shot.Size, shot.Lang = pagecheck.TV1080, "pl"
@@ -91,7 +88,7 @@ func TestScreensGames(t *testing.T) {
 					pagecheck.Thumbnail(t, ctx, readmeShot(g.id), true)
 				}
 				if full {
-					for _, p := range append(append(pagecheck.Matrix(table, true), pagecheck.Matrix(referee, true)...), pagecheck.Matrix(player, true)...) {
+					for _, p := range pagecheck.Pages(table, referee, player, true) {
 						pagecheck.Run(t, ctx, p)
 					}
 				}

@@ -28,19 +28,8 @@ func TestScreensBitwa(t *testing.T) {
 	full := pagecheck.Full()
 	base := pagecheck.Page{Game: "bitwa", URL: "http://" + r.D.DisplayAddr(), IDs: ids, Allow: []string{"stol-1", "WP", "ACz"},
 		Ready: `document.body.dataset.stale === "0" && document.querySelector("[data-testid=round]") && document.querySelector("[data-testid=round]").dataset.round === "2" && !!document.querySelector("[data-testid=commander-wp-C]")`}
-	table, referee, player := base, base, base
-	table.Name, table.Path = "table", "/"
-	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
-	player.Name, player.Path, player.User, player.Password = "player", "/player/2", "janek", "janek"
-	pages := pagecheck.Matrix(table, full)
-	if full {
-		pages = append(pages, pagecheck.Matrix(referee, full)...)
-		pages = append(pages, pagecheck.Matrix(player, full)...)
-	} else {
-		player.Size, player.Lang = pagecheck.Phone, "pl"
-		pages = append(pages, player)
-	}
-	for _, p := range pages {
+	table, referee, player := pagecheck.Roles(base, "/player/2", "janek", "janek")
+	for _, p := range pagecheck.Pages(table, referee, player, full) {
 		pagecheck.Run(t, ctx, p)
 	}
 }

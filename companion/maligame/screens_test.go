@@ -20,17 +20,8 @@ var maliIDs = []string{"red-1", "red-2", "red-3", "green-1", "green-2", "green-3
 // the mover's page on a phone.
 func maliPages(url, ready, stage string, full bool) []pagecheck.Page {
 	base := pagecheck.Page{Game: "mali-" + stage, URL: url, IDs: maliIDs, Allow: []string{"stol-2"}, Ready: ready}
-	table, referee, player := base, base, base
-	table.Name, table.Path = "table", "/"
-	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
-	player.Name, player.Path, player.User, player.Password = "player", "/player/2", "bartek", "bartek"
-	pages := pagecheck.Matrix(table, full)
-	if full {
-		pages = append(pages, pagecheck.Matrix(referee, full)...)
-		return append(pages, pagecheck.Matrix(player, full)...)
-	}
-	player.Size, player.Lang = pagecheck.Phone, "pl"
-	return append(pages, player)
+	table, referee, player := pagecheck.Roles(base, "/player/2", "bartek", "bartek")
+	return pagecheck.Pages(table, referee, player, full)
 }
 
 // TestScreensMali: Mali's pages in Chromium (internal/pagecheck) in the

@@ -26,19 +26,8 @@ func TestScreensSkirmish(t *testing.T) {
 	full := pagecheck.Full()
 	base := pagecheck.Page{Game: "skirmish", URL: "http://" + r.D.DisplayAddr(), IDs: skirmishIDs, Allow: []string{"stol-1"},
 		Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=last-shot]")`}
-	table, referee, player := base, base, base
-	table.Name, table.Path = "table", "/"
-	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
-	player.Name, player.Path, player.User, player.Password = "player", "/player/1", "ania", "ania"
-	pages := pagecheck.Matrix(table, full)
-	if full {
-		pages = append(pages, pagecheck.Matrix(referee, full)...)
-		pages = append(pages, pagecheck.Matrix(player, full)...)
-	} else {
-		player.Size, player.Lang = pagecheck.Phone, "pl"
-		pages = append(pages, player)
-	}
-	for _, p := range pages {
+	table, referee, player := pagecheck.Roles(base, "/player/1", "ania", "ania")
+	for _, p := range pagecheck.Pages(table, referee, player, full) {
 		pagecheck.Run(t, ctx, p)
 	}
 

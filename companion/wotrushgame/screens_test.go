@@ -29,19 +29,8 @@ func TestScreensWotRush(t *testing.T) {
 	full := pagecheck.Full()
 	base := pagecheck.Page{Game: "wot-rush", URL: "http://" + r.D.DisplayAddr(), IDs: ids, Allow: []string{"stol-1", "of"}, // the game's name: "World of Tanks: Rush" in Polish too
 		Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=base-BASE-2-1][data-damaged='1']")`}
-	table, referee, player := base, base, base
-	table.Name, table.Path = "table", "/"
-	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
-	player.Name, player.Path, player.User, player.Password = "player", "/player/2", "bartek", "bartek"
-	pages := pagecheck.Matrix(table, full)
-	if full {
-		pages = append(pages, pagecheck.Matrix(referee, full)...)
-		pages = append(pages, pagecheck.Matrix(player, full)...)
-	} else {
-		player.Size, player.Lang = pagecheck.Phone, "pl"
-		pages = append(pages, player)
-	}
-	for _, p := range pages {
+	table, referee, player := pagecheck.Roles(base, "/player/2", "bartek", "bartek")
+	for _, p := range pagecheck.Pages(table, referee, player, full) {
 		pagecheck.Run(t, ctx, p)
 	}
 }

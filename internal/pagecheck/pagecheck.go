@@ -495,6 +495,30 @@ func Matrix(p Page, full bool) []Page {
 	return out
 }
 
+// Roles are a table's three pages from base: the table screen (/), the
+// referee's page signed in as the demo tables' referee, and the page of the
+// player at playerPath signed in with user and password.
+func Roles(base Page, playerPath, user, password string) (table, referee, player Page) {
+	table, referee, player = base, base, base
+	table.Name, table.Path = "table", "/"
+	referee.Name, referee.Path, referee.User, referee.Password = "referee", "/referee", "sedzia", "sedzia"
+	player.Name, player.Path, player.User, player.Password = "player", playerPath, user, password
+	return table, referee, player
+}
+
+// Pages are the pages to check when full: every page on every screen in
+// both languages; else make test's short form: the table screen on the
+// 1080p TV in both languages and the player's page on a phone in Polish.
+func Pages(table, referee, player Page, full bool) []Page {
+	pages := Matrix(table, full)
+	if full {
+		pages = append(pages, Matrix(referee, true)...)
+		return append(pages, Matrix(player, true)...)
+	}
+	player.Size, player.Lang = Phone, "pl"
+	return append(pages, player)
+}
+
 // Expect fails t unless the JavaScript condition holds on the page as it
 // is now (after Load or Check); what says what it means.
 func Expect(t testing.TB, ctx context.Context, what, cond string) {
