@@ -2,7 +2,6 @@ package bitwagame_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,18 +12,6 @@ import (
 
 func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
 	return tabletest.DemoConfigEdited(t, dir, "bitwa-warszawska.yaml", script, edits...)
-}
-
-// onClubBox is the config edit that plays the demo table on the club's test
-// box (companion/box/testdata): every name differs from the shipped sample
-// data, marked with a star, and nothing is assumed.
-func onClubBox(t testing.TB) []string {
-	t.Helper()
-	dir, err := filepath.Abs("../box/testdata/bitwa-warszawska")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"game: bitwa-warszawska\n", "game: bitwa-warszawska\nbox: " + dir + "\n"}
 }
 
 func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
@@ -91,7 +78,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var edits []string
 			if tc.club {
-				edits = onClubBox(t)
+				edits = tabletest.OnClubBox(t, "bitwa-warszawska")
 			}
 			dir := t.TempDir()
 			r, w := startWatched(t, demoTable(t, dir, true, edits...))

@@ -3,7 +3,6 @@ package maligame_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,18 +20,6 @@ import (
 
 func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
 	return tabletest.DemoConfigEdited(t, dir, "mali-powstancy.yaml", script, edits...)
-}
-
-// onClubBox is the config edit that plays the demo table on the club's test
-// box (companion/box/testdata): every name differs from the shipped sample
-// data, marked with a star, and nothing is assumed.
-func onClubBox(t testing.TB) []string {
-	t.Helper()
-	dir, err := filepath.Abs("../box/testdata/mali-powstancy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"game: mali-powstancy\n", "game: mali-powstancy\nbox: " + dir + "\n"}
 }
 
 // last is the newest public view the watcher saw.
@@ -82,7 +69,7 @@ func TestDemoThroughTheDaemon(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var edits []string
 			if tc.club {
-				edits = onClubBox(t)
+				edits = tabletest.OnClubBox(t, "mali-powstancy")
 			}
 			dir := t.TempDir()
 			r, w := tabletest.StartWatched(t, demoTable(t, dir, true, edits...), maligame.Spec)
@@ -167,7 +154,7 @@ func TestBrowserTableDrawsTheEnd(t *testing.T) {
 // On a club's box with nothing assumed the screens show no sample-data
 // badge.
 func TestBrowserNoSampleBadgeOnAClubBox(t *testing.T) {
-	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true, onClubBox(t)...), maligame.Spec)
+	r, w := tabletest.StartWatched(t, demoTable(t, t.TempDir(), true, tabletest.OnClubBox(t, "mali-powstancy")...), maligame.Spec)
 	defer r.Stop(t)
 	w.Until(t, "the game's end", func() bool { _, v := last(t, w); return v.Result != nil })
 	ctx := chromium.Start(t)

@@ -2,7 +2,6 @@ package west1920game_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,18 +12,6 @@ import (
 
 func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
 	return tabletest.DemoConfigEdited(t, dir, "west-1920.yaml", script, edits...)
-}
-
-// onClubBox is the config edit that plays the demo table on the club's test
-// box (companion/box/testdata): every name differs from the shipped sample
-// data, marked with a star, and nothing is assumed.
-func onClubBox(t testing.TB) []string {
-	t.Helper()
-	dir, err := filepath.Abs("../box/testdata/west-1920")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"game: west-1920\n", "game: west-1920\nbox: " + dir + "\n"}
 }
 
 // publicState is the part of the published view the test reads.
@@ -83,7 +70,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var edits []string
 			if tc.club {
-				edits = onClubBox(t)
+				edits = tabletest.OnClubBox(t, "west-1920")
 			}
 			dir := t.TempDir()
 			r, w := tabletest.StartWatched(t, demoTable(t, dir, true, edits...), west1920game.Spec)

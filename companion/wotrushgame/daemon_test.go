@@ -2,7 +2,6 @@ package wotrushgame_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,18 +12,6 @@ import (
 
 func demoTable(t testing.TB, dir string, script bool, edits ...string) *companion.Config {
 	return tabletest.DemoConfigEdited(t, dir, "wot-rush.yaml", script, edits...)
-}
-
-// onClubBox is the config edit that plays the demo table on the club's test
-// box (companion/box/testdata): every name differs from the shipped sample
-// data, marked with a star, and nothing is assumed.
-func onClubBox(t testing.TB) []string {
-	t.Helper()
-	dir, err := filepath.Abs("../box/testdata/wot-rush")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []string{"game: wot-rush\n", "game: wot-rush\nbox: " + dir + "\n"}
 }
 
 func start(t testing.TB, cfg *companion.Config) *tabletest.Running {
@@ -90,7 +77,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var edits []string
 			if tc.club {
-				edits = onClubBox(t)
+				edits = tabletest.OnClubBox(t, "wot-rush")
 			}
 			dir := t.TempDir()
 			r, w := startWatched(t, demoTable(t, dir, true, edits...))

@@ -33,6 +33,22 @@ func DemoConfig(t testing.TB, dir, file string, script bool) *companion.Config {
 	return DemoConfigEdited(t, dir, file, script)
 }
 
+// OnClubBox are the edits (for DemoConfigEdited) that play game's demo
+// table on the club's test box, companion/box/testdata/<game>: a pack that
+// differs from the shipped data (docs/box.md).
+func OnClubBox(t testing.TB, game string) []string {
+	t.Helper()
+	_, here, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("tabletest: no caller to find the club's box from")
+	}
+	dir := filepath.Join(filepath.Dir(here), "..", "..", "companion", "box", "testdata", game)
+	if _, err := os.Stat(filepath.Join(dir, "pack.yaml")); err != nil {
+		t.Fatalf("tabletest: the club's box of %s: %v", game, err)
+	}
+	return []string{"game: " + game + "\n", "game: " + game + "\nbox: " + dir + "\n"}
+}
+
 // DemoConfigEdited is DemoConfig with the config's text edited first:
 // edits are pairs of an old text, which must be there, and its
 // replacement (the first place it stands), for a twin of the demo table.
