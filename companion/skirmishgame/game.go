@@ -17,6 +17,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
@@ -144,6 +145,8 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		}
 		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
+	case in.Key != nil && in.Key.Key == "end_game":
+		return g.endGame(in)
 	case in.Key != nil:
 		if s := g.State(); in.From.Kind == wire.Seat && in.From.Seat() != s.ActiveSeat() {
 			// A player's page or topic acts for their seat, on their turn;
@@ -583,4 +586,30 @@ func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
 		}
 	}
 	return nil, rejected("no_new_marker", rules.Textf("kamera nie widzi nowego znacznika punktu celu", "the camera sees no new objective marker"))
+}
+
+// endGame is the referee's end of the game: its argument names the
+// winning faction or a player of it (none: no winner), its text is the
+// reason.
+func (g *Game) endGame(in companion.Input) ([]companion.Action, []companion.Notice) {
+	if in.From.Kind != wire.Ref {
+		return nil, rejected("referee_only", rules.Textf("grę kończy sędzia", "only the referee ends the game"))
+	}
+	s := g.State()
+	end := skirmish.EndGame{By: "referee", Reason: strings.TrimSpace(in.Text)}
+	if len(in.Args) > 1 {
+		return nil, rejected("bad_args", rules.Textf("end_game: podaj jednego zwycięzcę (frakcję lub gracza) albo nikogo", "end_game: name one winner (a faction or a player) or none"))
+	}
+	if len(in.Args) == 1 {
+		who := strings.TrimSpace(in.Args[0])
+		for _, p := range s.Players {
+			if strings.EqualFold(who, p.Faction) || strings.EqualFold(who, p.Name) {
+				end.Winner = p.Faction
+			}
+		}
+		if end.Winner == "" {
+			return nil, rejected("unknown_winner", rules.Textf("end_game: %q nie jest frakcją ani graczem tej gry", "end_game: %q is neither a faction nor a player of this game", who))
+		}
+	}
+	return []companion.Action{end}, nil
 }

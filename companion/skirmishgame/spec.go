@@ -39,6 +39,11 @@ var commands = append(wire.Vocabulary{
 	{Name: "roll", Label: rules.Text{PL: "Rzuć wirtualnie", EN: "Roll virtual dice"}, From: wire.Anyone, Watch: "r"},
 	{Name: "draw", Label: rules.Text{PL: "Dobierz rozkazy", EN: "Draw order cards"}, From: wire.Anyone, Watch: "d"},
 	{Name: "discard", Label: rules.Text{PL: "Odrzuć kartę rozkazu", EN: "Put an order card away"}, From: wire.Anyone},
+	// The referee ends the game (the rulebook: "gra kończy się kiedy
+	// odczuwalna jest nieprzyjemna atmosfera lub próbą oszustwa"; at a
+	// tournament, the round's time): the winning faction or player, or
+	// none for no winner; the reason is the command's text.
+	{Name: "end_game", Label: rules.Text{PL: "Zakończ grę (sędzia): zwycięzca", EN: "End the game (referee): the winner"}, From: wire.Ref, Args: []string{"winner?"}},
 }, wire.DiceKeys(wire.Anyone)...)
 
 // Summary is the game in a few lines: round and phase, the score, and

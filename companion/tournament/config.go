@@ -82,9 +82,25 @@ type Player struct {
 
 // Table is one table of the hall: its id (the table's config "table") and
 // the path of its public key PEM (sztab keygen), relative to the config.
+//
+// Game is the game the table plays when it is not the tournament's game:
+// a night of several games pairs everyone into one Swiss, each table
+// keeping its game (and the players meet the game of the table they are
+// paired at). Tables of different games count win/draw/loss points only.
 type Table struct {
-	ID  string `yaml:"id" json:"id"`
-	Key string `yaml:"key" json:"-"`
+	ID   string `yaml:"id" json:"id"`
+	Key  string `yaml:"key" json:"-"`
+	Game string `yaml:"game" json:"game,omitempty"`
+}
+
+// TableGame is the game table id plays: its own, or the tournament's.
+func (c *Config) TableGame(id string) string {
+	for _, tb := range c.Tables {
+		if tb.ID == id && tb.Game != "" {
+			return tb.Game
+		}
+	}
+	return c.Game
 }
 
 // The points modes.
@@ -344,6 +360,15 @@ func (c *Config) check(at func(key, format string, args ...any) error) error {
 		tables[tb.ID] = i
 		if tb.Key == "" {
 			return at(key+".key", "table %q has no key: its results could not be checked (the path of its public key, sztab keygen)", tb.ID)
+		}
+		if tb.Game == "" || tb.Game == c.Game {
+			continue
+		}
+		if _, ok := GameDefaults[tb.Game]; !ok {
+			return at(key+".game", "%q is not a game (want one of %s)", tb.Game, strings.Join(gameIDs(), ", "))
+		}
+		if c.Points.Mode == ModeVP {
+			return at(key+".game", "table %q plays %s, the tournament %s: points mode vp sums one game's own score; tables of different games count points mode wdl (win/draw/loss)", tb.ID, tb.Game, c.Game)
 		}
 	}
 	if len(c.Tables) == 0 {

@@ -144,8 +144,8 @@ func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal
 	switch {
 	case st.Venue != t.cfg.Venue:
 		return Result{}, refuse("a statement for venue %q, this tournament is at %q", clip(st.Venue), t.cfg.Venue)
-	case st.Game != t.cfg.Game:
-		return Result{}, refuse("a statement of game %q, this tournament plays %q", clip(st.Game), t.cfg.Game)
+	case st.Game != t.cfg.TableGame(table):
+		return Result{}, refuse("a statement of game %q, table %s plays %q", clip(st.Game), table, t.cfg.TableGame(table))
 	case st.Table != table:
 		return Result{}, refuse("the statement is table %q's, sent as table %q", clip(st.Table), table)
 	case !st.Finished:
