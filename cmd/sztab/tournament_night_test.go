@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -13,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +21,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/watch"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/brokertest"
 	"github.com/sztab/sztab/internal/wait"
@@ -68,25 +71,103 @@ func walkThrough(t *testing.T, doc []byte) []string {
 
 var placeholder = regexp.MustCompile(`\$[A-Z_]+`)
 
+// walk is the walk-through's commands running: the background ones (a
+// line ending in &) by their line, each with its own stop, so that one
+// (a table) can be stopped and started again as a person would.
+type walk struct {
+	t          *testing.T
+	background []*bgCommand
+}
+
+type bgCommand struct {
+	line   string
+	args   []string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func (c *bgCommand) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel, c.done = cancel, make(chan error, 1)
+	root := newRoot()
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	root.SetArgs(c.args)
+	go func() { c.done <- root.ExecuteContext(ctx) }()
+}
+
+// stopCmd ends the command (its context cancelled, as SIGTERM does) and
+// waits for it.
+func (w *walk) stopCmd(c *bgCommand) {
+	if c.cancel == nil {
+		return
+	}
+	c.cancel()
+	if err := <-c.done; err != nil {
+		w.t.Errorf("%s: %v", c.line, err)
+	}
+	c.cancel = nil
+}
+
+// stop ends every background command.
+func (w *walk) stop() {
+	for _, c := range w.background {
+		w.stopCmd(c)
+	}
+}
+
+// restart stops the background command whose line starts with prefix and
+// starts it again, the same line.
+func (w *walk) restart(prefix string) {
+	w.t.Helper()
+	for _, c := range w.background {
+		if strings.HasPrefix(c.line, prefix) {
+			w.stopCmd(c)
+			c.start()
+			return
+		}
+	}
+	w.t.Fatalf("the walk-through has no background %q", prefix)
+}
+
+// sedSubstitute is `sed -i s<d>from<d>to<d>[g] file`: the one sed the
+// walk-through uses, a person's edit of a copied file.
+func sedSubstitute(t *testing.T, line string, args []string) {
+	t.Helper()
+	if len(args) != 4 || args[1] != "-i" || len(args[2]) < 4 || args[2][0] != 's' {
+		t.Fatalf("the walk-through's %q: want sed -i s/FROM/TO/[g] FILE", line)
+	}
+	parts := strings.Split(args[2][2:], args[2][1:2])
+	if len(parts) != 3 || parts[0] == "" || (parts[2] != "" && parts[2] != "g") {
+		t.Fatalf("the walk-through's %q: want sed -i s/FROM/TO/[g] FILE", line)
+	}
+	b, err := os.ReadFile(args[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), parts[0]) {
+		t.Fatalf("the walk-through's %q: %s has no %q", line, args[3], parts[0])
+	}
+	n := 1
+	if parts[2] == "g" {
+		n = -1
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		lines = append(lines, strings.Replace(l, parts[0], parts[1], n))
+	}
+	if err := os.WriteFile(args[3], []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // runWalkThrough runs the commands in the current directory: `sztab …`
 // through the binary's own command tree (in the background when the line
-// ends in &), `cp` and `export`; anything else, or a placeholder not in
-// vars, fails the test. It returns a function that stops the background
-// commands and reports their errors.
-func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) (stop func()) {
+// ends in &), `cp`, `sed -i s/…/…/` and `export`; anything else, or a
+// placeholder not in vars, fails the test.
+func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) *walk {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var background []chan error
-	var names []string
-	stop = func() {
-		cancel()
-		for i, done := range background {
-			if err := <-done; err != nil {
-				t.Errorf("%s: %v", names[i], err)
-			}
-		}
-		background = nil
-	}
+	w := &walk{t: t}
 	for _, line := range cmds {
 		expanded := placeholder.ReplaceAllStringFunc(line, func(v string) string {
 			val, ok := vars[v[1:]]
@@ -115,37 +196,126 @@ func runWalkThrough(t *testing.T, cmds []string, vars map[string]string) (stop f
 			if err := os.WriteFile(args[2], b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		case "sed":
+			sedSubstitute(t, line, args)
 		case "sztab":
-			root := newRoot()
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			root.SetArgs(args[1:])
 			if !bg {
+				root := newRoot()
+				root.SetOut(io.Discard)
+				root.SetErr(io.Discard)
+				root.SetArgs(args[1:])
 				if err := root.Execute(); err != nil {
 					t.Fatalf("the walk-through's %q: %v", line, err)
 				}
 				continue
 			}
-			done := make(chan error, 1)
-			go func() { done <- root.ExecuteContext(ctx) }()
-			background = append(background, done)
-			names = append(names, line)
+			c := &bgCommand{line: line, args: args[1:]}
+			c.start()
+			w.background = append(w.background, c)
 		default:
-			t.Fatalf("the walk-through's %q: the test runs sztab, cp and export only", line)
+			t.Fatalf("the walk-through's %q: the test runs sztab, cp, sed and export only", line)
 		}
 	}
-	return stop
+	return w
+}
+
+// nightBroker is what the referee's login (it reads sztab/#) hears of the
+// night: each table's pairing, status, public state, result and the
+// answers to the referee's commands.
+type nightBroker struct {
+	mu       sync.Mutex
+	pairings map[string]wire.PairingMessage
+	status   map[string]wire.StatusMessage
+	states   map[string]wire.StateMessage
+	results  map[string][]byte
+	answers  map[string]wire.CommandResult
+}
+
+func (b *nightBroker) pairing(table string) wire.PairingMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pairings[table]
+}
+
+func (b *nightBroker) state(table string) wire.StateMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.states[table]
+}
+
+func (b *nightBroker) statusOf(table string) wire.StatusMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.status[table]
+}
+
+func (b *nightBroker) result(table string) []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.results[table]
+}
+
+func (b *nightBroker) answer(id string) (wire.CommandResult, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, ok := b.answers[id]
+	return a, ok
+}
+
+// subscribe listens as the referee's login.
+func (b *nightBroker) subscribe(t *testing.T, c paho.Client, venue string) {
+	t.Helper()
+	b.pairings, b.status, b.states, b.results, b.answers = map[string]wire.PairingMessage{}, map[string]wire.StatusMessage{}, map[string]wire.StateMessage{}, map[string][]byte{}, map[string]wire.CommandResult{}
+	table := func(topic string) string { return strings.Split(topic, "/")[3] }
+	on := func(suffix string, f func(table string, payload []byte)) {
+		tok := c.Subscribe("sztab/v1/"+venue+"/+/"+suffix, 1, func(_ paho.Client, m paho.Message) {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			f(table(m.Topic()), m.Payload())
+		})
+		if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatalf("subscribe %s: %v", suffix, tok.Error())
+		}
+	}
+	on("pairing", func(tb string, p []byte) {
+		var m wire.PairingMessage
+		if json.Unmarshal(p, &m) == nil {
+			b.pairings[tb] = m
+		}
+	})
+	on("status", func(tb string, p []byte) {
+		var m wire.StatusMessage
+		if json.Unmarshal(p, &m) == nil {
+			b.status[tb] = m
+		}
+	})
+	on("state", func(tb string, p []byte) {
+		var m wire.StateMessage
+		if json.Unmarshal(p, &m) == nil {
+			b.states[tb] = m
+		}
+	})
+	on("result", func(tb string, p []byte) { b.results[tb] = append([]byte(nil), p...) })
+	on("referee/events", func(_ string, p []byte) {
+		var ev struct{ Event wire.CommandResult }
+		if json.Unmarshal(p, &ev) == nil && ev.Event.Type == wire.ResultType {
+			b.answers[ev.Event.ID] = ev.Event
+		}
+	})
 }
 
 // The docs' tournament night (docs/venue.md, "The tournament night, step
 // by step"), command by command as the doc has them, on Mosquitto with the
-// shipped mosquitto.conf.example and acl.example verbatim: the keys are
-// made, the venue connects once under its login and stays connected; the
-// organiser pairs round 1, corrects t02 then t01 on the page and pairs
-// round 2 (refused while t01 had no result), and each table
-// hears its pairing and the correction through the shipped ACL; and
-// nothing in the log or the broker's says the venue was pushed off or
-// reconnected.
+// shipped mosquitto.conf.example and acl.example verbatim, two real table
+// daemons of two games (World of Tanks: Rush at t01, skirmish at t02) from
+// the shipped venue table configs, edited as the doc says: round 1 is
+// paired and each table hears it; the referee starts each table's game
+// with new_game from the pairing (other players refused), plays, stops t01
+// mid-game and starts it again (the same state and seq), and ends both
+// games; the signed results count at the venue; the wall, the standings
+// and `sztab watch` name each table's winner alike; the organiser corrects
+// t02; round 2 is paired and both tables start it. Nothing in the logs
+// says a login was pushed off or anything reconnected.
 func TestTournamentNightWalkThrough(t *testing.T) {
 	repo := brokertest.Root(t)
 	doc, err := os.ReadFile(filepath.Join(repo, "docs/venue.md"))
@@ -153,23 +323,32 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := walkThrough(t, doc)
-	broker := brokertest.StartShippedMosquitto(t, "hala-kolejowa", brokertest.Login{User: "venue", Password: "v1"},
-		brokertest.Login{User: "sedzia", Password: "s1"})
+	const venueID = "hala-kolejowa"
+	broker := brokertest.StartShippedMosquitto(t, venueID, brokertest.Login{User: "venue", Password: "v1"},
+		brokertest.Login{User: "sedzia", Password: "haslo-sedzia"}, brokertest.Login{User: "t01", Password: "haslo-t01"},
+		brokertest.Login{User: "t02", Password: "haslo-t02"})
 	dir := t.TempDir()
 	t.Chdir(dir)
-	// The commands' log (each sets slog's default on os.Stderr).
+	// The commands' log (each sets slog's default on os.Stderr) and the
+	// tables' event lines (os.Stdout).
 	logFile, err := os.Create(filepath.Join(dir, "sztab.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr, logger := os.Stderr, slog.Default()
-	os.Stderr = logFile
-	defer func() { os.Stderr = stderr; slog.SetDefault(logger); logFile.Close() }()
+	stdout, stderr, logger := os.Stdout, os.Stderr, slog.Default()
+	os.Stderr, os.Stdout = logFile, logFile
+	defer func() { os.Stderr, os.Stdout = stderr, stdout; slog.SetDefault(logger); logFile.Close() }()
 	listen := fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0])
-	stop := runWalkThrough(t, cmds, map[string]string{
+	night := runWalkThrough(t, cmds, map[string]string{
 		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo", "LISTEN": listen,
 	})
-	defer stop()
+	defer night.stop()
+	defer func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(logFile.Name())
+			t.Logf("the commands' log:\n%s", log)
+		}
+	}()
 	for _, key := range []string{"keys/t01.key", "keys/t01.key.pub", "keys/t02.key", "keys/t02.key.pub"} {
 		if _, err := os.Stat(key); err != nil {
 			t.Errorf("after the walk-through's keygen: %v", err)
@@ -178,27 +357,43 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	wait.Until(t, "the venue's login on Mosquitto", func() bool { return strings.Contains(broker.FullLog(), " u'venue'") })
 
 	// The referee's login (it reads sztab/#) sees what the venue tells the
-	// tables: Mosquitto drops a write its ACL denies without a word to
-	// the writer, so only a reader shows the venue's login may write it.
-	var mu sync.Mutex
-	pairings := map[string]wire.PairingMessage{}
-	ref := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL()).SetClientID("sedzia").SetUsername("sedzia").SetPassword("s1"))
+	// tables and what the tables say: Mosquitto drops a write its ACL
+	// denies without a word to the writer, so only a reader shows a login
+	// may write it.
+	var b nightBroker
+	ref := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL()).SetClientID("sedzia").SetUsername("sedzia").SetPassword("haslo-sedzia"))
 	if tok := ref.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("the referee's login: %v", tok.Error())
 	}
 	defer ref.Disconnect(50)
-	ref.Subscribe("sztab/v1/hala-kolejowa/+/pairing", 1, func(_ paho.Client, msg paho.Message) {
-		var p wire.PairingMessage
-		if json.Unmarshal(msg.Payload(), &p) == nil {
-			mu.Lock()
-			pairings[p.Table] = p
-			mu.Unlock()
+	b.subscribe(t, ref, venueID)
+	tables := map[string]string{"t01": "wot-rush", "t02": "skirmish"}
+	for tb, game := range tables {
+		wait.Until(t, tb+" online with its game", func() bool { s := b.statusOf(tb); return s.Status == "online" && s.Game == game })
+	}
+	n := 0
+	send := func(table, name string, args []string, text string) wire.CommandResult {
+		t.Helper()
+		n++
+		id := fmt.Sprintf("r%d", n)
+		msg, _ := json.Marshal(wire.Command{Name: name, ID: id, Args: args, Text: text})
+		if tok := ref.Publish(wire.TopicsFor(venueID, table).RefereeCommand, 1, false, msg); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatalf("the referee's %s at %s: %v", name, table, tok.Error())
 		}
-	}).Wait()
-	pairing := func(table string) wire.PairingMessage { mu.Lock(); defer mu.Unlock(); return pairings[table] }
+		var a wire.CommandResult
+		wait.Until(t, fmt.Sprintf("%s's answer to %s", table, name), func() bool { var ok bool; a, ok = b.answer(id); return ok })
+		return a
+	}
+	must := func(table, name string, args []string, text string) wire.CommandResult {
+		t.Helper()
+		a := send(table, name, args, text)
+		if !a.OK {
+			t.Fatalf("%s at %s: %+v", name, table, a)
+		}
+		return a
+	}
 
-	// The organiser signs in, pairs round 1 and enters table t02's result
-	// from its paper card (the table never sent one).
+	// The organiser signs in and pairs round 1.
 	base := "http://" + listen
 	jar, _ := cookiejar.New(nil)
 	web := &http.Client{Jar: jar, Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -222,55 +417,129 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 		return err == nil
 	})
 	form("/login", url.Values{"user": {"organizator"}, "password": {"orga-haslo"}, "next": {"/organiser"}})
+	startRound := func(round int, reason string) {
+		t.Helper()
+		wait.Until(t, fmt.Sprintf("round %d's pairings at both tables", round), func() bool {
+			return b.pairing("t01").Round == round && b.pairing("t02").Round == round && len(b.pairing("t01").Players) == 2 && len(b.pairing("t02").Players) == 2
+		})
+		for tb := range tables {
+			p := b.pairing(tb)
+			// Other players, or the pairing's in the wrong seats: refused.
+			if a := send(tb, companion.CmdNewGame, []string{p.Players[1], p.Players[0]}, reason); a.OK || a.Code != "players_not_paired" {
+				t.Fatalf("new_game at %s with the seats swapped: %+v, want players_not_paired", tb, a)
+			}
+			must(tb, companion.CmdNewGame, nil, reason)
+			// The next game's state: seq 1 (its first entry), the
+			// pairing's players named.
+			wait.Until(t, tb+"'s game of round "+fmt.Sprint(round), func() bool {
+				s := b.state(tb)
+				raw, _ := json.Marshal(s.State)
+				return s.Seq <= 1 && !s.Finished && strings.Contains(string(raw), p.Players[0]) && strings.Contains(string(raw), p.Players[1])
+			})
+		}
+	}
 	form("/organiser/pair", url.Values{})
-	wait.Until(t, "round 1's pairings at both tables", func() bool {
-		return pairing("t01").Round == 1 && pairing("t02").Round == 1 && len(pairing("t01").Players) == 2 && len(pairing("t02").Players) == 2
-	})
-	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t02"}, "outcome1": {"win"}, "score1": {"12"},
-		"outcome2": {"loss"}, "score2": {"4"}, "reason": {"karta wyniku podpisana przez obu graczy"}})
-	wait.Until(t, "t02's corrected result at the table", func() bool { return pairing("t02").Result == "corrected" })
-	// The standings count the correction: t02's seat 1 won (3 points).
-	resp, err := web.Get(base + "/organiser/csv/standings.csv")
-	if err != nil {
-		t.Fatal(err)
+	// The tables' first games (started before any pairing) are left with
+	// a reason.
+	startRound(1, "runda 1 / round 1")
+
+	// t01 plays a few turns; it is stopped mid-game and started again:
+	// the same seq and state.
+	must("t01", "next", nil, "")
+	must("t01", "next", nil, "")
+	mid := b.state("t01")
+	if mid.Seq < 2 || mid.Finished {
+		t.Fatalf("t01 mid-game: seq %d, finished %v", mid.Seq, mid.Finished)
 	}
-	rows, err := csv.NewReader(resp.Body).ReadAll()
-	resp.Body.Close()
-	if err != nil || len(rows) != 5 || strings.Join(rows[0][:6], ",") != "rank,tied,player,name,club,points" {
-		t.Fatalf("standings.csv: %v\n%v", err, rows)
+	night.restart("sztab run --config t01.yaml")
+	wait.Until(t, "t01 back online", func() bool { s := b.statusOf("t01"); return s.Status == "online" && s.Instance != mid.Instance })
+	wait.Until(t, "t01's state after the restart", func() bool { return b.state("t01").Instance != mid.Instance })
+	after := b.state("t01")
+	was, _ := json.Marshal(mid.State)
+	is, _ := json.Marshal(after.State)
+	if after.Seq != mid.Seq || string(was) != string(is) || *after.Headline != *mid.Headline {
+		t.Fatalf("t01 after the restart: seq %d, %q\n%s\nbefore: seq %d, %q\n%s", after.Seq, after.Headline.EN, is, mid.Seq, mid.Headline.EN, was)
 	}
-	winner := pairing("t02").Players[0]
-	if !slices.ContainsFunc(rows[1:], func(r []string) bool { return r[3] == winner && r[5] == "3" }) {
-		t.Errorf("standings.csv has no 3 points for %s, t02's winner by the correction:\n%v", winner, rows)
+	must("t01", "next", nil, "")
+
+	// The games end (here the referee's end_game): each table's signed
+	// result reaches the venue and counts.
+	must("t01", "end_game", nil, "")
+	must("t02", "end_game", []string{b.pairing("t02").Players[0]}, "czas rundy minął / the round's time is up")
+	for tb := range tables {
+		wait.Until(t, tb+"'s result counted", func() bool { return b.pairing(tb).Result == wire.PairingSigned })
 	}
-	// Round 2: refused while t01 has no result; t01's card entered (a
-	// draw), the round pairs and both tables hear it.
-	resp, err = web.PostForm(base+"/organiser/pair", url.Values{})
-	if err != nil {
-		t.Fatal(err)
+	// The wall, the standings and the watch name each table's winner
+	// alike: the table's result headline.
+	standings := standingsCSV(t, web, base)
+	for tb := range tables {
+		st := b.state(tb)
+		if !st.Finished || st.Headline == nil {
+			t.Fatalf("%s's state after its result: finished %v", tb, st.Finished)
+		}
+		head := *st.Headline
+		t.Logf("%s (%s): %s · %s", tb, tables[tb], head.PL, head.EN)
+		// The wall puts a change up within its coalescing window.
+		wait.Until(t, fmt.Sprintf("the venue wall's %s finished with %q", tb, head.EN), func() bool {
+			wt, ok := venueWall(t, base)[tb]
+			return ok && wt.Finished && wt.Headline != nil && *wt.Headline == head
+		})
+		screen := watch.NewScreen("en")
+		raw, _ := json.Marshal(st)
+		screen.Apply("state", raw)
+		if out := screen.Render(); !strings.Contains(out, head.EN) {
+			t.Errorf("sztab watch of %s does not show %q:\n%s", tb, head.EN, out)
+		}
+		// The standings: the winner named by the headline has the win's
+		// 3 points, the other none; a draw gives each 1.
+		p := b.pairing(tb)
+		for i, id := range p.PlayerIDs {
+			name := p.Players[i]
+			want := "0"
+			switch {
+			case strings.Contains(head.EN, name+" wins"):
+				want = "3"
+			case strings.Contains(head.EN, "draw"):
+				want = "1"
+			}
+			if got := standings[id]; got != want {
+				t.Errorf("standings.csv: %s (%s) has %q points; %s's result %q gives %s", id, name, got, tb, head.EN, want)
+			}
+		}
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusConflict {
-		t.Errorf("pairing round 2 with t01's result missing: %s, want 409", resp.Status)
+	if h := *b.state("t02").Headline; !strings.Contains(h.EN, b.pairing("t02").Players[0]+" wins") {
+		t.Errorf("t02's result %q does not name the referee's winner %s", h.EN, b.pairing("t02").Players[0])
 	}
-	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t01"}, "outcome1": {"draw"}, "score1": {"6"},
-		"outcome2": {"draw"}, "score2": {"6"}, "reason": {"karta wyniku: remis"}})
+
+	// The organiser corrects t02 (its players agreed on a draw): the
+	// table hears it, the standings count it.
+	form("/organiser/correct", url.Values{"round": {"1"}, "table": {"t02"}, "outcome1": {"draw"}, "score1": {"0"},
+		"outcome2": {"draw"}, "score2": {"0"}, "reason": {"karta wyniku: remis uzgodniony przez graczy"}})
+	wait.Until(t, "t02's corrected result at the table", func() bool { return b.pairing("t02").Result == wire.PairingCorrected })
+	standings = standingsCSV(t, web, base)
+	for _, id := range b.pairing("t02").PlayerIDs {
+		if standings[id] != "1" {
+			t.Errorf("standings.csv after t02's correction to a draw: %s has %q points, want 1", id, standings[id])
+		}
+	}
+
+	// Round 2: paired, both tables start it (their games are over: no
+	// reason needed).
 	form("/organiser/pair", url.Values{})
-	wait.Until(t, "round 2's pairings at both tables", func() bool {
-		return pairing("t01").Round == 2 && pairing("t02").Round == 2 && pairing("t01").Result == "awaiting" && pairing("t02").Result == "awaiting"
-	})
+	startRound(2, "")
+
 	// A connection pushed off comes back within a second (paho's retry):
 	// three seconds show a loop many times over.
 	time.Sleep(3 * time.Second)
-	stop()
+	night.stop()
 	log, _ := os.ReadFile(logFile.Name())
 	for _, bad := range []string{"reconnecting", "lost the"} {
 		if strings.Contains(string(log), bad) {
-			t.Errorf("the commands' log says %q:\n%s", bad, log)
+			t.Errorf("the commands' log says %q", bad)
 		}
 	}
 	if !strings.Contains(string(log), "venue") {
-		t.Errorf("the venue logged nothing (is the log captured?):\n%s", log)
+		t.Errorf("the venue logged nothing (is the log captured?)")
 	}
 	full := broker.FullLog()
 	if n := strings.Count(full, "already connected"); n > 0 {
@@ -279,4 +548,61 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	if n := strings.Count(full, " u'venue'"); n != 1 {
 		t.Errorf("the venue connected %d times, want once:\n%s", n, broker.Log())
 	}
+	// A table connects at its start and again at each game it opens
+	// (new_game: two rounds) and at its restart: t01 four times, t02
+	// three; never pushed off by another connection of its login.
+	for tb, want := range map[string]int{"t01": 4, "t02": 3} {
+		if n := strings.Count(full, " u'"+tb+"'"); n != want {
+			t.Errorf("table %s connected %d times, want %d:\n%s", tb, n, want, broker.Log())
+		}
+	}
+}
+
+// venueWall is the venue wall's tables, as its page gets them (the first
+// message of /stream).
+func venueWall(t *testing.T, base string) map[string]hub.Table {
+	t.Helper()
+	resp, err := http.Get(base + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var w struct{ Tables []hub.Table }
+		if err := json.Unmarshal([]byte(data), &w); err != nil || w.Tables == nil {
+			continue
+		}
+		out := map[string]hub.Table{}
+		for _, tb := range w.Tables {
+			out[tb.Table] = tb
+		}
+		return out
+	}
+	t.Fatalf("the wall's stream ended without the tables: %v", sc.Err())
+	return nil
+}
+
+// standingsCSV is each player's points in standings.csv.
+func standingsCSV(t *testing.T, web *http.Client, base string) map[string]string {
+	t.Helper()
+	resp, err := web.Get(base + "/organiser/csv/standings.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(resp.Body).ReadAll()
+	resp.Body.Close()
+	if err != nil || len(rows) < 2 || strings.Join(rows[0][:6], ",") != "rank,tied,player,name,club,points" {
+		t.Fatalf("standings.csv: %v\n%v", err, rows)
+	}
+	out := map[string]string{}
+	for _, r := range rows[1:] {
+		out[r[2]] = r[5]
+	}
+	return out
 }

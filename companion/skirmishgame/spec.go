@@ -43,7 +43,7 @@ var commands = append(wire.Vocabulary{
 	// odczuwalna jest nieprzyjemna atmosfera lub próbą oszustwa"; at a
 	// tournament, the round's time): the winning faction or player, or
 	// none for no winner; the reason is the command's text.
-	{Name: "end_game", Label: rules.Text{PL: "Zakończ grę (sędzia): zwycięzca", EN: "End the game (referee): the winner"}, From: wire.Ref, Args: []string{"winner?"}},
+	{Name: "end_game", Label: rules.Text{PL: "Zakończ grę (sędzia): zwycięzca", EN: "End the game (referee): the winner"}, From: wire.Ref, Args: []string{"winner?"}, Text: true},
 }, wire.DiceKeys(wire.Anyone)...)
 
 // Summary is the game in a few lines: round and phase, the score, and
