@@ -307,7 +307,7 @@ func (b *nightBroker) subscribe(t *testing.T, c paho.Client, venue string) {
 // The docs' tournament night (docs/venue.md, "The tournament night, step
 // by step"), command by command as the doc has them, on Mosquitto with the
 // shipped mosquitto.conf.example and acl.example verbatim, two real table
-// daemons of two games (World of Tanks: Rush at t01, skirmish at t02) from
+// daemons of two games (each its shipped config's) from
 // the shipped venue table configs, edited as the doc says: round 1 is
 // paired and each table hears it; the referee starts each table's game
 // with new_game from the pairing (other players refused), plays, stops t01
@@ -367,7 +367,18 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	}
 	defer ref.Disconnect(50)
 	b.subscribe(t, ref, venueID)
-	tables := map[string]string{"t01": "wot-rush", "t02": "skirmish"}
+	// Each table's game is the one its copied config names.
+	tables := map[string]string{}
+	for _, tb := range []string{"t01", "t02"} {
+		cfg, err := companion.LoadConfig(tb + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables[tb] = cfg.Game
+	}
+	if tables["t01"] == tables["t02"] {
+		t.Fatalf("both tables play %s: the night has two games", tables["t01"])
+	}
 	for tb, game := range tables {
 		wait.Until(t, tb+" online with its game", func() bool { s := b.statusOf(tb); return s.Status == "online" && s.Game == game })
 	}
