@@ -317,16 +317,106 @@ func (b *nightBroker) subscribe(t *testing.T, c paho.Client, venue string) {
 // t02; round 2 is paired and both tables start it. Nothing in the logs
 // says a login was pushed off or anything reconnected.
 func TestTournamentNightWalkThrough(t *testing.T) {
+	broker := brokertest.StartShippedMosquitto(t, nightVenue, brokertest.Login{User: "venue", Password: "v1"},
+		brokertest.Login{User: "sedzia", Password: "haslo-sedzia"}, brokertest.Login{User: "t01", Password: "haslo-t01"},
+		brokertest.Login{User: "t02", Password: "haslo-t02"})
+	log := tournamentNight(t, broker.URL(), broker.URL())
+	for _, bad := range []string{"reconnecting", "lost the"} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the commands' log says %q:\n%s", bad, log)
+		}
+	}
+	full := broker.FullLog()
+	if n := strings.Count(full, "already connected"); n > 0 {
+		t.Errorf("Mosquitto closed a connection for another of the same login %d times:\n%s", n, broker.Log())
+	}
+	if n := strings.Count(full, " u'venue'"); n != 1 {
+		t.Errorf("the venue connected %d times, want once:\n%s", n, broker.Log())
+	}
+	// A table connects at its start and again at each game it opens
+	// (new_game: two rounds) and at its restart: t01 four times, t02
+	// three; never pushed off by another connection of its login.
+	for tb, want := range map[string]int{"t01": 4, "t02": 3} {
+		if n := strings.Count(full, " u'"+tb+"'"); n != want {
+			t.Errorf("table %s connected %d times, want %d:\n%s", tb, n, want, broker.Log())
+		}
+	}
+}
+
+// The same night on the venue's three-node NATS cluster, from the shipped
+// nats-1.conf, nats-2.conf and nats-3.conf verbatim (the nats-server
+// go.mod pins): the venue and the tables given all three nodes. A
+// reconnect is allowed here (the cluster's own, see below), nothing else.
+func TestTournamentNightWalkThroughNATS(t *testing.T) {
+	cluster := brokertest.StartShippedNATSCluster(t, brokertest.ModuleNATS)
+	// The cluster answers MQTT before its streams of retained messages
+	// have a leader: the night starts once a retained message sent to
+	// one node is read from another.
+	wait.Until(t, "a retained message through the cluster", func() bool {
+		return retainedRoundTrip(cluster.Nodes[0].URL(), cluster.Nodes[2].URL())
+	})
+	log := tournamentNight(t, cluster.BrokerList(), cluster.Nodes[0].URL())
+	// nats-server 2.15 sometimes drops a new MQTT connection while two
+	// connect at once ("unable to persist session …: wrong last
+	// sequence"): the table reconnects within a second, the night goes on.
+	// Said here, not failed.
+	if n := strings.Count(log, "lost the MQTT broker"); n > 0 {
+		t.Logf("the tables or the venue reconnected %d times on the cluster", n)
+	}
+}
+
+// retainedRoundTrip publishes a retained message at one broker and says
+// whether a new subscriber at another gets it within two seconds.
+func retainedRoundTrip(from, to string) bool {
+	topic := fmt.Sprintf("sztab/v1/probe/%d/status", time.Now().UnixNano())
+	pub := paho.NewClient(paho.NewClientOptions().AddBroker(from).SetClientID("probe-pub"))
+	if tok := pub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return false
+	}
+	defer pub.Disconnect(50)
+	if tok := pub.Publish(topic, 1, true, []byte("x")); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return false
+	}
+	defer pub.Publish(topic, 1, true, nil).WaitTimeout(5 * time.Second)
+	sub := paho.NewClient(paho.NewClientOptions().AddBroker(to).SetClientID("probe-sub"))
+	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return false
+	}
+	defer sub.Disconnect(50)
+	got := make(chan struct{}, 1)
+	if tok := sub.Subscribe(topic, 1, func(paho.Client, paho.Message) {
+		select {
+		case got <- struct{}{}:
+		default:
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return false
+	}
+	select {
+	case <-got:
+		return true
+	case <-time.After(2 * time.Second):
+		return false
+	}
+}
+
+// nightVenue is the walk-through's venue id (its --venue and the shipped
+// table configs').
+const nightVenue = "hala-kolejowa"
+
+// tournamentNight runs the walk-through on the broker at brokers (the
+// venue's and the tables' --broker / mqtt.broker), the referee's login
+// following it at refBroker.
+// It returns the commands' log.
+func tournamentNight(t *testing.T, brokers, refBroker string) string {
+	t.Helper()
 	repo := brokertest.Root(t)
 	doc, err := os.ReadFile(filepath.Join(repo, "docs/venue.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmds := walkThrough(t, doc)
-	const venueID = "hala-kolejowa"
-	broker := brokertest.StartShippedMosquitto(t, venueID, brokertest.Login{User: "venue", Password: "v1"},
-		brokertest.Login{User: "sedzia", Password: "haslo-sedzia"}, brokertest.Login{User: "t01", Password: "haslo-t01"},
-		brokertest.Login{User: "t02", Password: "haslo-t02"})
+	const venueID = nightVenue
 	dir := t.TempDir()
 	t.Chdir(dir)
 	// The commands' log (each sets slog's default on os.Stderr) and the
@@ -339,8 +429,20 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	os.Stderr, os.Stdout = logFile, logFile
 	defer func() { os.Stderr, os.Stdout = stderr, stdout; slog.SetDefault(logger); logFile.Close() }()
 	listen := fmt.Sprintf("127.0.0.1:%d", brokertest.FreePorts(t, 1)[0])
+	// The referee's login (it reads sztab/#), listening before the night
+	// starts, sees what the venue tells the
+	// tables and what the tables say: Mosquitto drops a write its ACL
+	// denies without a word to the writer, so only a reader shows a login
+	// may write it.
+	var b nightBroker
+	ref := paho.NewClient(paho.NewClientOptions().AddBroker(refBroker).SetClientID("sedzia").SetUsername("sedzia").SetPassword("haslo-sedzia"))
+	if tok := ref.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("the referee's login: %v", tok.Error())
+	}
+	defer ref.Disconnect(50)
+	b.subscribe(t, ref, venueID)
 	night := runWalkThrough(t, cmds, map[string]string{
-		"SZTAB": repo, "BROKER": broker.URL(), "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo", "LISTEN": listen,
+		"SZTAB": repo, "BROKER": brokers, "VENUE_PASSWORD": "v1", "ORGANISER_PASSWORD": "orga-haslo", "LISTEN": listen,
 	})
 	defer night.stop()
 	defer func() {
@@ -354,19 +456,7 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 			t.Errorf("after the walk-through's keygen: %v", err)
 		}
 	}
-	wait.Until(t, "the venue's login on Mosquitto", func() bool { return strings.Contains(broker.FullLog(), " u'venue'") })
 
-	// The referee's login (it reads sztab/#) sees what the venue tells the
-	// tables and what the tables say: Mosquitto drops a write its ACL
-	// denies without a word to the writer, so only a reader shows a login
-	// may write it.
-	var b nightBroker
-	ref := paho.NewClient(paho.NewClientOptions().AddBroker(broker.URL()).SetClientID("sedzia").SetUsername("sedzia").SetPassword("haslo-sedzia"))
-	if tok := ref.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		t.Fatalf("the referee's login: %v", tok.Error())
-	}
-	defer ref.Disconnect(50)
-	b.subscribe(t, ref, venueID)
 	// Each table's game is the one its copied config names.
 	tables := map[string]string{}
 	for _, tb := range []string{"t01", "t02"} {
@@ -457,7 +547,10 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	// t01 plays a few turns; it is stopped mid-game and started again:
 	// the same seq and state.
 	must("t01", "next", nil, "")
-	must("t01", "next", nil, "")
+	played := must("t01", "next", nil, "")
+	// The answer comes on the referee's topic, the state on its own: the
+	// state of the answer's seq.
+	wait.Until(t, "t01's state after its second turn", func() bool { return b.state("t01").Seq == played.Seq })
 	mid := b.state("t01")
 	if mid.Seq < 2 || mid.Finished {
 		t.Fatalf("t01 mid-game: seq %d, finished %v", mid.Seq, mid.Finished)
@@ -469,7 +562,7 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	was, _ := json.Marshal(mid.State)
 	is, _ := json.Marshal(after.State)
 	if after.Seq != mid.Seq || string(was) != string(is) || *after.Headline != *mid.Headline {
-		t.Fatalf("t01 after the restart: seq %d, %q\n%s\nbefore: seq %d, %q\n%s", after.Seq, after.Headline.EN, is, mid.Seq, mid.Headline.EN, was)
+		t.Fatalf("t01 after the restart: seq %d, %q; before: seq %d, %q; the states differ from byte %d", after.Seq, after.Headline.EN, mid.Seq, mid.Headline.EN, firstDiff(was, is))
 	}
 	must("t01", "next", nil, "")
 
@@ -544,29 +637,10 @@ func TestTournamentNightWalkThrough(t *testing.T) {
 	time.Sleep(3 * time.Second)
 	night.stop()
 	log, _ := os.ReadFile(logFile.Name())
-	for _, bad := range []string{"reconnecting", "lost the"} {
-		if strings.Contains(string(log), bad) {
-			t.Errorf("the commands' log says %q", bad)
-		}
+	if !strings.Contains(string(log), "venue: result counted") {
+		t.Errorf("the venue logged no counted result (is the log captured?)")
 	}
-	if !strings.Contains(string(log), "venue") {
-		t.Errorf("the venue logged nothing (is the log captured?)")
-	}
-	full := broker.FullLog()
-	if n := strings.Count(full, "already connected"); n > 0 {
-		t.Errorf("Mosquitto closed a connection for another of the same login %d times:\n%s", n, broker.Log())
-	}
-	if n := strings.Count(full, " u'venue'"); n != 1 {
-		t.Errorf("the venue connected %d times, want once:\n%s", n, broker.Log())
-	}
-	// A table connects at its start and again at each game it opens
-	// (new_game: two rounds) and at its restart: t01 four times, t02
-	// three; never pushed off by another connection of its login.
-	for tb, want := range map[string]int{"t01": 4, "t02": 3} {
-		if n := strings.Count(full, " u'"+tb+"'"); n != want {
-			t.Errorf("table %s connected %d times, want %d:\n%s", tb, n, want, broker.Log())
-		}
-	}
+	return string(log)
 }
 
 // venueWall is the venue wall's tables, as its page gets them (the first
@@ -616,4 +690,14 @@ func standingsCSV(t *testing.T, web *http.Client, base string) map[string]string
 		out[r[2]] = r[5]
 	}
 	return out
+}
+
+// firstDiff is the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
