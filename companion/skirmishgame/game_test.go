@@ -10,6 +10,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/hardware"
+	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
 	"github.com/sztab/sztab/vision"
@@ -424,4 +425,46 @@ func TestPlayersCommandOnlyOnTheirTurn(t *testing.T) {
 	if actions, _, _ := bind(t, g, from(1)); strings.Join(actions, ",") != "end_phase" || g.State().Phase != skirmish.PhaseShooting {
 		t.Errorf("Ania's own next: actions %v, phase %s", actions, g.State().Phase)
 	}
+}
+
+// The referee's end_game: the winner named by faction or player (none: no
+// winner), the reason from the command's text; a player's end_game, an
+// unknown winner or two are refused, the game left as it was.
+func TestRefereeEndsTheGame(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		in     companion.Input
+		winner string
+		code   string
+	}{
+		{"by player", withText(tabletest.Page(0, "end_game", "bartek"), "czas minął"), "Wehrmacht", ""},
+		{"by faction", tabletest.Page(0, "end_game", "Armia Krajowa"), "Armia Krajowa", ""},
+		{"no winner", tabletest.Page(0, "end_game"), "", ""},
+		{"a player", tabletest.Page(1, "end_game", "Ania"), "", "referee_only"},
+		{"unknown winner", tabletest.Page(0, "end_game", "Celina"), "", "unknown_winner"},
+		{"two winners", tabletest.Page(0, "end_game", "Ania", "Bartek"), "", "bad_args"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGame(t, scenario1)
+			_, rej := tabletest.Feed(t, g, tc.in)
+			s := g.State()
+			if tc.code != "" {
+				if rej == nil || rej.Code != tc.code || s.Result != nil {
+					t.Fatalf("refusal %+v, result %+v; want %s and no result", rej, s.Result, tc.code)
+				}
+				return
+			}
+			if rej != nil || s.Result == nil || s.Result.Winner != tc.winner {
+				t.Fatalf("refusal %+v, result %+v; want the game over, winner %q", rej, s.Result, tc.winner)
+			}
+			if reason := tc.in.Text; reason != "" && !strings.Contains(g.Headline().PL, reason) {
+				t.Errorf("headline %q does not give the reason %q", g.Headline().PL, reason)
+			}
+		})
+	}
+}
+
+func withText(in companion.Input, text string) companion.Input {
+	in.Text = text
+	return in
 }

@@ -99,14 +99,14 @@ func (f *fixture) reopen() {
 	f.open()
 }
 
-// statement is a finished game of the fixture's venue and game at table,
+// statement is a finished game of the fixture's venue and table's game at table,
 // bound to the table's pairing in the current round as the table signs it
 // (v4), or to none (v2) when the table is not paired in it.
 func (f *fixture) statement(table string, seats ...record.Seat) record.Statement {
 	f.games++
 	h := fmt.Sprintf("%064x", sha256.Sum256([]byte(fmt.Sprint(table, f.games, seats))))[:64]
 	s := record.Statement{
-		Identity: record.Identity{Venue: f.cfg.Venue, Table: table, Game: f.cfg.Game},
+		Identity: record.Identity{Venue: f.cfg.Venue, Table: table, Game: f.cfg.TableGame(table)},
 		FinalSeq: 42, FinalHash: h, Finished: true,
 		Result: record.Text{PL: "koniec", EN: "over"}, Seats: seats,
 	}
