@@ -73,7 +73,7 @@ func TestConfigErrors(t *testing.T) {
 		{"table bye", base + "tables:\n  - {id: bye, key: a.pem}\n", 5, "not a table id"},
 		{"table without key", base + "tables:\n  - {id: t1}\n", 5, "has no key"},
 		{"table's game unknown", base + "tables:\n  - {id: t1, key: a.pem, game: chess}\n", 5, `tables.0.game: "chess" is not a game`},
-		{"tables of two games in vp", base + "points: {mode: vp}\ntables:\n  - {id: t1, key: a.pem}\n  - {id: t2, key: b.pem, game: bitwa-warszawska}\n", 7, "tables of different games count points mode wdl"},
+		{"tables of two games in vp", base + "points: {mode: vp}\ntables:\n  - {id: t1, key: a.pem}\n  - {id: t2, key: b.pem, game: " + otherGame() + "}\n", 7, "tables of different games count points mode wdl"},
 		{"no tables", base, 0, "tables: no tables"},
 		{"players csv missing", base + "players_csv: none.csv\n" + tables, 4, "players_csv:"},
 		{"wrong type", base + "seats: many\n" + tables, 4, "cannot unmarshal"},
@@ -113,7 +113,8 @@ func TestPlayersCSV(t *testing.T) {
 // and a table's result counts only as a game of its table's game.
 func TestTablesOfDifferentGames(t *testing.T) {
 	f := newFixture(t, "skirmish", 4, 2)
-	f.cfg.Tables[1].Game = "bitwa-warszawska"
+	other := otherGame()
+	f.cfg.Tables[1].Game = other
 	if err := f.cfg.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +122,8 @@ func TestTablesOfDifferentGames(t *testing.T) {
 	if g := f.cfg.TableGame("t01"); g != "skirmish" {
 		t.Errorf("t01 plays %q, want the tournament's skirmish", g)
 	}
-	if g := f.cfg.TableGame("t02"); g != "bitwa-warszawska" {
-		t.Errorf("t02 plays %q, want its own bitwa-warszawska", g)
+	if g := f.cfg.TableGame("t02"); g != other {
+		t.Errorf("t02 plays %q, want its own %s", g, other)
 	}
 	if _, err := f.tr.PairNext(context.Background()); err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestTablesOfDifferentGames(t *testing.T) {
 	// t02's result as a game of the tournament's game: refused.
 	st := f.statement("t02", seat(1, "win", 7), seat(2, "loss", 4))
 	st.Game = "skirmish"
-	if _, err := f.tr.SubmitResult(context.Background(), "t02", f.message(st, "t02")); err == nil || !strings.Contains(err.Error(), `table t02 plays "bitwa-warszawska"`) {
+	if _, err := f.tr.SubmitResult(context.Background(), "t02", f.message(st, "t02")); err == nil || !strings.Contains(err.Error(), `table t02 plays "`+other+`"`) {
 		t.Fatalf("t02's result as a skirmish: %v, want refused naming t02's game", err)
 	}
 	// Each table's result of its own game counts.
@@ -142,4 +143,15 @@ func TestTablesOfDifferentGames(t *testing.T) {
 	if v := f.tr.View(); len(v.Paired[0].Missing) != 0 {
 		t.Errorf("round 1 still misses %v", v.Paired[0].Missing)
 	}
+}
+
+// otherGame is a game of the defaults other than skirmish (the tests'
+// tournament game).
+func otherGame() string {
+	for _, id := range gameIDs() {
+		if id != "skirmish" {
+			return id
+		}
+	}
+	return ""
 }
