@@ -403,7 +403,7 @@ func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
 	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
-		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Instance: d.instance, Head: d.table.journal.PublishedHead()})
+		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Attention: wire.Attention(d.table.spec.Attention), Instance: d.instance, Head: d.table.journal.PublishedHead()})
 	return b
 }
 

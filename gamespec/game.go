@@ -65,9 +65,9 @@ func (s Sender) Seat() int {
 // Notice is a published event that changes no state: an unknown tag, a
 // refused action, a device fault.
 type Notice struct {
-	Type string     `json:"type"`
-	Code string     `json:"code,omitempty"`
-	Text rules.Text `json:"text"`
+	Type wire.NoticeType `json:"type"`
+	Code string          `json:"code,omitempty"`
+	Text rules.Text      `json:"text"`
 	// Device is the reader or keypad it concerns; Topic the MQTT topic of a
 	// refused command; Die the dice source of a fairness warning.
 	Device string `json:"device,omitempty"`

@@ -205,6 +205,9 @@ type StatusMessage struct {
 	Screen string `json:"screen,omitempty"`
 	// Commands are the game's commands, for the watch's keys.
 	Commands Vocabulary `json:"commands,omitempty"`
+	// Attention are the event types that ask for a person's attention
+	// (the function Attention): the watch marks those events.
+	Attention []string `json:"attention,omitempty"`
 	// Instance is random per start of the daemon: a venue that hears two
 	// instances online for one table id knows that two daemons claim it.
 	Instance string `json:"instance,omitempty"`
@@ -347,4 +350,7 @@ type Meta struct {
 	HeartbeatMS int64      `json:"heartbeat_ms"`
 	// Commands are the commands this page's audience may send.
 	Commands []CommandSpec `json:"commands,omitempty"`
+	// Attention are the event types that ask for a person's attention
+	// (the function Attention): the pages mark those events in their log.
+	Attention []string `json:"attention,omitempty"`
 }

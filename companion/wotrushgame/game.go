@@ -247,7 +247,7 @@ func waiting(s wotrush.State) int {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 // readerSeat is the seat of a reader or keypad named seat-N, 0 otherwise.
@@ -278,7 +278,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, readerSeat(in.Tag.Reader))
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		// A player's page or topic acts for their seat; a seat's buttons
@@ -495,7 +495,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		return []companion.Action{wotrush.DeclareEnd{Reason: "sędzia / referee"}}, nil
 	case "cancel":
 		if s.Selection == nil {
-			return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
+			return nil, []companion.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
 		}
 		return []companion.Action{wotrush.Select{Seat: s.Active}}, nil
 	case "confirm":

@@ -203,6 +203,9 @@ func open(t testing.TB, cfg *companion.Config, spec companion.GameSpec, narrate 
 	return &Running{D: d, cfg: cfg}
 }
 
+// JournalPath is the journal file of the running table.
+func (r *Running) JournalPath() string { return r.cfg.Resolve(r.cfg.Journal) }
+
 // Serve serves the opened daemon in the background and waits for its
 // screens' listener, if it has one.
 func (r *Running) Serve(t testing.TB) {

@@ -122,7 +122,12 @@
       var ev = m.event || {};
       // The event's type as data-type, not a class: a type such as "die"
       // or "turn" must not take a panel's style.
-      return el("li", { class: "ev", "data-type": ev.type || "" }, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text));
+      // Marked for attention by the list the table's meta sends (the
+      // contract's notices that ask for it and the game's own): the page
+      // knows no game's types.
+      var attrs = { class: "ev", "data-type": ev.type || "" };
+      if (meta && (meta.attention || []).indexOf(ev.type) >= 0) attrs["data-attention"] = "1";
+      return el("li", attrs, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text));
     });
     log.replaceChildren.apply(log, items);
   }
