@@ -502,15 +502,43 @@ func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n No
 		t.log.Error("ruling not read back", "seq", seq, "err", err)
 	}
 	t.log.Info("referee's record", "kind", kind, "seq", seq, "text", n.Text.EN)
-	t.publishAll(seq, at, evs)
+	pub := t.publication(seq, at, evs)
+	if g != nil {
+		pub.Catalogue = t.catalogueChanged() // the game was opened anew
+	}
+	t.out.Send(pub)
 	return seq, nil, nil
 }
 
 // publishAll publishes every view and an entry's events.
 func (t *table) publishAll(seq int64, at time.Time, evs []any) {
+	t.out.Send(t.publication(seq, at, evs))
+}
+
+// publication is every view and an entry's events.
+func (t *table) publication(seq int64, at time.Time, evs []any) Publication {
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, evs), Committed: time.Now(), Fairness: t.fairness()}
 	t.addOutputs(&p)
-	t.out.Send(p)
+	return p
+}
+
+// catalogueChanged is the game's catalogue (wire.CatalogueMessage) when it
+// is not the one published last, else nil.
+func (t *table) catalogueChanged() []byte {
+	c, ok := t.game.(Cataloguer)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(wire.CatalogueMessage{Game: t.game.Name(), Catalogue: c.Catalogue()})
+	if err != nil {
+		t.log.Error("catalogue not encoded", "err", err)
+		return nil
+	}
+	if bytes.Equal(b, t.catalogue) {
+		return nil
+	}
+	t.catalogue = b
+	return b
 }
 
 // keyedRoll is a physical die's reading and its source.

@@ -26,15 +26,17 @@ import (
 // changed is handed to the fan-out after the commit. It never waits for a
 // broker or a screen.
 type table struct {
-	cfg     *Config
-	spec    GameSpec
-	game    Game
-	journal *Journal
-	tags    *TagRegistry
-	clock   func() time.Time
-	log     *slog.Logger
-	out     Sink
-	onEvent func(seq int64, text rules.Text)
+	// catalogue is the game's catalogue as last published.
+	catalogue []byte
+	cfg       *Config
+	spec      GameSpec
+	game      Game
+	journal   *Journal
+	tags      *TagRegistry
+	clock     func() time.Time
+	log       *slog.Logger
+	out       Sink
+	onEvent   func(seq int64, text rules.Text)
 	// instance is the daemon's run, in every view (wire.StateMessage).
 	instance string
 	// loose numbers the messages outside the journal (answers, loose

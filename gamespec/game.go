@@ -212,6 +212,20 @@ type Desyncer interface {
 	Desyncs() []rules.Text
 }
 
+// Cataloguer is implemented by games whose views name what they show by
+// id from a catalogue: the public facts that do not change during a game
+// (the card table, the map, the names of places and abilities). The table
+// publishes it once, retained on its catalogue topic, and sends it once to
+// each screen, instead of in every state to every subscriber. Catalogue
+// is a JSON object whose keys the game's views leave out; the screens put
+// them back before a panel draws. It holds only what every viewer may see
+// (never a hand, a deck's order or a seed), and it is read again only when
+// the game is opened anew (a new game, or a ruling that replaces the
+// opening).
+type Cataloguer interface {
+	Catalogue() any
+}
+
 // Tag is what a tag UID stands for (a line of the table's tag registry).
 type Tag struct {
 	UID string `yaml:"uid" json:"uid"`

@@ -155,10 +155,24 @@ type TableView struct {
 	Stats []SeatStats `json:"stats"`
 	// Leaders are the achievements in play and who leads each now.
 	Leaders []Leader `json:"leaders"`
-	// Abilities and Classes are the cards' abilities and vehicle classes
-	// in words, for the panel.
-	Abilities map[string]rules.Text `json:"abilities"`
-	Classes   map[string]rules.Text `json:"classes"`
+	// The catalogue's cards (Catalogue) shadow the state's: a view names
+	// cards by id and never carries them.
+	NoCards *struct{} `json:"cards,omitempty"`
+}
+
+// Catalogue is what never changes during a game, sent once (the
+// table's catalogue topic) and left out of every view: the card table
+// (every card of the box, wherever it lies: the view says where, by id),
+// and the cards' abilities and vehicle classes in words. All of it is
+// printed on the cards: no viewer may not see it.
+func (g *Game) Catalogue() any {
+	return catalogue{Cards: g.State().Cards, Abilities: wotrush.AbilityNames, Classes: wotrush.ClassNames}
+}
+
+type catalogue struct {
+	Cards     map[string]wotrush.Card `json:"cards"`
+	Abilities map[string]rules.Text   `json:"abilities"`
+	Classes   map[string]rules.Text   `json:"classes"`
 }
 
 // SeatStats are one player's public counts.
@@ -193,7 +207,6 @@ func view(s wotrush.State, v companion.Viewer) any {
 		out.State = s.View(wotrush.Viewer{})
 	}
 	out.Stats, out.Leaders = stats(s)
-	out.Abilities, out.Classes = wotrush.AbilityNames, wotrush.ClassNames
 	return out
 }
 
