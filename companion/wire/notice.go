@@ -110,7 +110,7 @@ func (t NoticeType) Attention() bool {
 
 // Attention lists the event types that ask for a person's attention: the
 // contract's notices that do, then the game's own (a game declares them in
-// its spec: the skirmish's call too close to make). The table sends the
+// its spec: a measurement too close to call). The table sends the
 // list in its status and its screens' meta; the watch and the pages mark
 // an event by it and never by a type they know themselves.
 func Attention(game []string) []string {
