@@ -258,6 +258,11 @@ func TestBrowserRefereeRulesFromThePage(t *testing.T) {
 	submit(t, r.d, tag("04A1B2C3"))
 	submit(t, r.d, tag("04D4E5F6"))
 	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=ruling-needed]")`)
+	// The log marks it for attention by the list the table's meta sends
+	// (the game declared the type), not by a type the page knows; the
+	// game's other events are not marked.
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=log] li[data-type=too_close_to_call][data-attention]")`)
+	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid=log] li[data-type=phase]") && !document.querySelector("[data-testid=log] li[data-type=phase][data-attention]")`)
 	screenshot(t, ctx, "referee-ruling")
 	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-confirm]`)); err != nil {
 		t.Fatal(err)

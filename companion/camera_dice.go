@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"fmt"
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
 	"strings"
 
@@ -52,7 +53,7 @@ func (tt *trayThrows) take(tray *vision.Tray) ([]CameraDie, *Notice) {
 		}
 	}
 	if len(why) > 0 {
-		n := &Notice{Type: "dice_unreadable", Device: tray.Device,
+		n := &Notice{Type: wire.NoticeDiceUnreadable, Device: tray.Device,
 			Text: rules.Textf("kamera nie odczytała kości w %s: %s; rzućcie jeszcze raz albo wpiszcie wynik na klawiaturze",
 				"the camera cannot read dice in %s: %s; roll again or key the result in", tray.Device, strings.Join(why, ", "))}
 		return nil, n
@@ -80,7 +81,7 @@ func (t *table) cameraDice(ctx context.Context, in Input) {
 	}
 	actions, notices := t.game.Bind(Input{Dice: ds, Image: in.Image, From: in.From})
 	if len(actions) == 0 && len(notices) == 0 {
-		t.notice(ctx, Notice{Type: "dice_ignored", Device: in.Snapshot.Tray.Device,
+		t.notice(ctx, Notice{Type: wire.NoticeDiceIgnored, Device: in.Snapshot.Tray.Device,
 			Text: rules.Textf("gra %s nie bierze kości z kamery; wpiszcie wynik na klawiaturze", "the game %s takes no dice from the camera; key the result in", t.game.Name())}, nil)
 		return
 	}

@@ -136,7 +136,7 @@ func (d *Daemon) serveQueued(ctx context.Context) {
 			d.clearRetained(r.topic)
 			sent = refusedMessage(r.msg)
 		}
-		d.table.notice(ctx, Notice{Type: "command_rejected", Code: r.code, Topic: r.topic, Device: string(r.to), Text: text}, sent)
+		d.table.notice(ctx, Notice{Type: wire.NoticeCommandRejected, Code: r.code, Topic: r.topic, Device: string(r.to), Text: text}, sent)
 		d.table.answer(wire.CommandResult{Type: wire.ResultType, ID: r.id, From: string(r.to), Code: r.code, Text: text, Seq: d.table.Seq()}, r.to)
 	case c.unrec != nil:
 		d.recordUnrecorded(ctx, c.unrec)
@@ -147,7 +147,7 @@ func (d *Daemon) serveQueued(ctx context.Context) {
 // commands were past its allowance in a window.
 func (d *Daemon) recordUnrecorded(ctx context.Context, u *unrecorded) {
 	d.log.Warn("refused commands not recorded one by one", "sender", string(u.to), "count", u.total, "codes", u.describe(), "since", u.started.UTC().Format(time.RFC3339))
-	d.table.notice(ctx, Notice{Type: "commands_not_recorded", Code: "flood", Device: string(u.to),
+	d.table.notice(ctx, Notice{Type: wire.NoticeCommandsNotRecorded, Code: "flood", Device: string(u.to),
 		Text: rules.Textf("%d kolejnych odrzuconych poleceń od %s nie zapisano osobno (%s)", "%d more refused commands from %s were not recorded one by one (%s)",
 			u.total, u.to, u.describe())}, nil)
 }
@@ -175,7 +175,7 @@ func (d *Daemon) handleCommand(ctx context.Context, m Message) {
 			return
 		}
 		d.log.Warn("command refused", "topic", m.Topic, "code", code, "reason", text.EN)
-		d.table.notice(ctx, Notice{Type: "command_rejected", Code: code, Topic: m.Topic, Text: text}, refusedMessage(m))
+		d.table.notice(ctx, Notice{Type: wire.NoticeCommandRejected, Code: code, Topic: m.Topic, Text: text}, refusedMessage(m))
 		d.table.answer(wire.CommandResult{Type: wire.ResultType, ID: idOf(m.Payload), OK: false, Code: code, Text: text, From: string(to), Seq: d.table.Seq()}, to)
 	}
 	if m.Retained {

@@ -403,7 +403,7 @@ func (d *Daemon) Game() Game { return d.table.game }
 
 func (d *Daemon) status(s string) []byte {
 	b, _ := json.Marshal(wire.StatusMessage{Status: s, Game: d.table.spec.ID, Version: Version, Venue: d.cfg.Venue, Table: d.cfg.Table,
-		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Instance: d.instance, Head: d.table.journal.PublishedHead()})
+		Screen: d.cfg.Display.PublicURL, Commands: d.table.spec.Commands, Attention: wire.Attention(d.table.spec.Attention), Instance: d.instance, Head: d.table.journal.PublishedHead()})
 	return b
 }
 
@@ -426,7 +426,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	// The status carries the journal's head: the sink writes it again
 	// each time the head moves (after the entry's events went out).
 	d.mqtt.SetStatusFunc(func() []byte { return d.status("online") }, func() int64 { s, _ := d.table.journal.Head(); return s })
-	first := Publication{Views: d.table.views(), Fairness: d.table.fairness()}
+	first := Publication{Catalogue: d.table.catalogueChanged(), Views: d.table.views(), Fairness: d.table.fairness()}
 	d.table.addResult(&first, true)
 	d.sinks.Send(first)
 	d.started.Store(time.Now().UnixNano())

@@ -37,6 +37,10 @@ type Publication struct {
 	// Status and Scoreboard are for the table's own lights and displays.
 	Status     *hardware.Status
 	Scoreboard *hardware.Scoreboard
+	// Catalogue is the game's wire.CatalogueMessage (retained on
+	// .../catalogue), when it changed: at the start and when a ruling
+	// opened the game anew.
+	Catalogue []byte
 	// Result is the table's wire.ResultMessage (retained on .../result),
 	// when it changed: an empty one clears it.
 	Result []byte
@@ -105,6 +109,9 @@ func (*liveSink) queues() {}
 type feedSink struct{ feed *display.Feed }
 
 func (s feedSink) Send(p Publication) {
+	if p.Catalogue != nil {
+		s.feed.SetCatalogue(p.Catalogue)
+	}
 	for a, v := range p.Views {
 		s.feed.SetState(a, v)
 	}
@@ -263,6 +270,9 @@ func (m *mqttSink) headMoved() bool {
 
 func (m *mqttSink) Send(p Publication) {
 	m.mu.Lock()
+	if p.Catalogue != nil {
+		m.setRetained(m.topics.Catalogue, p.Catalogue)
+	}
 	for a, v := range p.Views {
 		m.setRetained(m.topics.StateFor(a), v)
 	}

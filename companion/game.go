@@ -25,6 +25,7 @@ type (
 	TurnTeller   = gamespec.TurnTeller
 	Allower      = gamespec.Allower
 	Desyncer     = gamespec.Desyncer
+	Cataloguer   = gamespec.Cataloguer
 	Outcomer     = gamespec.Outcomer
 	ScoredSeat   = gamespec.ScoredSeat
 	Tag          = gamespec.Tag

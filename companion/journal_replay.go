@@ -8,6 +8,7 @@ import (
 
 	rec "github.com/sztab/sztab/companion/record"
 
+	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
@@ -75,9 +76,9 @@ func ReplayJournal(ctx context.Context, j *Journal, g Game, table string, cfg di
 		case KindNotice:
 			r.Notices++
 			var n struct {
-				Type string `json:"type"`
+				Type wire.NoticeType `json:"type"`
 			}
-			if json.Unmarshal(e.Body, &n) == nil && n.Type == "rejected" {
+			if json.Unmarshal(e.Body, &n) == nil && n.Type == wire.NoticeRejected {
 				r.Refusals++
 			}
 		case KindAction:

@@ -122,7 +122,7 @@ func (t *table) newGame(ctx context.Context, in Input) (int64, *rules.Rejection,
 		text.PL += "; powód: " + r
 		text.EN += "; reason: " + r
 	}
-	t.notice(ctx, Notice{Type: "next_game", Text: text}, nil)
+	t.notice(ctx, Notice{Type: wire.NoticeNextGame, Text: text}, nil)
 	seq := t.seq.Load()
 	t.nextGame = true
 	return seq, nil, nil

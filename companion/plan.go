@@ -127,12 +127,12 @@ func (p *plan) add(e Entry) error {
 		p.push(step{seq: e.Seq, body: e.Body})
 	case KindNotice:
 		var n struct {
-			Type    string          `json:"type"`
+			Type    wire.NoticeType `json:"type"`
 			Code    string          `json:"code"`
 			Text    rules.Text      `json:"text"`
 			Refused json.RawMessage `json:"refused"`
 		}
-		if json.Unmarshal(e.Body, &n) == nil && n.Type == "rejected" && len(n.Refused) > 0 {
+		if json.Unmarshal(e.Body, &n) == nil && n.Type == wire.NoticeRejected && len(n.Refused) > 0 {
 			var codes []string
 			if p.pending != nil && string(p.pending.body) == string(n.Refused) {
 				// The same action, refused again at its next breach after

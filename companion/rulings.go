@@ -249,7 +249,7 @@ func (t *table) undo(ctx context.Context, in Input) (int64, *rules.Rejection, er
 		what += ": " + b
 	}
 	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, what, in.Text)
-	return t.commitRuling(ctx, KindUndo, body, Notice{Type: "undo", Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, rolls)
+	return t.commitRuling(ctx, KindUndo, body, Notice{Type: wire.NoticeUndo, Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, rolls)
 }
 
 // correct replaces an accepted action by another, in its place in the
@@ -296,7 +296,7 @@ func (t *table) correct(ctx context.Context, in Input) (int64, *rules.Rejection,
 		what += " (" + ch + ")"
 	}
 	text := rules.Textf("sędzia poprawia wpis %d: %s: %s", "the referee corrects entry %d: %s: %s", seq, what, in.Text)
-	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: "correction", Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, rolls)
+	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: wire.NoticeCorrection, Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, rolls)
 }
 
 // allow lets the last refused action stand, flagged: the state goes on
@@ -339,14 +339,14 @@ func (t *table) allow(ctx context.Context, in Input) (int64, *rules.Rejection, e
 		}
 		// It breaks another rule as well: that refusal waits for the
 		// referee now, with the breaches allowed so far.
-		t.notice(ctx, Notice{Type: "rejected", Code: r.Code, Text: r.Reason, Action: a.Type()}, p.body)
+		t.notice(ctx, Notice{Type: wire.NoticeRejected, Code: r.Code, Text: r.Reason, Action: a.Type()}, p.body)
 		t.plan.pending.codes = codes
 		return 0, refuse("also_breaks", "akcja łamie też %[1]s: %[2]s; dopuść ponownie, by i to uszło",
 			"the action also breaks %[1]s: %[3]s; allow again to let that stand too", r.Code, r.Reason.PL, r.Reason.EN), nil
 	}
 	body, _ := json.Marshal(AllowedBody{Action: p.body, Type: a.Type(), Refused: p.seq, Breach: rules.Rejection{Code: p.code, Reason: p.reason},
 		Codes: codes, Waived: waived, By: senderName(in), Reason: in.Text})
-	flag := Notice{Type: "allowed", Code: p.code, Action: a.Type(),
+	flag := Notice{Type: wire.NoticeAllowed, Code: p.code, Action: a.Type(),
 		Text: rules.Textf("⚑ sędzia dopuszcza %s mimo przepisów (%s: %s): %s", "⚑ the referee lets %s stand despite the rules (%s: %s): %s", a.Type(), p.code, p.reason.PL, in.Text)}
 	flag.Text.EN = fmt.Sprintf("⚑ the referee lets %s stand despite the rules (%s: %s): %s", a.Type(), p.code, p.reason.EN, in.Text)
 	evs := append([]any{flag}, events...)
@@ -399,7 +399,7 @@ func (t *table) call(ctx context.Context, in Input) (int64, *rules.Rejection, er
 	}
 	body, _ := json.Marshal(CallBody{Seat: seat, By: senderName(in), Text: in.Text})
 	text := rules.Textf("miejsce %d wzywa sędziego: %s (jego polecenia czekają)", "seat %d calls the referee: %s (its input waits)", seat, orNone(in.Text))
-	return t.commitRuling(ctx, KindCall, body, Notice{Type: "call", Code: strconv.Itoa(seat), Text: text}, nil, nil)
+	return t.commitRuling(ctx, KindCall, body, Notice{Type: wire.NoticeCall, Code: strconv.Itoa(seat), Text: text}, nil, nil)
 }
 
 // answerCall closes a seat's call with the referee's answer.
@@ -429,7 +429,7 @@ func (t *table) answerCall(ctx context.Context, in Input) (int64, *rules.Rejecti
 	}
 	body, _ := json.Marshal(AnswerBody{Call: c.Seq, Seat: seat, By: senderName(in), Text: in.Text})
 	text := rules.Textf("sędzia odpowiada miejscu %d: %s", "the referee answers seat %d: %s", seat, in.Text)
-	return t.commitRuling(ctx, KindAnswer, body, Notice{Type: "answer", Code: strconv.Itoa(seat), Text: text}, nil, nil)
+	return t.commitRuling(ctx, KindAnswer, body, Notice{Type: wire.NoticeAnswer, Code: strconv.Itoa(seat), Text: text}, nil, nil)
 }
 
 // rebuild builds the game again from its spec and replays steps on it,
@@ -502,15 +502,43 @@ func (t *table) commitRuling(ctx context.Context, kind string, body []byte, n No
 		t.log.Error("ruling not read back", "seq", seq, "err", err)
 	}
 	t.log.Info("referee's record", "kind", kind, "seq", seq, "text", n.Text.EN)
-	t.publishAll(seq, at, evs)
+	pub := t.publication(seq, at, evs)
+	if g != nil {
+		pub.Catalogue = t.catalogueChanged() // the game was opened anew
+	}
+	t.out.Send(pub)
 	return seq, nil, nil
 }
 
 // publishAll publishes every view and an entry's events.
 func (t *table) publishAll(seq int64, at time.Time, evs []any) {
+	t.out.Send(t.publication(seq, at, evs))
+}
+
+// publication is every view and an entry's events.
+func (t *table) publication(seq int64, at time.Time, evs []any) Publication {
 	p := Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, evs), Committed: time.Now(), Fairness: t.fairness()}
 	t.addOutputs(&p)
-	t.out.Send(p)
+	return p
+}
+
+// catalogueChanged is the game's catalogue (wire.CatalogueMessage) when it
+// is not the one published last, else nil.
+func (t *table) catalogueChanged() []byte {
+	c, ok := t.game.(Cataloguer)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(wire.CatalogueMessage{Game: t.game.Name(), Catalogue: c.Catalogue()})
+	if err != nil {
+		t.log.Error("catalogue not encoded", "err", err)
+		return nil
+	}
+	if bytes.Equal(b, t.catalogue) {
+		return nil
+	}
+	t.catalogue = b
+	return b
 }
 
 // keyedRoll is a physical die's reading and its source.

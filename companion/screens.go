@@ -66,7 +66,7 @@ func (d *Daemon) startScreens() error {
 		hb = 2 * time.Second
 	}
 	meta, _ := json.Marshal(wire.Meta{Venue: d.cfg.Venue, Table: d.cfg.Table, Game: spec.ID, Title: spec.Title, Language: d.cfg.Language,
-		Seats: d.table.seats(), HeartbeatMS: hb.Milliseconds(), Commands: spec.Commands})
+		Seats: d.table.seats(), HeartbeatMS: hb.Milliseconds(), Commands: spec.Commands, Attention: wire.Attention(spec.Attention)})
 	d.feed.SetMeta(meta)
 	d.screens.web = web.Server
 	go func() {

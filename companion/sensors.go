@@ -42,7 +42,7 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 		closers = append(closers, devs.Close)
 		// The loop that accepts inputs has not started: the table is ours.
 		for _, m := range devs.Missing() {
-			d.table.notice(ctx, Notice{Type: "device_missing", Device: m.Name,
+			d.table.notice(ctx, Notice{Type: wire.NoticeDeviceMissing, Device: m.Name,
 				Text: rules.Textf("brak urządzenia %s %s: stół działa bez niego", "device %s %s is missing: the table runs without it", m.Kind, m.Name)}, nil)
 		}
 		outs := outputsSink{out: devs.Outputs(), log: d.log}

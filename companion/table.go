@@ -26,15 +26,17 @@ import (
 // changed is handed to the fan-out after the commit. It never waits for a
 // broker or a screen.
 type table struct {
-	cfg     *Config
-	spec    GameSpec
-	game    Game
-	journal *Journal
-	tags    *TagRegistry
-	clock   func() time.Time
-	log     *slog.Logger
-	out     Sink
-	onEvent func(seq int64, text rules.Text)
+	// catalogue is the game's catalogue as last published.
+	catalogue []byte
+	cfg       *Config
+	spec      GameSpec
+	game      Game
+	journal   *Journal
+	tags      *TagRegistry
+	clock     func() time.Time
+	log       *slog.Logger
+	out       Sink
+	onEvent   func(seq int64, text rules.Text)
 	// instance is the daemon's run, in every view (wire.StateMessage).
 	instance string
 	// loose numbers the messages outside the journal (answers, loose
@@ -166,14 +168,14 @@ func (t *table) handle(ctx context.Context, in Input) {
 	if f, device := faultOf(in); f != nil {
 		t.metrics.fault(device, string(f.Kind))
 		pl, en := f.Text(device)
-		t.notice(ctx, Notice{Type: "device_fault", Code: string(f.Kind), Device: device, UID: f.UID, Text: rules.Text{PL: pl, EN: en}}, nil)
+		t.notice(ctx, Notice{Type: wire.NoticeDeviceFault, Code: string(f.Kind), Device: device, UID: f.UID, Text: rules.Text{PL: pl, EN: en}}, nil)
 		return
 	}
 	if in.Tag != nil {
 		tag, ok := t.tags.Lookup(in.Tag.UID)
 		if !ok {
 			if in.Tag.Present {
-				t.notice(ctx, Notice{Type: "unknown_tag", Device: in.Tag.Reader, UID: in.Tag.UID,
+				t.notice(ctx, Notice{Type: wire.NoticeUnknownTag, Device: in.Tag.Reader, UID: in.Tag.UID,
 					Text: rules.Textf("nieznana karta %s na czytniku %s", "unknown tag %s on reader %s", in.Tag.UID, in.Tag.Reader)}, nil)
 			}
 			return
@@ -237,7 +239,7 @@ func (t *table) run(ctx context.Context, actions []Action, notices []Notice, bet
 	var refused *rules.Rejection
 	for _, n := range notices {
 		t.notice(ctx, n, nil)
-		if n.Type == "rejected" && refused == nil {
+		if n.Type == wire.NoticeRejected && refused == nil {
 			refused = &rules.Rejection{Code: n.Code, Reason: n.Text}
 			t.metrics.refusedAction(n.Code)
 		}
@@ -296,10 +298,10 @@ func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
 // record, and the answer when it was a command.
 func (t *table) refuseInput(ctx context.Context, in Input, rej *rules.Rejection) {
 	t.metrics.refusedAction(rej.Code)
-	n := Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason}
+	n := Notice{Type: wire.NoticeRejected, Code: rej.Code, Text: rej.Reason}
 	switch {
 	case in.Key != nil:
-		n.Type, n.Device = "command_rejected", in.Key.Keypad
+		n.Type, n.Device = wire.NoticeCommandRejected, in.Key.Keypad
 	case in.Tag != nil:
 		n.Device, n.UID = in.Tag.Reader, in.Tag.UID
 	}
@@ -370,7 +372,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 		// The refused action itself stays out of the notice: it may carry
 		// hidden information (an army list, the cards drawn).
 		body, _ := t.game.EncodeAction(a)
-		t.noticeDice(ctx, Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body, t.rollsIn(a))
+		t.noticeDice(ctx, Notice{Type: wire.NoticeRejected, Code: rej.Code, Text: rej.Reason, Action: a.Type()}, body, t.rollsIn(a))
 		// The referee may let it stand (allow) until the state changes.
 		if t.observeDice(a, false) {
 			t.out.Send(Publication{Views: t.views(wire.Referee), Fairness: t.fairness()})
@@ -398,7 +400,7 @@ func (t *table) accept(ctx context.Context, a Action) (int64, *rules.Rejection, 
 	t.metrics.committed(time.Since(start))
 	if err != nil {
 		// Not durable, so not applied: the table is told and nothing changes.
-		t.publishLoose(wire.Public, Notice{Type: "journal_failed", Text: rules.Textf("nie zapisano akcji %s: %v", "action %s not saved: %v", a.Type(), err)})
+		t.publishLoose(wire.Public, Notice{Type: wire.NoticeJournalFailed, Text: rules.Textf("nie zapisano akcji %s: %v", "action %s not saved: %v", a.Type(), err)})
 		return 0, nil, err
 	}
 	commit()
@@ -527,7 +529,7 @@ func (t *table) noticeDice(ctx context.Context, n Notice, refused []byte, rolls 
 	t.plan.add(Entry{Seq: seq, At: at, Kind: KindNotice, Game: t.game.Name(), Body: body})
 	// The views go again with the notice's seq: a published state's seq is
 	// always the journal's last entry, so a venue can tell it is current.
-	t.out.Send(Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == "rejected", Committed: time.Now()})
+	t.out.Send(Publication{Seq: seq, Views: t.views(), Events: t.eventMessages(seq, at, []any{n}), Refused: n.Type == wire.NoticeRejected, Committed: time.Now()})
 }
 
 // publishLoose publishes an event that is in no journal entry (the journal
@@ -585,7 +587,7 @@ func (t *table) observeDice(a Action, accepted bool) bool {
 			if t.metrics != nil {
 				t.metrics.suspect.Inc()
 			}
-			t.publishLoose(wire.Referee, Notice{Type: "die_suspect", Die: key,
+			t.publishLoose(wire.Referee, Notice{Type: wire.NoticeDieSuspect, Die: key,
 				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
 					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
 					key, after.Rolls, after.ChiSquare, after.PValue)})

@@ -65,9 +65,9 @@ func (s Sender) Seat() int {
 // Notice is a published event that changes no state: an unknown tag, a
 // refused action, a device fault.
 type Notice struct {
-	Type string     `json:"type"`
-	Code string     `json:"code,omitempty"`
-	Text rules.Text `json:"text"`
+	Type wire.NoticeType `json:"type"`
+	Code string          `json:"code,omitempty"`
+	Text rules.Text      `json:"text"`
 	// Device is the reader or keypad it concerns; Topic the MQTT topic of a
 	// refused command; Die the dice source of a fairness warning.
 	Device string `json:"device,omitempty"`
@@ -210,6 +210,20 @@ var ErrCannotAllow = errors.New("this game's engine cannot let a refused action 
 // for the referee.
 type Desyncer interface {
 	Desyncs() []rules.Text
+}
+
+// Cataloguer is implemented by games whose views name what they show by
+// id from a catalogue: the public facts that do not change during a game
+// (the card table, the map, the names of places and abilities). The table
+// publishes it once, retained on its catalogue topic, and sends it once to
+// each screen, instead of in every state to every subscriber. Catalogue
+// is a JSON object whose keys the game's views leave out; the screens put
+// them back before a panel draws. It holds only what every viewer may see
+// (never a hand, a deck's order or a seed), and it is read again only when
+// the game is opened anew (a new game, or a ruling that replaces the
+// opening).
+type Cataloguer interface {
+	Catalogue() any
 }
 
 // Tag is what a tag UID stands for (a line of the table's tag registry).

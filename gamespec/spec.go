@@ -51,6 +51,11 @@ type GameSpec struct {
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
+	// Attention are the game's own event types that ask for a person's
+	// attention (a measurement too close to call): the watch and the
+	// pages mark them with the contract's notices that do
+	// (wire.Attention), knowing no game's types.
+	Attention []string
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end

@@ -157,7 +157,7 @@ func newGame(start bitwa.StartGame, colours map[string]string) *Game {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 func one(a bitwa.Action) ([]companion.Action, []companion.Notice) {
@@ -207,7 +207,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, readerSeat(in.Tag.Reader))
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		// A player's page acts for their seat; a seat's buttons (keypad

@@ -2,6 +2,7 @@ package bitwagame
 
 import (
 	"fmt"
+	"github.com/sztab/sztab/companion/wire"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,8 +25,26 @@ type TableView struct {
 	// Answers are the pending decision's answers as commands, for the
 	// decider's page (any player of the deciding army) and the referee's.
 	Answers []Answer `json:"answers,omitempty"`
-	// Places are the names of the board's places a blockade lies on.
-	Places map[string]rules.Text `json:"places"`
+	// The catalogue's keys (Catalogue) shadow the state's: a view names
+	// cards and components by id and never carries them.
+	NoCards *struct{} `json:"cards,omitempty"`
+	NoComp  *struct{} `json:"components,omitempty"`
+}
+
+// Catalogue is what never changes during a game, sent once (the
+// table's catalogue topic) and left out of every view: the card table,
+// the components and the names of the board's places a blockade lies on.
+// All of it is printed on the cards and the board: no viewer may not see
+// it.
+func (g *Game) Catalogue() any {
+	s := g.State()
+	return catalogue{Cards: s.Cards, Components: s.Comp, Places: Places}
+}
+
+type catalogue struct {
+	Cards      map[string]bitwa.Card `json:"cards"`
+	Components bitwa.Components      `json:"components"`
+	Places     map[string]rules.Text `json:"places"`
 }
 
 // Answer is one answer to the pending decision: a command, its args and
@@ -52,7 +71,6 @@ func view(s bitwa.State, v companion.Viewer) any {
 	var out TableView
 	bv := viewer(v)
 	out.State = s.View(bv)
-	out.Places = Places
 	if s.Phase == "" {
 		return out
 	}
@@ -429,6 +447,6 @@ func (g *Game) unsureNotice() []companion.Notice {
 	if k == "" {
 		return nil
 	}
-	return []companion.Notice{{Type: "check_board", Code: "camera_unsure",
+	return []companion.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
 		Text: rules.Textf("kamera nie jest pewna Oddziałów na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the units on: %s — check and confirm", strings.Join(zones, ", "))}}
 }

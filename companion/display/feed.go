@@ -22,7 +22,8 @@ const (
 // PlayerAudience is the audience of the player in seat.
 func PlayerAudience(seat int) Audience { return wire.Player(seat) }
 
-// Message is one SSE message: Kind is "state", "event" or "meta".
+// Message is one SSE message: Kind is "state", "event", "meta" or
+// "catalogue".
 type Message struct {
 	Kind string
 	Data []byte
@@ -34,11 +35,13 @@ const keepEvents = 60
 // them out to connected pages. A page that connects late gets the current
 // view and the recent events at once.
 type Feed struct {
-	mu     sync.Mutex
-	meta   []byte
-	views  map[Audience][]byte
-	events map[Audience][][]byte
-	subs   map[chan Message]Audience
+	mu   sync.Mutex
+	meta []byte
+	// catalogue is the game's catalogue, sent once per connection.
+	catalogue []byte
+	views     map[Audience][]byte
+	events    map[Audience][][]byte
+	subs      map[chan Message]Audience
 }
 
 // NewFeed returns an empty feed.
@@ -54,6 +57,18 @@ func (f *Feed) SetMeta(data []byte) {
 	f.meta = data
 	for ch := range f.subs {
 		send(ch, Message{Kind: "meta", Data: data})
+	}
+}
+
+// SetCatalogue sets the game's catalogue (wire.CatalogueMessage), sent on
+// every connection after the meta and before the state, and to the pages
+// connected now: a state names what the catalogue holds by id.
+func (f *Feed) SetCatalogue(data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.catalogue = data
+	for ch := range f.subs {
+		send(ch, Message{Kind: "catalogue", Data: data})
 	}
 }
 
@@ -124,6 +139,9 @@ func (f *Feed) Subscribe(a Audience) (first []Message, live <-chan Message, canc
 	defer f.mu.Unlock()
 	if f.meta != nil {
 		first = append(first, Message{Kind: "meta", Data: f.meta})
+	}
+	if f.catalogue != nil {
+		first = append(first, Message{Kind: "catalogue", Data: f.catalogue})
 	}
 	if v, ok := f.views[a]; ok {
 		first = append(first, Message{Kind: "state", Data: v})

@@ -93,7 +93,7 @@ func strictJSON(data []byte, v any) error {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 func one(a mali.Action) ([]companion.Action, []companion.Notice) { return []companion.Action{a}, nil }
@@ -116,7 +116,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, in.From)
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		if v, err := strconv.Atoi(in.Key.Key); err == nil && len(in.Key.Key) == 1 {

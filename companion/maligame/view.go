@@ -2,6 +2,7 @@ package maligame
 
 import (
 	"fmt"
+	"github.com/sztab/sztab/companion/wire"
 	"slices"
 	"strings"
 
@@ -312,6 +313,6 @@ func (g *Game) unsureNotice() []companion.Notice {
 	if k == "" {
 		return nil
 	}
-	return []companion.Notice{{Type: "check_board", Code: "camera_unsure",
+	return []companion.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
 		Text: rules.Textf("kamera nie jest pewna pionków na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the pawns on: %s — check and confirm", strings.Join(fields, ", "))}}
 }

@@ -143,7 +143,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, "nfc")
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil && in.Key.Key == "end_game":
 		return g.endGame(in)
@@ -222,7 +222,7 @@ func selectedJumps(s skirmish.State) []string {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 // command maps a named key (or a command card) to an action.
@@ -255,7 +255,7 @@ func (g *Game) command(name, device string) ([]companion.Action, []companion.Not
 		if s.Selection != nil {
 			return []companion.Action{skirmish.SelectShooter{}}, nil
 		}
-		return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("wybór anulowany", "selection cleared")}}
+		return nil, []companion.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("wybór anulowany", "selection cleared")}}
 	case "roll":
 		if !skirmish.Legal(s, "dice") {
 			return nil, rejected("no_roll_needed", rules.Textf("nic nie czeka na rzut", "nothing is waiting for a roll"))

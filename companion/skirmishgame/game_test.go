@@ -67,7 +67,7 @@ func bind(t *testing.T, g *Game, in companion.Input) (actions, refused, notices 
 	t.Helper()
 	as, ns := g.Bind(in)
 	for _, n := range ns {
-		notices = append(notices, n.Type)
+		notices = append(notices, string(n.Type))
 	}
 	for _, a := range as {
 		actions = append(actions, a.Type())

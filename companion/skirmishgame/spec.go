@@ -27,6 +27,8 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "skirmish.yaml",
 	Endings:  endings,
+	// A measurement too close to call waits for a person's ruling.
+	Attention: []string{skirmish.EventTooCloseToCall},
 }
 
 // commands are the table's keys, the pages' buttons and the watch's keys.

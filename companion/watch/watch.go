@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -254,7 +255,10 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 			return true
 		}
 		line := fmt.Sprintf("#%d %s", m.Seq, s.text(ev.Text))
-		if ev.Type == "rejected" || ev.Type == "die_suspect" || ev.Type == "too_close_to_call" || ev.Type == "command_rejected" {
+		// Marked by the contract (its notices that ask for attention) and
+		// by what the game declared in the table's status: the watch
+		// knows no game's types.
+		if wire.NoticeType(ev.Type).Attention() || slices.Contains(s.status.Attention, ev.Type) {
 			line += "  ◀"
 		}
 		s.events = append(s.events, line)

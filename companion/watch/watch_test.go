@@ -69,6 +69,33 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestAttentionFromTheContract: the watch marks an event by the contract's
+// notice types and by the game's own types the table's status declares,
+// never by a type it knows itself: the same game event is marked only
+// when the status declares it.
+func TestAttentionFromTheContract(t *testing.T) {
+	for _, c := range []struct {
+		name, status, event string
+		marked              bool
+	}{
+		{"contract notice", `{"status":"online"}`, string(wire.NoticeDieSuspect), true},
+		{"contract notice, no attention", `{"status":"online"}`, string(wire.NoticeTagIgnored), false},
+		{"game's type, declared", `{"status":"online","attention":["too_close_to_call"]}`, "too_close_to_call", true},
+		{"game's type, not declared", `{"status":"online"}`, "too_close_to_call", false},
+		{"another game's type", `{"status":"online","attention":["too_close_to_call"]}`, "stage_resolved", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewScreen("en")
+			s.Apply("status", []byte(c.status))
+			s.Apply("events", []byte(`{"seq":5,"event":{"type":"`+c.event+`","text":{"pl":"x","en":"the event"}}}`))
+			got := strings.Contains(s.Render(), "#5 the event  ◀")
+			if got != c.marked {
+				t.Errorf("event %q marked %v, want %v:\n%s", c.event, got, c.marked, s.Render())
+			}
+		})
+	}
+}
+
 type syncBuffer = logbuf.Buffer
 
 // waitForOutput waits until the watch has written want.

@@ -255,7 +255,7 @@ func (g *Game) RollsIn(a companion.Action) []dice.Roll {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 func one(a rules.Action) ([]companion.Action, []companion.Notice) {
@@ -298,7 +298,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	switch {
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		if in.TagInfo.Kind != "card" {
-			return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+			return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 				Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 		}
 		side := ReaderSide(in.Tag.Reader)
@@ -471,7 +471,7 @@ func (g *Game) die(s west1920.State, v int, keypad string, from companion.Sender
 	g.entered[i] = r
 	for _, e := range g.entered {
 		if e.Value == 0 {
-			return nil, []companion.Notice{{Type: "die_entered", Device: keypad,
+			return nil, []companion.Notice{{Type: wire.NoticeDieEntered, Device: keypad,
 				Text: rules.Textf("kość %d z %d: %d; czekam na resztę", "die %d of %d: %d; waiting for the rest", i+1, p.Dice, v)}}
 		}
 	}
@@ -517,7 +517,7 @@ func parseFacing(arg string) *rules.Text {
 func (g *Game) command(s west1920.State, name string, args []string, keypad, who string, from companion.Sender) ([]companion.Action, []companion.Notice) {
 	if name == "undo" {
 		g.entered = nil
-		return nil, []companion.Notice{{Type: "dice_cleared", Text: rules.Textf("wpisane kości wyczyszczone", "the dice entered are cleared")}}
+		return nil, []companion.Notice{{Type: wire.NoticeDiceCleared, Text: rules.Textf("wpisane kości wyczyszczone", "the dice entered are cleared")}}
 	}
 	if n := mayAct(s, who); n != nil && name != "adjust" {
 		return nil, n

@@ -9,6 +9,9 @@
 //	state                  retained public StateMessage
 //	events                 public EventMessages (and answers to table keys)
 //	image                  retained annotated table image (JPEG)
+//	catalogue              retained CatalogueMessage: the game's public
+//	                       facts that do not change during a game (cards,
+//	                       map, texts), which the states name by id
 //	referee/state          retained referee StateMessage
 //	referee/fairness       retained FairnessMessage
 //	referee/events         referee EventMessages (answers to the referee)
@@ -67,6 +70,9 @@ type Topics struct {
 	// publications up for the election (5–10 s), and core pub/sub between
 	// the nodes left does not wait (docs/venue-brokers.md).
 	Live string
+	// Catalogue is the game's catalogue (retained, public): what never
+	// changes during a game, read once (CatalogueMessage).
+	Catalogue string
 	// Result is the table's result statement once its game is over
 	// (retained, public): what a venue's standings are built from.
 	Result string
@@ -83,7 +89,7 @@ type Topics struct {
 func TopicsFor(venue, table string) Topics {
 	base := Root + venue + "/" + table + "/"
 	return Topics{Base: base, Status: base + "status", State: base + "state", Live: base + "live", Events: base + "events", Image: base + "image",
-		Result: base + "result", Pairing: base + "pairing", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
+		Catalogue: base + "catalogue", Result: base + "result", Pairing: base + "pairing", RefereeState: base + "referee/state", RefereeFairness: base + "referee/fairness", RefereeEvents: base + "referee/events",
 		RefereeCommand: base + "referee/command"}
 }
 
@@ -205,6 +211,9 @@ type StatusMessage struct {
 	Screen string `json:"screen,omitempty"`
 	// Commands are the game's commands, for the watch's keys.
 	Commands Vocabulary `json:"commands,omitempty"`
+	// Attention are the event types that ask for a person's attention
+	// (the function Attention): the watch marks those events.
+	Attention []string `json:"attention,omitempty"`
 	// Instance is random per start of the daemon: a venue that hears two
 	// instances online for one table id knows that two daemons claim it.
 	Instance string `json:"instance,omitempty"`
@@ -239,6 +248,16 @@ type ResultMessage struct {
 	Statement string `json:"statement"`
 	Signature string `json:"signature,omitempty"`
 	Key       string `json:"key,omitempty"`
+}
+
+// CatalogueMessage is a game's catalogue, retained on .../catalogue: the
+// public facts that never change during a game (a card table, a map, the
+// names of places), which its states name by id. Catalogue is a JSON
+// object whose keys every view of the game leaves out; a screen puts them
+// back into the state before it draws.
+type CatalogueMessage struct {
+	Game      string `json:"game"`
+	Catalogue any    `json:"catalogue"`
 }
 
 // StateMessage is a view of the state: the retained public one on .../state,
@@ -347,4 +366,7 @@ type Meta struct {
 	HeartbeatMS int64      `json:"heartbeat_ms"`
 	// Commands are the commands this page's audience may send.
 	Commands []CommandSpec `json:"commands,omitempty"`
+	// Attention are the event types that ask for a person's attention
+	// (the function Attention): the pages mark those events in their log.
+	Attention []string `json:"attention,omitempty"`
 }

@@ -155,10 +155,24 @@ type TableView struct {
 	Stats []SeatStats `json:"stats"`
 	// Leaders are the achievements in play and who leads each now.
 	Leaders []Leader `json:"leaders"`
-	// Abilities and Classes are the cards' abilities and vehicle classes
-	// in words, for the panel.
-	Abilities map[string]rules.Text `json:"abilities"`
-	Classes   map[string]rules.Text `json:"classes"`
+	// The catalogue's cards (Catalogue) shadow the state's: a view names
+	// cards by id and never carries them.
+	NoCards *struct{} `json:"cards,omitempty"`
+}
+
+// Catalogue is what never changes during a game, sent once (the
+// table's catalogue topic) and left out of every view: the card table
+// (every card of the box, wherever it lies: the view says where, by id),
+// and the cards' abilities and vehicle classes in words. All of it is
+// printed on the cards: no viewer may not see it.
+func (g *Game) Catalogue() any {
+	return catalogue{Cards: g.State().Cards, Abilities: wotrush.AbilityNames, Classes: wotrush.ClassNames}
+}
+
+type catalogue struct {
+	Cards     map[string]wotrush.Card `json:"cards"`
+	Abilities map[string]rules.Text   `json:"abilities"`
+	Classes   map[string]rules.Text   `json:"classes"`
 }
 
 // SeatStats are one player's public counts.
@@ -193,7 +207,6 @@ func view(s wotrush.State, v companion.Viewer) any {
 		out.State = s.View(wotrush.Viewer{})
 	}
 	out.Stats, out.Leaders = stats(s)
-	out.Abilities, out.Classes = wotrush.AbilityNames, wotrush.ClassNames
 	return out
 }
 
@@ -247,7 +260,7 @@ func waiting(s wotrush.State) int {
 }
 
 func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: "rejected", Code: code, Text: t}}
+	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 // readerSeat is the seat of a reader or keypad named seat-N, 0 otherwise.
@@ -278,7 +291,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, readerSeat(in.Tag.Reader))
 		}
-		return nil, []companion.Notice{{Type: "tag_ignored", UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		// A player's page or topic acts for their seat; a seat's buttons
@@ -495,7 +508,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		return []companion.Action{wotrush.DeclareEnd{Reason: "sędzia / referee"}}, nil
 	case "cancel":
 		if s.Selection == nil {
-			return nil, []companion.Notice{{Type: "selection_cleared", Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
+			return nil, []companion.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
 		}
 		return []companion.Action{wotrush.Select{Seat: s.Active}}, nil
 	case "confirm":

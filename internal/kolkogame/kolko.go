@@ -150,7 +150,7 @@ func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	}
 	cell, err := strconv.Atoi(in.Args[0])
 	if err != nil {
-		return nil, []gamespec.Notice{{Type: "rejected", Code: "bad_cell", Text: rules.Textf("pole %q to nie liczba", "cell %q is not a number", in.Args[0])}}
+		return nil, []gamespec.Notice{{Type: wire.NoticeRejected, Code: "bad_cell", Text: rules.Textf("pole %q to nie liczba", "cell %q is not a number", in.Args[0])}}
 	}
 	seat := in.From.Seat()
 	if seat == 0 {

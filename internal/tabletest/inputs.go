@@ -39,7 +39,7 @@ func Feed(t testing.TB, g companion.Game, in companion.Input) ([]companion.Actio
 	t.Helper()
 	acts, notices := g.Bind(in)
 	for _, n := range notices {
-		if n.Type == "rejected" {
+		if n.Type == wire.NoticeRejected {
 			return nil, &rules.Rejection{Code: n.Code, Reason: n.Text}
 		}
 	}

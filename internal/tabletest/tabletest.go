@@ -22,6 +22,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/wire"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
 )
 
@@ -202,6 +203,12 @@ func open(t testing.TB, cfg *companion.Config, spec companion.GameSpec, narrate 
 	}
 	return &Running{D: d, cfg: cfg}
 }
+
+// Topics are the running table's MQTT topics.
+func (r *Running) Topics() wire.Topics { return wire.TopicsFor(r.cfg.Venue, r.cfg.Table) }
+
+// JournalPath is the journal file of the running table.
+func (r *Running) JournalPath() string { return r.cfg.Resolve(r.cfg.Journal) }
 
 // Serve serves the opened daemon in the background and waits for its
 // screens' listener, if it has one.

@@ -81,7 +81,7 @@ func Record(t testing.TB, w World, viewer companion.Viewer) []string {
 		var refused *rules.Rejection
 		for _, n := range notices {
 			add(i, "notice", n)
-			if n.Type == "rejected" && refused == nil {
+			if n.Type == wire.NoticeRejected && refused == nil {
 				refused = &rules.Rejection{Code: n.Code, Reason: n.Text}
 			}
 		}
@@ -101,7 +101,7 @@ func Record(t testing.TB, w World, viewer companion.Viewer) []string {
 				}
 				// The table publishes a refusal to everyone, with the
 				// action's type and never its body.
-				add(i, "notice", companion.Notice{Type: "rejected", Code: rej.Code, Text: rej.Reason, Action: a.Type()})
+				add(i, "notice", companion.Notice{Type: wire.NoticeRejected, Code: rej.Code, Text: rej.Reason, Action: a.Type()})
 				refused = rej
 				break
 			}

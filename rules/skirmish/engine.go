@@ -10,6 +10,11 @@ import (
 	"github.com/sztab/sztab/rules/dice"
 )
 
+// EventTooCloseToCall is the event of a measurement within its uncertainty
+// of a limit: not decided, the players or the referee rule. It asks for a
+// person's attention (the game's spec declares it so).
+const EventTooCloseToCall = "too_close_to_call"
+
 // Event is something that happened in the game, for the journal, the
 // displays and the players. Events are public: they never carry an army
 // list before deployment or a card in a hand.
@@ -92,7 +97,7 @@ func applyWith(s State, a Action, w *rules.Waiver) (State, []Event, error) {
 }
 
 func callEvent(c *Call) Event {
-	return Event{Type: "too_close_to_call", Call: c,
+	return Event{Type: EventTooCloseToCall, Call: c,
 		Text: rules.Text{PL: c.Question.PL + " — pomiar za blisko granicy; rozstrzygnijcie",
 			EN: c.Question.EN + " — the measurement is too close to call; please rule"}}
 }

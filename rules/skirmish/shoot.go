@@ -182,7 +182,7 @@ func (s *State) declareShot(a DeclareShot) ([]Event, error) {
 		sh.Stage = StageRuling
 		sh.Odds = s.shotOdds()
 		return append(evs, Event{
-			Type: "too_close_to_call", Unit: shooter.ID, Target: target.ID,
+			Type: EventTooCloseToCall, Unit: shooter.ID, Target: target.ID,
 			Text: rules.Text{PL: rangeText.PL + " — za blisko granicy, by rozstrzygnąć pomiarem; rozstrzygnijcie",
 				EN: rangeText.EN + " — too close to call by measurement; please rule"},
 		}), nil

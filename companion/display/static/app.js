@@ -4,7 +4,7 @@
   var body = document.body;
   var page = body.dataset.page, audience = body.dataset.audience;
   var app = document.getElementById("app");
-  var meta = {}, msg = null, events = [], lastHeard = 0, heartbeatMs = 2000;
+  var meta = {}, msg = null, catalogue = null, events = [], lastHeard = 0, heartbeatMs = 2000;
   // ?lang=pl or ?lang=en picks the page's language (a TV's kiosk URL, the
   // page checks) and keeps it, as the language button does.
   var lang = (location.search.match(/[?&]lang=(pl|en)\b/) || [])[1] || localStorage.getItem("sztab-lang");
@@ -117,12 +117,23 @@
     }
   }
 
+  function withCatalogue() {
+    var st = msg && msg.state;
+    if (!catalogue || !st || typeof st !== "object") return;
+    for (var k in catalogue) if (!(k in st)) st[k] = catalogue[k];
+  }
+
   function renderLog() {
     var items = events.slice(-40).reverse().map(function (m) {
       var ev = m.event || {};
       // The event's type as data-type, not a class: a type such as "die"
       // or "turn" must not take a panel's style.
-      return el("li", { class: "ev", "data-type": ev.type || "" }, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text));
+      // Marked for attention by the list the table's meta sends (the
+      // contract's notices that ask for it and the game's own): the page
+      // knows no game's types.
+      var attrs = { class: "ev", "data-type": ev.type || "" };
+      if (meta && (meta.attention || []).indexOf(ev.type) >= 0) attrs["data-attention"] = "1";
+      return el("li", attrs, el("span", { class: "seq", text: "#" + m.seq }), t(ev.text));
     });
     log.replaceChildren.apply(log, items);
   }
@@ -136,7 +147,11 @@
       events = []; // a new connection replays the recent events
       heard(); render(); renderLog();
     });
-    es.addEventListener("state", function (e) { msg = JSON.parse(e.data); heard(); render(); });
+    // The game's catalogue (its cards, map and texts, which never change
+    // during a game) comes once; each state names them by id, and its
+    // keys are put back into the state before a panel draws it.
+    es.addEventListener("catalogue", function (e) { catalogue = JSON.parse(e.data).catalogue || null; withCatalogue(); heard(); render(); });
+    es.addEventListener("state", function (e) { msg = JSON.parse(e.data); withCatalogue(); heard(); render(); });
     es.addEventListener("event", function (e) {
       var m = JSON.parse(e.data);
       heard();
