@@ -51,6 +51,10 @@ type GameSpec struct {
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
+	// Tournament is what a tournament of this game uses unless the
+	// organiser's file says otherwise (companion/tournament); zero: the
+	// game is not played at tournaments.
+	Tournament Tournament
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -29,6 +30,13 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
 	Endings:  endings,
+	// Bitwa Warszawska is 2–4 players, but 3 and 4 play as two armies
+	// (rulebook "LICZBA GRACZY: 2–4", the 3-player hands): a table is two
+	// sides. Victory points (PZ, 7 to win) decide the game and make the
+	// natural second tie-break after Buchholz.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 90, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore, gamespec.TieHeadToHead},
+		Why:       "two armies; Buchholz, then PZ; 45–90 min game"},
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a

@@ -14,6 +14,7 @@ import (
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
 )
@@ -35,6 +36,14 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "mali-powstancy.yaml",
 	Endings:  endings,
+	// Mali Powstańcy's rules are written for four ("W instrukcji opisane
+	// są zasady gry dla czterech osób") and "Ten, kto zdobył najwięcej
+	// punktów, wygrywa": one winner of four says little about the other
+	// three, so the standings sum the game's points (vp), then wins, then
+	// Buchholz.
+	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 75, Points: gamespec.Points{Mode: gamespec.ModeVP},
+		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
+		Why:       "four players, one winner: the game's points count, then wins, then Buchholz"},
 }
 
 // commands: what the keypad, the pages, the watch and MQTT may send. A

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -27,6 +28,13 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "skirmish.yaml",
 	Endings:  endings,
+	// The skirmish (powstanie-warszawskie-skirmish.txt) is two players,
+	// one winner or a draw: the usual wargame 3/1/0; then Buchholz (who
+	// you beat matters more than by how much), then the game score (army
+	// points destroyed) that separates big wins from narrow ones.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 120, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore, gamespec.TieHeadToHead},
+		Why:       "two players, win/draw/loss; Buchholz, then army points destroyed"},
 }
 
 // commands are the table's keys, the pages' buttons and the watch's keys.

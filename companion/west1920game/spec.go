@@ -9,6 +9,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -28,6 +29,12 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
 	Endings:  endings,
+	// How the West was Saved is Poles against Soviets; rule 2.2 makes
+	// "każdy inny wynik" a draw, so draws are common: 3/1/0, Buchholz,
+	// then wins (a decisive game over a draw), then head-to-head.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 180, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieWins, gamespec.TieHeadToHead},
+		Why:       "two sides, draws frequent (2.2): Buchholz, then wins, then head-to-head"},
 }
 
 // commands: the dice keys and undo/pass come from the white and red

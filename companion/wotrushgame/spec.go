@@ -11,6 +11,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
@@ -30,6 +31,12 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
 	Endings:  endings,
+	// World of Tanks: Rush is 2–5 players; a pod of four is the common
+	// tournament table for deck builders, and medals (the game's score)
+	// rank all four, not just the winner.
+	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 60, Points: gamespec.Points{Mode: gamespec.ModeVP},
+		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
+		Why:       "pods of four, medals count, then wins, then Buchholz"},
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry

@@ -57,8 +57,10 @@ func TestLayers(t *testing.T) {
 		{"vision", []string{"vision", "internal/yamlsafe", "internal/atomicfile"}, "the camera reports geometry; it decides no rule and knows no daemon"},
 		{"companion/wire", []string{"companion/wire", "companion/record", "rules"}, "the wire contract is read by the daemon, the hub, the watch and the venue: it imports none of them"},
 		{"companion/record", []string{"companion/record"}, "the signed record is checked by the organiser without a daemon"},
-		{"gamespec", []string{"gamespec", "companion/wire", "companion/record", "companion/tournament", "rules", "hardware", "vision", "internal/yamlsafe"},
+		{"gamespec", []string{"gamespec", "companion/wire", "companion/record", "rules", "hardware", "vision", "internal/yamlsafe"},
 			"the game contract imports nothing of the daemon: a game builds against it alone"},
+		{"companion/tournament", []string{"companion/tournament", "companion/record", "companion/wire", "gamespec", "internal/yamlsafe"},
+			"the tournament core knows no daemon and no game: the binary hands it the registry, whose specs give each game's defaults"},
 	} {
 		for pkg, deps := range graph {
 			if !under(pkg, rule.layer) {
