@@ -12,6 +12,7 @@ import (
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/vision/board"
 )
 
 // GameSpec is everything the daemon and its tools know about one game. A
@@ -55,6 +56,31 @@ type GameSpec struct {
 	// organiser's file says otherwise (companion/tournament); zero: the
 	// game is not played at tournaments.
 	Tournament Tournament
+	// Board is the game's printed board as the camera counts pieces on
+	// it; zero: the game has none (a club gives its own board file).
+	Board Board
+}
+
+// Board is a game's printed board: its definition (vision/board's YAML,
+// the file board.yaml in the game's package, embedded) and how it is
+// made from the game's data. The camera gets the definitions handed in
+// (vision/board.Printed); games' tests check File is what Generate makes
+// (go test ./games -run Boards -update rewrites it).
+type Board struct {
+	File     []byte
+	Generate func() ([]byte, error)
+}
+
+// Boards are the games' printed boards by game id, as the camera takes
+// them.
+func (g Games) Boards() board.Printed {
+	out := board.Printed{}
+	for _, s := range g {
+		if len(s.Board.File) > 0 {
+			out[s.ID] = s.Board.File
+		}
+	}
+	return out
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end
