@@ -49,6 +49,9 @@ type GameSpec struct {
 	// just opened (its demo table's, else TestSection's) and says each
 	// seat's outcome then, the result and score a venue counts.
 	Endings []Ending
+	// Rulings is the game's golden game of the referee's record for the
+	// all-games tests (its demo table's); nil: none.
+	Rulings *Rulings
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
@@ -90,6 +93,19 @@ type Ending struct {
 	Name   string
 	Finish func(Game) error
 	Want   []rec.Seat
+}
+
+// Rulings is a game's golden game of the referee's record: the demo
+// session's first Steps lines, then a correction (Correct changes an
+// action's journal body: the last action it changes is corrected), an undo
+// and a flag-but-allow (Breach are inputs the last of which the rules
+// refuse with an allowable code), then a referee call from seat 1's page
+// while Paused, a command that page may send, is refused.
+type Rulings struct {
+	Steps   int
+	Correct func(body string) string
+	Breach  []Input
+	Paused  string
 }
 
 // TableConfig is what a game reads of its table's config file: its own

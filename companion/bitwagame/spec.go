@@ -30,6 +30,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
 	Board:    printedBoard,
 	// Bitwa Warszawska is 2–4 players, but 3 and 4 play as two armies
 	// (rulebook "LICZBA GRACZY: 2–4", the 3-player hands): a table is two

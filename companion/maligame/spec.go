@@ -36,6 +36,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "mali-powstancy.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
 	Board:    printedBoard,
 	// Mali Powstańcy's rules are written for four ("W instrukcji opisane
 	// są zasady gry dla czterech osób") and "Ten, kto zdobył najwięcej

@@ -28,6 +28,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "skirmish.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
 	// The skirmish (powstanie-warszawskie-skirmish.txt) is two players,
 	// one winner or a draw: the usual wargame 3/1/0; then Buchholz (who
 	// you beat matters more than by how much), then the game score (army

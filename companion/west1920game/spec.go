@@ -29,6 +29,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
 	// How the West was Saved is Poles against Soviets; rule 2.2 makes
 	// "każdy inny wynik" a draw, so draws are common: 3/1/0, Buchholz,
 	// then wins (a decisive game over a draw), then head-to-head.

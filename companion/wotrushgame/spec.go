@@ -31,6 +31,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
 	// World of Tanks: Rush is 2–5 players; a pod of four is the common
 	// tournament table for deck builders, and medals (the game's score)
 	// rank all four, not just the winner.
