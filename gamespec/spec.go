@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
@@ -49,6 +51,9 @@ type GameSpec struct {
 	// just opened (its demo table's, else TestSection's) and says each
 	// seat's outcome then, the result and score a venue counts.
 	Endings []Ending
+	// Tools are the game's own subcommands of sztab (`sztab army`,
+	// `sztab odds`): the binary adds each to its commands.
+	Tools []func() *cobra.Command
 	// Rulings is the game's golden game of the referee's record for the
 	// all-games tests (its demo table's); nil: none.
 	Rulings *Rulings

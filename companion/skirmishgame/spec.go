@@ -29,6 +29,7 @@ var Spec = companion.GameSpec{
 	Demo:     "skirmish.yaml",
 	Endings:  endings,
 	Rulings:  rulings,
+	Tools:    tools,
 	// The skirmish (powstanie-warszawskie-skirmish.txt) is two players,
 	// one winner or a draw: the usual wargame 3/1/0; then Buchholz (who
 	// you beat matters more than by how much), then the game score (army
