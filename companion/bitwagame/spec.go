@@ -7,7 +7,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
@@ -20,7 +19,7 @@ var panel []byte
 const ID = "bitwa-warszawska"
 
 // Spec registers Bitwa Warszawska with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       ID,
 	Title:    rules.Text{PL: "Bitwa Warszawska 1920", EN: "Bitwa Warszawska (the Battle of Warsaw, 1920)"},
 	New:      New,
@@ -68,7 +67,7 @@ var commands = append(wire.Vocabulary{
 
 // cards lists every card of the configured game: both army decks (every
 // card carries a tag).
-func cards(sectionYAML []byte) ([]companion.Card, error) {
+func cards(sectionYAML []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yaml.Unmarshal(sectionYAML, &c); err != nil {
 		return nil, fmt.Errorf("bitwagame: %w", err)
@@ -82,9 +81,9 @@ func cards(sectionYAML []byte) ([]companion.Card, error) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	out := make([]companion.Card, 0, len(ids))
+	out := make([]gamespec.Card, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, companion.Card{ID: id, Kind: "card", Label: cat.Cards[id].Name})
+		out = append(out, gamespec.Card{ID: id, Kind: "card", Label: cat.Cards[id].Name})
 	}
 	return out, nil
 }

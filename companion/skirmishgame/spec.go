@@ -6,7 +6,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
@@ -18,7 +17,7 @@ import (
 var panel []byte
 
 // Spec registers the skirmish game (Powstanie Warszawskie) with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       "skirmish",
 	Title:    rules.Text{PL: "Powstanie Warszawskie — więzienna gra strategiczna", EN: "Powstanie Warszawskie (Warsaw Uprising skirmish)"},
 	New:      New,
@@ -54,7 +53,7 @@ var commands = append(wire.Vocabulary{
 // Summary is the game in a few lines: round and phase, the score, and
 // what the table waits for, from the state as v sees it (before
 // deployment, the models of undeployed units are v's own only).
-func (g *Game) Summary(v companion.Viewer) []rules.Text {
+func (g *Game) Summary(v gamespec.Viewer) []rules.Text {
 	s := g.Adapter.View(v).(skirmish.State)
 	if s.Result != nil {
 		return []rules.Text{g.Headline()}
@@ -108,7 +107,7 @@ func (g *Game) Scoreboard() hardware.Scoreboard {
 }
 
 // cards are the unit cards of the config's skirmish section.
-func cards(section []byte) ([]companion.Card, error) {
+func cards(section []byte) ([]gamespec.Card, error) {
 	var f struct {
 		Units []struct {
 			ID   string `yaml:"id"`
@@ -118,9 +117,9 @@ func cards(section []byte) ([]companion.Card, error) {
 	if err := yaml.Unmarshal(section, &f); err != nil {
 		return nil, fmt.Errorf("skirmishgame: %w", err)
 	}
-	var out []companion.Card
+	var out []gamespec.Card
 	for _, u := range f.Units {
-		out = append(out, companion.Card{ID: u.ID, Kind: "unit", Label: u.Name})
+		out = append(out, gamespec.Card{ID: u.ID, Kind: "unit", Label: u.Name})
 	}
 	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
@@ -17,7 +16,7 @@ import (
 var panel []byte
 
 // Spec registers How the West was Saved (1920) with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID: ID,
 	// The game's name is English (Stephen Pole's); the Polish interface
 	// says what it is in Polish.
@@ -68,7 +67,7 @@ var commands = append(wire.Vocabulary{
 
 // cards lists the 40 event cards (tag ids event-01 … event-40) for
 // `sztab tags enroll --cards`.
-func cards(section []byte) ([]companion.Card, error) {
+func cards(section []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yaml.Unmarshal(section, &c); err != nil {
 		return nil, fmt.Errorf("west1920game: %w", err)
@@ -82,9 +81,9 @@ func cards(section []byte) ([]companion.Card, error) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	out := make([]companion.Card, 0, len(ids))
+	out := make([]gamespec.Card, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, companion.Card{ID: CardID(id), Kind: "card", Label: fmt.Sprintf("%d. %s", id, cat.Cards[id].Title)})
+		out = append(out, gamespec.Card{ID: CardID(id), Kind: "card", Label: fmt.Sprintf("%d. %s", id, cat.Cards[id].Title)})
 	}
 	return out, nil
 }
