@@ -19,6 +19,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
@@ -91,7 +92,9 @@ func (g *tallyGame) Summary(Viewer) []rules.Text {
 var (
 	tallySpec = GameSpec{ID: "tally", Title: rules.Text{PL: "Suma", EN: "Tally"}, New: newTally("tally"),
 		Commands: append(wire.Vocabulary{{Name: "next", Label: rules.Text{PL: "Dalej", EN: "Next"}, From: wire.Anyone, Watch: "n"},
-			{Name: "roll", Label: rules.Text{PL: "Rzuć", EN: "Roll"}, From: wire.Anyone, Watch: "r"}}, wire.DiceKeys(wire.Anyone)...)}
+			{Name: "roll", Label: rules.Text{PL: "Rzuć", EN: "Roll"}, From: wire.Anyone, Watch: "r"}}, wire.DiceKeys(wire.Anyone)...),
+		Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 30, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1},
+			TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore}, Why: "the tests' game: two players, win/draw/loss"}}
 	tallyGames = Games{tallySpec, {ID: "other", New: newTally("other"), Commands: tallySpec.Commands}}
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	rec "github.com/sztab/sztab/companion/record"
-
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 )
@@ -41,11 +41,7 @@ type GameRecord struct {
 
 // RecordPlayer is a player of the record: seat, name, and side (faction,
 // colour or army), as the public view shows them.
-type RecordPlayer struct {
-	Seat int
-	Name string
-	Side string
-}
+type RecordPlayer = gamespec.Player
 
 // ReplayJournal replays a journal's actions on g, a fresh game of the
 // journal's game built by its registered spec (GameSpec.New), the way the

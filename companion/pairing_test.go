@@ -49,13 +49,19 @@ func roundTable(t *testing.T, dir, broker string) (*Config, GameSpec) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cfg, roundSpec()
+}
+
+// roundSpec is the game of roundTable, and of its venue's tournament: the
+// tally game under the tournament's game id.
+func roundSpec() GameSpec {
 	spec := tallySpec
 	spec.ID = "skirmish"
 	spec.New = func(c TableConfig) (Game, error) {
 		g, err := newTally("skirmish")(c)
 		return overTally{g.(*tallyGame)}, err
 	}
-	return cfg, spec
+	return spec
 }
 
 // statementOf reads the statement of a published result message.
@@ -203,7 +209,7 @@ func TestVenuePairingReachesTheTable(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 
 	tcfg, err := tournament.ParseConfig(filepath.Join(dir, "tournament.yaml"), []byte("name: Test\nvenue: v\ngame: skirmish\nrounds: 3\n"+
-		"players:\n  - {id: ania, name: Ania}\n  - {id: bartek, name: Bartek}\ntables:\n  - {id: t1, key: t1.key.pub}\n"))
+		"players:\n  - {id: ania, name: Ania}\n  - {id: bartek, name: Bartek}\ntables:\n  - {id: t1, key: t1.key.pub}\n"), Games{spec})
 	if err != nil {
 		t.Fatal(err)
 	}

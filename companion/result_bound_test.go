@@ -66,7 +66,7 @@ func (n *boundNight) table() (*Daemon, func()) {
 func (n *boundNight) tournament(db string) *tournament.Tournament {
 	t := n.t
 	cfg, err := tournament.ParseConfig(filepath.Join(n.dir, "tournament.yaml"), []byte("name: Test\nvenue: v\ngame: skirmish\nrounds: 3\n"+
-		"players:\n  - {id: celina, name: Celina}\n  - {id: darek, name: Darek}\ntables:\n  - {id: t1, key: t1.key.pub}\n"))
+		"players:\n  - {id: celina, name: Celina}\n  - {id: darek, name: Darek}\ntables:\n  - {id: t1, key: t1.key.pub}\n"), Games{roundSpec()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ players:
 tables:
   - {id: t1, key: t1.key.pub}
   - {id: t2, key: t2.key.pub}
-`))
+`), Games{spec})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,15 +21,13 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/bitwagame"
 	"github.com/sztab/sztab/companion/maligame"
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/companion/west1920game"
 	"github.com/sztab/sztab/companion/wire"
-	"github.com/sztab/sztab/companion/wotrushgame"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/hardware/sim"
+	"github.com/sztab/sztab/internal/gamestest"
 	"github.com/sztab/sztab/internal/tabletest"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/vision"
@@ -130,34 +128,30 @@ func (m *mqttSide) wait(t testing.TB, id string) wire.CommandResult {
 	return wire.CommandResult{}
 }
 
-// rulingsCase is one game's golden game of the referee's record: the
+// Each game's golden game of the referee's record (GameSpec.Rulings): the
 // demo's first steps, then a correction, an undo and a flag-but-allow.
-type rulingsCase struct {
-	spec companion.GameSpec
-	demo string // the demo table's config file
-	// steps is how many of the demo session's lines are played first.
-	steps int
-	// correct changes an action's body: the last action it changes is
-	// corrected.
-	correct func(body string) string
-	// breach are inputs the last of which the rules refuse with an
-	// allowable code.
-	breach []companion.Input
-	// paused is a command seat 1's page may send, refused while its call
-	// is open.
-	paused string
-}
-
 func TestRulingsGoldenGames(t *testing.T) {
-	for _, tc := range rulingsCases() {
-		t.Run(tc.spec.ID, func(t *testing.T) { playRulings(t, tc) })
+	n := 0
+	for _, spec := range gamestest.All {
+		if spec.Rulings == nil {
+			continue
+		}
+		if spec.Demo == "" {
+			t.Errorf("%s: a rulings game needs the game's demo table", spec.ID)
+			continue
+		}
+		n++
+		t.Run(spec.ID, func(t *testing.T) { playRulings(t, spec, *spec.Rulings) })
+	}
+	if n == 0 {
+		t.Fatal("no game has a rulings game")
 	}
 }
 
-func playRulings(t *testing.T, tc rulingsCase) {
+func playRulings(t *testing.T, spec companion.GameSpec, tc gamespec.Rulings) {
 	dir := t.TempDir()
-	cfg := tabletest.DemoConfig(t, dir, tc.demo, false)
-	r := tabletest.Start(t, cfg, tc.spec)
+	cfg := tabletest.DemoConfig(t, dir, spec.Demo, false)
+	r := tabletest.Start(t, cfg, spec)
 	defer func() {
 		if r != nil {
 			r.Stop(t)
@@ -182,16 +176,16 @@ func playRulings(t *testing.T, tc rulingsCase) {
 		}
 	}
 
-	data, err := firmwareconfig.Demo.ReadFile("demo/" + strings.TrimSuffix(tc.demo, ".yaml") + "-demo.jsonl")
+	data, err := firmwareconfig.Demo.ReadFile("demo/" + strings.TrimSuffix(spec.Demo, ".yaml") + "-demo.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := sim.Parse(tc.demo, data)
+	script, err := sim.Parse(spec.Demo, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tc.steps < len(script.Steps) {
-		script.Steps = script.Steps[:tc.steps]
+	if tc.Steps < len(script.Steps) {
+		script.Steps = script.Steps[:tc.Steps]
 	}
 	if err := (sim.Player{}).Play(context.Background(), script, submitSink{t, r.D}); err != nil {
 		t.Fatal(err)
@@ -228,8 +222,8 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	var target int64
 	var fixed string
 	for i := len(actions) - 1; i >= 0 && target == 0; i-- {
-		if old := entryBody(t, jpath, actions[i]); tc.correct(old) != old {
-			target, fixed = actions[i], tc.correct(old)
+		if old := entryBody(t, jpath, actions[i]); tc.Correct(old) != old {
+			target, fixed = actions[i], tc.Correct(old)
 		}
 	}
 	if target == 0 {
@@ -249,7 +243,7 @@ func playRulings(t *testing.T, tc rulingsCase) {
 			break
 		}
 	}
-	for _, in := range tc.breach {
+	for _, in := range tc.Breach {
 		submitSink{t, r.D}.submit(in)
 	}
 	settle()
@@ -263,7 +257,7 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	must("allow", ref(wire.Command{Name: companion.CmdAllow, Text: "the table agreed"}))
 	// 4. A referee call from a player's page: that seat's input waits.
 	must("call", player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: companion.CmdCall, Text: "is that legal?"}))
-	if res := player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: tc.paused}); res.OK || res.Code != "paused_for_referee" {
+	if res := player.send(t, topics.PlayerCommand(p1.Seat), wire.Command{Name: tc.Paused}); res.OK || res.Code != "paused_for_referee" {
 		t.Errorf("a paused seat's command: %+v, want paused_for_referee", res)
 	}
 	must("answer", ref(wire.Command{Name: companion.CmdAnswer, Text: "it is, play on"}))
@@ -317,13 +311,13 @@ func playRulings(t *testing.T, tc rulingsCase) {
 			t.Errorf("the public log does not say %q:\n%s", want, heard)
 		}
 	}
-	record := summaryLines(t, tc.spec, cfg, jpath)
+	record := summaryLines(t, spec, cfg, jpath)
 	kinds := journalKinds(t, jpath)
 	// The views are read once the daemon's loop has stopped (it is the
 	// only reader of the game while it runs).
 	r.Stop(t)
 	live := views(t, r.D)
-	r = tabletest.Start(t, cfg, tc.spec)
+	r = tabletest.Start(t, cfg, spec)
 	if camera != nil {
 		// A restarted table draws the camera's picture again once the
 		// camera sends its view (the game state needs no camera); a key
@@ -340,8 +334,8 @@ func playRulings(t *testing.T, tc rulingsCase) {
 	if again != live {
 		t.Errorf("the state after a restart differs from the state after live play:\nlive:   %s\nreplay: %s", live, again)
 	}
-	golden := filepath.Join("testdata", "rulings", tc.spec.ID+".golden")
-	got := "# " + tc.spec.ID + ": the referee's record of the golden game (kinds, then the summary's lines)\n" + kinds + record + "\n# the referee's view after replay\n" + live + "\n"
+	golden := filepath.Join("testdata", "rulings", spec.ID+".golden")
+	got := "# " + spec.ID + ": the referee's record of the golden game (kinds, then the summary's lines)\n" + kinds + record + "\n# the referee's view after replay\n" + live + "\n"
 	if *updateRulings {
 		os.MkdirAll(filepath.Dir(golden), 0o755)
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -456,46 +450,6 @@ func dumpJournal(t *testing.T, path string) {
 		t.Logf("%d %s %s", e.Seq, e.Kind, b)
 		return nil
 	})
-}
-
-func rulingsCases() []rulingsCase {
-	return []rulingsCase{
-		{spec: maligame.Spec, demo: "mali-powstancy.yaml", steps: 40,
-			// The black die read as 2 was a 3.
-			correct: func(b string) string { return strings.Replace(b, `"value":2`, `"value":3`, 1) },
-			breach:  []companion.Input{tabletest.Press("keypad", "step", "red-2", "past-dworzec/1")}, paused: "pick"},
-		// Ania's selection paid with the first Engineer; corrected to the
-		// second; then taken back; then the buy paid with one card only
-		// (too little), let stand.
-		{spec: wotrushgame.Spec, demo: "wot-rush.yaml", steps: 32,
-			correct: func(b string) string { return strings.Replace(b, `"ENG-1-1"]`, `"ENG-1-2"]`, 1) },
-			breach:  []companion.Input{tabletest.Page(1, "buy", "DE-02", "ENG-1-1")}, paused: "buy"},
-		// Marysia's initiative roll: the 6 was a 5. Her supply, taken
-		// back, is given again with three units where the card gives two
-		// (too many), let stand.
-		{spec: bitwagame.Spec, demo: "bitwa-warszawska.yaml", steps: 83,
-			correct: func(b string) string { return strings.Replace(b, `"dice":[6]`, `"dice":[5]`, 1) },
-			breach:  []companion.Input{tabletest.Press("seat-1", "supply", "C", "N", "S")}, paused: "play"},
-		// The first save die, read as 2, was a 1; the last one, taken
-		// back, is entered again; then Ania's unit fires its rifle a
-		// second time this turn (already shot), let stand.
-		{spec: skirmishgame.Spec, demo: "skirmish.yaml", steps: 62,
-			correct: func(b string) string { return strings.Replace(b, `"value":2`, `"value":1`, 1) },
-			breach: []companion.Input{tabletest.Press("keypad", "6"),
-				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3", Present: true}}, {Tag: &hardware.TagEvent{Reader: "stol", UID: "04A1B2C3"}},
-				{Tag: &hardware.TagEvent{Reader: "stol", UID: "04D4E5F6", Present: true}}}, paused: "next"},
-		// The Russians' resource roll: the white 6 was a 5 (14 RP, not
-		// 15); the 4th Rifle Division's order to 1804, taken back, is
-		// given again to 2304, four hexes away (too far, 7.4), let stand.
-		{spec: west1920game.Spec, demo: "west-1920.yaml", steps: 49,
-			correct: func(b string) string {
-				if !strings.Contains(b, `"dice":[6,3]`) {
-					return b
-				}
-				return strings.Replace(strings.Replace(b, `"dice":[6,3]`, `"dice":[5,3]`, 1), `"value":6`, `"value":5`, 1)
-			},
-			breach: []companion.Input{tabletest.Page(2, "move", "1904", "2304")}, paused: "pass"},
-	}
 }
 
 // maliMidGame is the Mali demo table served and played 20 steps into its

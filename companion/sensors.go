@@ -60,7 +60,11 @@ func (d *Daemon) startSensors(parent context.Context) (stop func(), err error) {
 		}
 	}
 	if d.cfg.Camera != nil {
-		cam, err := vision.Open(*d.cfg.Camera, d.log)
+		// The camera counts pieces on its game's printed board, which the
+		// game's spec names.
+		camCfg := *d.cfg.Camera
+		camCfg.Boards = Games{d.table.spec}.Boards()
+		cam, err := vision.Open(camCfg, d.log)
 		if err != nil {
 			return stop, err
 		}

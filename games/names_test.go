@@ -19,7 +19,7 @@ import (
 	"github.com/sztab/sztab/internal/gamestest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/mentions.txt, the mentions of games outside their own places")
+var update = flag.Bool("update", false, "rewrite testdata/mentions.txt (the mentions of games outside their own places) and the games' printed boards")
 
 const module = "github.com/sztab/sztab/"
 

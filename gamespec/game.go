@@ -62,6 +62,24 @@ func (s Sender) Seat() int {
 	return n
 }
 
+// Press is a key pressed on the table's keypad (with a command's
+// arguments, as a page sends them).
+func Press(keypad, key string, args ...string) Input {
+	return Input{Key: &hardware.KeyEvent{Keypad: keypad, Key: key, Args: args}, Args: args,
+		From: Sender{Kind: wire.Keys, Audience: wire.Public}}
+}
+
+// Page is a command from seat's page (0: the referee's).
+func Page(seat int, key string, args ...string) Input {
+	from := Sender{Kind: wire.Ref, Audience: wire.Referee}
+	pad := "referee"
+	if seat > 0 {
+		from = Sender{Kind: wire.Seat, Audience: wire.Player(seat)}
+		pad = string(wire.Player(seat))
+	}
+	return Input{Key: &hardware.KeyEvent{Keypad: pad, Key: key}, Args: args, From: from}
+}
+
 // Notice is a published event that changes no state: an unknown tag, a
 // refused action, a device fault.
 type Notice struct {

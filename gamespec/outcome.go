@@ -1,6 +1,7 @@
 package gamespec
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -117,6 +118,69 @@ func OutcomeByWinners(scores []ScoredSeat, winners []int, lost bool) []rec.Seat 
 			outcome = rec.Win
 		}
 		out = append(out, rec.Seat{Seat: s.Seat, Outcome: outcome, Score: s.Score})
+	}
+	return out
+}
+
+// Outcome is the game's seat results with the players' names and sides
+// (filled in from the public view's players where the game leaves them
+// out); nil while the game is not over, or for a game that cannot say.
+func Outcome(g Game) []rec.Seat {
+	o, ok := g.(Outcomer)
+	if !ok {
+		return nil
+	}
+	seats := o.Outcome()
+	if seats == nil {
+		return nil
+	}
+	players := map[int]Player{}
+	for _, p := range ViewPlayers(g) {
+		players[p.Seat] = p
+	}
+	out := make([]rec.Seat, len(seats))
+	for i, s := range seats {
+		p := players[s.Seat]
+		if s.Name == "" {
+			s.Name = p.Name
+		}
+		if s.Side == "" {
+			s.Side = p.Side
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// Player is a player as the public view shows them: seat, name, and side
+// (faction, colour or army).
+type Player struct {
+	Seat int
+	Name string
+	Side string
+}
+
+// ViewPlayers are the players of the game's public view ("players": seat,
+// name and faction, colour, army or side).
+func ViewPlayers(g Game) []Player {
+	var v struct {
+		Players []struct {
+			Seat                              int
+			Name, Faction, Colour, Army, Side string
+		} `json:"players"`
+	}
+	if b, err := json.Marshal(g.View(Public)); err == nil {
+		json.Unmarshal(b, &v)
+	}
+	var out []Player
+	for _, p := range v.Players {
+		side := p.Faction
+		for _, s := range []string{p.Colour, p.Army, p.Side} {
+			if side == "" {
+				side = s
+			}
+		}
+		out = append(out, Player{Seat: p.Seat, Name: p.Name, Side: side})
 	}
 	return out
 }

@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/vision/board"
 )
 
 // GameSpec is everything the daemon and its tools know about one game. A
@@ -48,6 +51,12 @@ type GameSpec struct {
 	// just opened (its demo table's, else TestSection's) and says each
 	// seat's outcome then, the result and score a venue counts.
 	Endings []Ending
+	// Tools are the game's own subcommands of sztab (`sztab army`,
+	// `sztab odds`): the binary adds each to its commands.
+	Tools []func() *cobra.Command
+	// Rulings is the game's golden game of the referee's record for the
+	// all-games tests (its demo table's); nil: none.
+	Rulings *Rulings
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
@@ -56,6 +65,35 @@ type GameSpec struct {
 	// pages mark them with the contract's notices that do
 	// (wire.Attention), knowing no game's types.
 	Attention []string
+	// Tournament is what a tournament of this game uses unless the
+	// organiser's file says otherwise (companion/tournament); zero: the
+	// game is not played at tournaments.
+	Tournament Tournament
+	// Board is the game's printed board as the camera counts pieces on
+	// it; zero: the game has none (a club gives its own board file).
+	Board Board
+}
+
+// Board is a game's printed board: its definition (vision/board's YAML,
+// the file board.yaml in the game's package, embedded) and how it is
+// made from the game's data. The camera gets the definitions handed in
+// (vision/board.Printed); games' tests check File is what Generate makes
+// (go test ./games -run Boards -update rewrites it).
+type Board struct {
+	File     []byte
+	Generate func() ([]byte, error)
+}
+
+// Boards are the games' printed boards by game id, as the camera takes
+// them.
+func (g Games) Boards() board.Printed {
+	out := board.Printed{}
+	for _, s := range g {
+		if len(s.Board.File) > 0 {
+			out[s.ID] = s.Board.File
+		}
+	}
+	return out
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end
@@ -65,6 +103,19 @@ type Ending struct {
 	Name   string
 	Finish func(Game) error
 	Want   []rec.Seat
+}
+
+// Rulings is a game's golden game of the referee's record: the demo
+// session's first Steps lines, then a correction (Correct changes an
+// action's journal body: the last action it changes is corrected), an undo
+// and a flag-but-allow (Breach are inputs the last of which the rules
+// refuse with an allowable code), then a referee call from seat 1's page
+// while Paused, a command that page may send, is refused.
+type Rulings struct {
+	Steps   int
+	Correct func(body string) string
+	Breach  []Input
+	Paused  string
 }
 
 // TableConfig is what a game reads of its table's config file: its own

@@ -25,7 +25,7 @@ import (
 // must be seen, where the board file puts it. The lens calibration the
 // config names is used when the file exists; otherwise camera_height_mm.
 func CalibrateBoardFrom(ctx context.Context, cfg Config, opt BoardOptions, log *slog.Logger) (*board.Calibration, error) {
-	def, err := board.ForGame(opt.Game, opt.Board)
+	def, err := cfg.Boards.ForGame(opt.Game, opt.Board)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (p *Pipeline) openBoard() error {
 	if p.cfg.Board == "" {
 		return nil
 	}
-	r, err := loadBoardReader(p.cfg.Board)
+	r, err := loadBoardReader(p.cfg.Board, p.cfg.Boards)
 	if err != nil {
 		return err
 	}
@@ -124,12 +124,12 @@ func (p *Pipeline) openBoard() error {
 	return nil
 }
 
-func loadBoardReader(path string) (*boardReader, error) {
+func loadBoardReader(path string, boards board.Printed) (*boardReader, error) {
 	cal, err := board.LoadCalibration(path)
 	if err != nil {
 		return nil, err
 	}
-	def, err := board.ForGame(cal.Game, cal.Board)
+	def, err := boards.ForGame(cal.Game, cal.Board)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func loadBoardReader(path string) (*boardReader, error) {
 }
 
 // newBoardOnlyPipeline is the pipeline of a camera over a printed board
-// and nothing else (Bitwa Warszawska, Mali Powstańcy): no markers to
+// and nothing else (a board game's table): no markers to
 // detect, no models; each time the board has changed and then stood still
 // for still_frames frames it is counted, and a count (or a warning) that
 // differs from the last snapshot's makes a new snapshot. A dice tray in
@@ -173,7 +173,7 @@ func newBoardOnlyPipeline(cfg Config, log *slog.Logger) (*Pipeline, error) {
 // reloadBoard reads a board-only camera's board calibration again; on an
 // error the pipeline keeps the one it had.
 func (p *Pipeline) reloadBoard() error {
-	r, err := loadBoardReader(p.cfg.Board)
+	r, err := loadBoardReader(p.cfg.Board, p.cfg.Boards)
 	if err != nil {
 		return err
 	}

@@ -16,28 +16,37 @@ import (
 	"github.com/sztab/sztab/vision/synth"
 )
 
-// A pipeline whose config names a board calibration counts the board's
-// pieces into each snapshot from the camera's BGR frame.
-// bitwaBoard is Bitwa's built-in board seen by a synthetic camera at
-// 960×720, with its calibration saved in a temporary file.
-type bitwaBoard struct {
-	def  *board.Definition
-	cam  synth.Camera
-	path string
+// testBoard is the camera tests' printed board (testdata/zones-board.yaml)
+// seen by a synthetic camera at 960×720, with its calibration saved in a
+// temporary file; boards are the printed boards the config hands in.
+type testBoard struct {
+	def    *board.Definition
+	cam    synth.Camera
+	path   string
+	boards board.Printed
 }
 
-func newBitwaBoard(t *testing.T) bitwaBoard {
+func newTestBoard(t *testing.T) testBoard {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "board.yaml")
-	d, cam, err := synth.SavedBitwaBoard(path)
+	data, err := os.ReadFile(filepath.Join("testdata", "zones-board.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bitwaBoard{def: d, cam: cam, path: path}
+	boards := board.Printed{"zones": data}
+	d, err := boards.Builtin("zones")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "board.yaml")
+	cam, err := synth.SavedBoard(d, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testBoard{def: d, cam: cam, path: path, boards: boards}
 }
 
 // frame renders the board with the pieces (noise drawn from seed).
-func (b bitwaBoard) frame(t *testing.T, seed uint64, pieces ...synth.BoardPiece) gocv.Mat {
+func (b testBoard) frame(t *testing.T, seed uint64, pieces ...synth.BoardPiece) gocv.Mat {
 	t.Helper()
 	im, err := synth.RenderBoard(&synth.BoardScene{Def: b.def, Camera: b.cam, Noise: 2, Pieces: pieces}, seed)
 	if err != nil {
@@ -80,9 +89,9 @@ func feeder(t *testing.T, p *Pipeline) func(frames ...gocv.Mat) []Snapshot {
 }
 
 func TestPipelineCountsBoard(t *testing.T) {
-	bb := newBitwaBoard(t)
+	bb := newTestBoard(t)
 	path := bb.path
-	p := &Pipeline{cfg: Config{Board: path}}
+	p := &Pipeline{cfg: Config{Board: path, Boards: bb.boards}}
 	if err := p.openBoard(); err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +129,8 @@ func TestPipelineCountsBoard(t *testing.T) {
 // (no model moved: there are none), a hand moving over it makes none, and
 // the same count again makes none.
 func TestBoardOnlyPipeline(t *testing.T) {
-	bb := newBitwaBoard(t)
-	p, err := Open(Config{Source: "unused", Board: bb.path, StillFrames: 3}, quietLog())
+	bb := newTestBoard(t)
+	p, err := Open(Config{Source: "unused", Board: bb.path, Boards: bb.boards, StillFrames: 3}, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +227,7 @@ func TestBoardOnlyConfig(t *testing.T) {
 // snapshot of its own once the frame is still, and the same count again
 // makes none. (The frames here show the board alone: no model is seen.)
 func TestTableCameraCountsBoardChange(t *testing.T) {
-	bb := newBitwaBoard(t)
+	bb := newTestBoard(t)
 	l := synth.DefaultLayout(900, 600, 12)
 	o := synth.Defaults(960, 720, l)
 	o.FrameFiducials = true
@@ -228,7 +237,7 @@ func TestTableCameraCountsBoardChange(t *testing.T) {
 	}
 	reg := layoutRegistry(t, l)
 	cfg := testConfig()
-	cfg.Board, cfg.StillFrames = bb.path, 2
+	cfg.Board, cfg.Boards, cfg.StillFrames = bb.path, bb.boards, 2
 	p, err := newPipeline(cfg, reg, truthCalibration(t, s, reg), quietLog())
 	if err != nil {
 		t.Fatal(err)

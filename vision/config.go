@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/internal/yamlsafe"
+	"github.com/sztab/sztab/vision/board"
 )
 
 // Config is the camera section of a table's configuration (camera: …).
@@ -47,6 +48,10 @@ type Config struct {
 	// board`: when set, each snapshot counts the pieces on the board
 	// (Snapshot.Pieces). Optional.
 	Board string `yaml:"board"`
+	// Boards are the games' printed boards a board calibration may name
+	// (its game's, when it names no board file of its own): not from the
+	// file, the daemon hands in its games' (gamespec).
+	Boards board.Printed `yaml:"-"`
 	// DiceTray is a dice tray in the frame (tray.go): when set, each frame
 	// reads it and snapshots carry its settled reading (Snapshot.Tray).
 	// Optional.

@@ -18,15 +18,15 @@ func newCalibrateBoardCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "board",
 		Short: "Find a printed board from its corner markers and save its calibration",
-		Long: `Finds the printed board's corner markers (the board file's; the games'
-built-in boards use markers 90–93 for Bitwa Warszawska and 94–97 for Mali
-Powstańcy) in one frame from the camera or in --image files, maps the board's
-millimetres to the image and saves the calibration. Every corner marker must
+		Long: `Finds the printed board's corner markers (the board file's, or those of
+the game's built-in board, which its spec names) in one frame from the camera
+or in --image files, maps the board's millimetres to the image and saves the
+calibration. Every corner marker must
 be seen where the board file puts it; otherwise nothing is saved (exit
 status 3) and the error names the marker. Set camera.board to the file
 written: each snapshot then counts the pieces on the board.
 
-Games with a built-in board: ` + strings.Join(board.Games, ", ") + `.`,
+Games with a built-in board: ` + strings.Join(games.Boards().Games(), ", ") + `.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadCameraConfig(configPath)
 			if err != nil {
@@ -38,6 +38,7 @@ Games with a built-in board: ` + strings.Join(board.Games, ", ") + `.`,
 			if out == "" {
 				return errors.New("calibrate board: where to save? give --out or set camera.board")
 			}
+			cfg.Boards = games.Boards()
 			cal, err := vision.CalibrateBoardFrom(cmd.Context(), cfg, vision.BoardOptions{Game: game, Board: boardFile, Images: images}, slog.Default())
 			if errors.Is(err, board.ErrMarkers) {
 				return calibrateError{err}
@@ -55,7 +56,7 @@ Games with a built-in board: ` + strings.Join(board.Games, ", ") + `.`,
 		},
 	}
 	cmd.Flags().StringVar(&configPath, "config", "/etc/sztab/table.yaml", "table configuration (with camera:) or camera settings file")
-	cmd.Flags().StringVar(&game, "game", "", "the game's config id: "+strings.Join(board.Games, ", "))
+	cmd.Flags().StringVar(&game, "game", "", "the game's config id: "+strings.Join(games.Boards().Games(), ", "))
 	cmd.Flags().StringVar(&boardFile, "board", "", "a board definition file (default: the game's built-in board)")
 	cmd.Flags().StringSliceVar(&images, "image", nil, "calibrate on these images instead of a camera frame (repeatable)")
 	cmd.Flags().StringVar(&out, "out", "", "where to save (default: camera.board)")

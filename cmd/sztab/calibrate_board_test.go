@@ -33,7 +33,7 @@ func runCalibrate(t *testing.T, args ...string) (string, error) {
 // renderBoard writes a generated frame of a game's board with pieces.
 func renderBoard(t *testing.T, path, game string, pieces []synth.BoardPiece, hidden ...int) {
 	t.Helper()
-	d, err := board.Builtin(game)
+	d, err := games.Boards().Builtin(game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestCalibrateBoard(t *testing.T) {
 	if cal.RMSPx > 1 {
 		t.Errorf("RMS %.2f px on a generated frame", cal.RMSPx)
 	}
-	d, _ := board.Builtin("bitwa-warszawska")
+	d, _ := games.Boards().Builtin("bitwa-warszawska")
 	k, err := board.NewCounter(d, cal)
 	if err != nil {
 		t.Fatal(err)

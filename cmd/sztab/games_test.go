@@ -115,3 +115,32 @@ func TestConfigWithAMisspelledGame(t *testing.T) {
 		t.Errorf("reported at line %d, want the game line", ce.Line)
 	}
 }
+
+// The games' own subcommands (GameSpec.Tools) are the binary's: each is on
+// the root once, and no two
+// commands share a name (cobra would run the first and hide the other).
+func TestGameToolsAreSubcommands(t *testing.T) {
+	root := newRoot()
+	seen := map[string]int{}
+	for _, c := range root.Commands() {
+		seen[c.Name()]++
+	}
+	for name, n := range seen {
+		if n > 1 {
+			t.Errorf("%d subcommands named %q", n, name)
+		}
+	}
+	tools := 0
+	for _, g := range games {
+		for _, mk := range g.Tools {
+			tools++
+			name := mk().Name()
+			if seen[name] != 1 {
+				t.Errorf("%s's tool %q is not a subcommand of sztab", g.ID, name)
+			}
+		}
+	}
+	if tools == 0 {
+		t.Error("no game brings a tool of its own")
+	}
+}

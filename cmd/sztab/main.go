@@ -58,6 +58,13 @@ func newRoot() *cobra.Command {
 	for _, c := range subcommands {
 		root.AddCommand(c())
 	}
+	// The games' own subcommands (`sztab army`, `sztab odds`), each
+	// declared by its game's spec.
+	for _, g := range games {
+		for _, c := range g.Tools {
+			root.AddCommand(c())
+		}
+	}
 	return root
 }
 

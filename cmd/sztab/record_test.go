@@ -439,7 +439,7 @@ func TestKeygenWritesWhatTheTournamentExampleLoads(t *testing.T) {
 	if err := os.WriteFile(file, shipped, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := tournament.LoadConfig(file)
+	cfg, err := tournament.LoadConfig(file, games)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 // (--venue must be the file's venue: else every table's result would be
 // refused as another venue's, and the night would start without a word).
 func openTournament(ctx context.Context, configPath, dbPath, venueID string, log *slog.Logger) (venue.Tournament, io.Closer, error) {
-	cfg, err := tournament.LoadConfig(configPath)
+	cfg, err := tournament.LoadConfig(configPath, games)
 	if err != nil {
 		return nil, nil, err
 	}

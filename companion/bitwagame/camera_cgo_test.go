@@ -16,6 +16,8 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/companion/bitwagame"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/vision/synth"
 )
 
@@ -26,7 +28,11 @@ import (
 // board is bare while the game has units on its lines).
 func TestBoardOnlyCameraDesyncs(t *testing.T) {
 	dir := t.TempDir()
-	d, cam, err := synth.SavedBitwaBoard(filepath.Join(dir, "board.yaml"))
+	d, err := gamespec.Games{bitwagame.Spec}.Boards().Builtin(bitwagame.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam, err := synth.SavedBoard(d, filepath.Join(dir, "board.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

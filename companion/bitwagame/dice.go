@@ -1,7 +1,7 @@
 package bitwagame
 
 import (
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules/bitwa"
 	"github.com/sztab/sztab/rules/dice"
 )
@@ -11,7 +11,7 @@ import (
 // hand (a seat's keypad digit or a page's roll); the engine's action keeps
 // no origin, so they are given as keypad dice (the entry's evidence names
 // the keypad or page that sent them).
-func (g *Game) RollsIn(a companion.Action) []dice.Roll {
+func (g *Game) RollsIn(a gamespec.Action) []dice.Roll {
 	r, ok := a.(bitwa.Roll)
 	if !ok {
 		return nil

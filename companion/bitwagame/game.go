@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
@@ -103,7 +102,7 @@ func (c Config) setup() (bitwa.Setup, error) {
 type Game struct {
 	// sample: the game's data marks something assumed (docs/box.md).
 	sample bool
-	companion.Adapter[bitwa.State, bitwa.Event]
+	gamespec.Adapter[bitwa.State, bitwa.Event]
 	colours map[string]string
 	snap    *vision.Snapshot
 	// unsure is the last unsure reading the players were asked about.
@@ -111,7 +110,7 @@ type Game struct {
 }
 
 // New reads the config's bitwa-warszawska section.
-func New(cfg gamespec.TableConfig) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (gamespec.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -122,22 +121,22 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	}
 	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
 	setup, err := c.setup()
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".options"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".options"), Msg: err.Error()}
 	}
 	if setup.Seed == 0 {
 		setup.Seed = cfg.DiceSeed()
 	}
 	start, err := cat.NewGame(setup)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
 	for k := range c.Colours {
 		if k != bitwa.WP && k != bitwa.ACz {
-			return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".colours"), Msg: fmt.Sprintf("bitwagame: colours: unknown army %q (wp, acz)", k)}
+			return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".colours"), Msg: fmt.Sprintf("bitwagame: colours: unknown army %q (wp, acz)", k)}
 		}
 	}
 	g := newGame(start, c.Colours)
@@ -150,18 +149,18 @@ func newGame(start bitwa.StartGame, colours map[string]string) *Game {
 	for k, v := range colours {
 		g.colours[k] = v
 	}
-	g.Adapter = companion.Adapter[bitwa.State, bitwa.Event]{
+	g.Adapter = gamespec.Adapter[bitwa.State, bitwa.Event]{
 		ID: ID, Codec: bitwa.Actions, Opening: start, Step: bitwa.Apply, Show: view, Allowing: bitwa.ApplyAllowing,
 	}
 	return g
 }
 
-func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
+func rejected(code string, t rules.Text) []gamespec.Notice {
+	return []gamespec.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
-func one(a bitwa.Action) ([]companion.Action, []companion.Notice) {
-	return []companion.Action{a}, nil
+func one(a bitwa.Action) ([]gamespec.Action, []gamespec.Notice) {
+	return []gamespec.Action{a}, nil
 }
 
 // readerSeat is the seat of a reader or keypad named seat-N, 0 otherwise.
@@ -188,7 +187,7 @@ func readerFront(name string) string {
 }
 
 // Bind turns the table's inputs into the engine's actions.
-func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
@@ -207,7 +206,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, readerSeat(in.Tag.Reader))
 		}
-		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []gamespec.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		// A player's page acts for their seat; a seat's buttons (keypad
@@ -248,7 +247,7 @@ func name(s bitwa.State, seat int) string {
 // for: seat itself for a player (a decision any player of an army may
 // answer takes their own seat), the seat the game waits for when seat is
 // 0 (the referee, the table's keys).
-func actor(s bitwa.State, seat int) (int, []companion.Notice) {
+func actor(s bitwa.State, seat int) (int, []gamespec.Notice) {
 	switch {
 	case s.Phase == bitwa.PhaseOver:
 		return 0, rejected("game_over", rules.Textf("gra się skończyła", "the game is over"))
@@ -273,7 +272,7 @@ func actor(s bitwa.State, seat int) (int, []companion.Notice) {
 
 // military refuses a card played or picked while a decision waits or
 // outside the military stage.
-func military(s bitwa.State) []companion.Notice {
+func military(s bitwa.State) []gamespec.Notice {
 	if pd := s.Pending; pd != nil {
 		return rejected("awaiting_decision", rules.Textf("najpierw: %[1]s", "first: %[2]s", pd.Text.PL, pd.Text.EN))
 	}
@@ -283,14 +282,14 @@ func military(s bitwa.State) []companion.Notice {
 	return nil
 }
 
-func unknownCard(id string) []companion.Notice {
+func unknownCard(id string) []gamespec.Notice {
 	return rejected("unknown_card", rules.Textf("karta %q nie należy do tej gry", "card %q is not in this game", id))
 }
 
 // seatCard is a card scanned on seat's reader: it is picked (Select); the
 // front and effect follow from the page, a front's reader or the dice
 // keypad. The engine refuses a card not in the player's hand.
-func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) seatCard(seat int, id string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if _, ok := s.Cards[id]; !ok {
 		return nil, unknownCard(id)
@@ -308,7 +307,7 @@ func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.No
 // frontCard is a card scanned on a front's reader: played there for the
 // active player; a commander with two effects is picked for that front
 // and its effect comes next (1 or 2 on the keypad, or the page).
-func (g *Game) frontCard(f, id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) frontCard(f, id string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	c, ok := s.Cards[id]
 	if !ok {
@@ -328,7 +327,7 @@ func (g *Game) frontCard(f, id string) ([]companion.Action, []companion.Notice) 
 }
 
 // argErr is a command's arguments that do not fit, in both languages.
-func argErr(cmd, pl, en string) []companion.Notice {
+func argErr(cmd, pl, en string) []gamespec.Notice {
 	return rejected("bad_args", rules.Text{PL: cmd + ": " + pl, EN: cmd + ": " + en})
 }
 
@@ -349,7 +348,7 @@ func effectArg(a string) (int, bool) {
 
 // cardArg takes the leading card argument, or the picked card when the
 // first argument is not a card.
-func cardArg(s bitwa.State, args []string) (string, []string, []companion.Notice) {
+func cardArg(s bitwa.State, args []string) (string, []string, []gamespec.Notice) {
 	if len(args) > 0 {
 		if _, ok := s.Cards[args[0]]; ok {
 			return args[0], args[1:], nil
@@ -402,14 +401,14 @@ func unitMove(a string) (bitwa.UnitMove, bool) {
 
 // command maps a command (a key, a page's button, a command card) to
 // actions; seat is the player it comes from, 0 for the table or referee.
-func (g *Game) command(name string, args []string, seat int) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(name string, args []string, seat int) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	who, n := actor(s, seat)
 	if n != nil {
 		return nil, n
 	}
 	pd := s.Pending
-	need := func(min, max int, pl, en string) []companion.Notice {
+	need := func(min, max int, pl, en string) []gamespec.Notice {
 		if len(args) < min || len(args) > max {
 			return argErr(name, pl, en)
 		}
@@ -559,7 +558,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 
 // digit is a key 1–6: a die when the game waits for a roll; with a card
 // picked for a front, its effect (1 or 2).
-func (g *Game) digit(s bitwa.State, who, d int) ([]companion.Action, []companion.Notice) {
+func (g *Game) digit(s bitwa.State, who, d int) ([]gamespec.Action, []gamespec.Notice) {
 	if isRoll(s.Pending) {
 		return one(bitwa.Roll{Seat: who, Dice: []int{d}})
 	}
@@ -571,7 +570,7 @@ func (g *Game) digit(s bitwa.State, who, d int) ([]companion.Action, []companion
 
 // effect chooses the picked card's effect: with its front known the card
 // is played, otherwise the choice is kept with the card.
-func (g *Game) effect(s bitwa.State, who, ch int) ([]companion.Action, []companion.Notice) {
+func (g *Game) effect(s bitwa.State, who, ch int) ([]gamespec.Action, []gamespec.Notice) {
 	sel := s.Selected
 	if sel == nil {
 		return nil, rejected("nothing_selected", rules.Textf("najpierw zeskanuj kartę na swoim czytniku", "scan a card on your reader first"))
@@ -585,7 +584,7 @@ func (g *Game) effect(s bitwa.State, who, ch int) ([]companion.Action, []compani
 // blockade reads [card] [marker] place front: moving a marker in the
 // military stage discards the card (named or picked); answering the
 // opening or the public-support decision takes no card.
-func (g *Game) blockade(s bitwa.State, who int, args []string) ([]companion.Action, []companion.Notice) {
+func (g *Game) blockade(s bitwa.State, who int, args []string) ([]gamespec.Action, []gamespec.Notice) {
 	b := bitwa.Blockade{Seat: who}
 	pd := s.Pending
 	answering := pd != nil && (pd.Kind == bitwa.DecideOpeningBlockade || pd.Kind == bitwa.DecideSupport)
@@ -621,7 +620,7 @@ func (g *Game) blockade(s bitwa.State, who int, args []string) ([]companion.Acti
 
 // confirm says yes to a "you may" effect, plays the picked card when its
 // front (and effect) are known, or gives the only answer a decision has.
-func (g *Game) confirm(s bitwa.State, who int) ([]companion.Action, []companion.Notice) {
+func (g *Game) confirm(s bitwa.State, who int) ([]gamespec.Action, []gamespec.Notice) {
 	if pd := s.Pending; pd != nil {
 		if pd.Kind == bitwa.DecideConfirm {
 			return one(bitwa.Confirm{Seat: who, Yes: true})
@@ -648,7 +647,7 @@ func (g *Game) confirm(s bitwa.State, who int) ([]companion.Action, []companion.
 
 // cancel puts the picked card back, or declines what may be declined: a
 // "you may" effect, a move, a supply, the special blockade.
-func (g *Game) cancel(s bitwa.State, who int) ([]companion.Action, []companion.Notice) {
+func (g *Game) cancel(s bitwa.State, who int) ([]gamespec.Action, []gamespec.Notice) {
 	if pd := s.Pending; pd != nil {
 		switch pd.Kind {
 		case bitwa.DecideConfirm:

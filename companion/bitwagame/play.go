@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
 )
 
 // play runs a script of bitwa actions for `sztab play` (the format of
 // rules/bitwa/testdata/games: a setup line, then one action a line).
-func play(sc companion.Script) error {
+func play(sc gamespec.Script) error {
 	var files DataFiles
 	for name, path := range sc.Files {
 		switch name {
@@ -33,10 +33,10 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := bitwa.Play(lines, sc.Continue)
-	v := final.View(bitwa.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
+	v := final.View(bitwa.Viewer{Referee: sc.View.Role == gamespec.RoleReferee, Seat: sc.View.Seat})
 	asJSON := v
 	asJSON.Cards, asJSON.Comp = nil, bitwa.Components{}
-	return companion.ReportScript(sc, steps, asJSON, func(w io.Writer) { printState(w, v, sc.Lang) })
+	return gamespec.ReportScript(sc, steps, asJSON, func(w io.Writer) { printState(w, v, sc.Lang) })
 }
 
 // printState is a short text summary of a state: the round, the result or

@@ -7,8 +7,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -19,7 +19,7 @@ var panel []byte
 const ID = "bitwa-warszawska"
 
 // Spec registers Bitwa Warszawska with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       ID,
 	Title:    rules.Text{PL: "Bitwa Warszawska 1920", EN: "Bitwa Warszawska (the Battle of Warsaw, 1920)"},
 	New:      New,
@@ -29,6 +29,15 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
+	Board:    printedBoard,
+	// Bitwa Warszawska is 2–4 players, but 3 and 4 play as two armies
+	// (rulebook "LICZBA GRACZY: 2–4", the 3-player hands): a table is two
+	// sides. Victory points (PZ, 7 to win) decide the game and make the
+	// natural second tie-break after Buchholz.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 90, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore, gamespec.TieHeadToHead},
+		Why:       "two armies; Buchholz, then PZ; 45–90 min game"},
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a
@@ -58,7 +67,7 @@ var commands = append(wire.Vocabulary{
 
 // cards lists every card of the configured game: both army decks (every
 // card carries a tag).
-func cards(sectionYAML []byte) ([]companion.Card, error) {
+func cards(sectionYAML []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yaml.Unmarshal(sectionYAML, &c); err != nil {
 		return nil, fmt.Errorf("bitwagame: %w", err)
@@ -72,9 +81,9 @@ func cards(sectionYAML []byte) ([]companion.Card, error) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	out := make([]companion.Card, 0, len(ids))
+	out := make([]gamespec.Card, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, companion.Card{ID: id, Kind: "card", Label: cat.Cards[id].Name})
+		out = append(out, gamespec.Card{ID: id, Kind: "card", Label: cat.Cards[id].Name})
 	}
 	return out, nil
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/bitwa"
@@ -59,15 +59,15 @@ type Answer struct {
 var Places = bitwa.PlaceNames
 
 // viewer is the engine's viewer of a table's viewer.
-func viewer(v companion.Viewer) bitwa.Viewer {
-	bv := bitwa.Viewer{Referee: v.Role == companion.RoleReferee}
-	if v.Role == companion.RolePlayer {
+func viewer(v gamespec.Viewer) bitwa.Viewer {
+	bv := bitwa.Viewer{Referee: v.Role == gamespec.RoleReferee}
+	if v.Role == gamespec.RolePlayer {
 		bv.Seat = v.Seat
 	}
 	return bv
 }
 
-func view(s bitwa.State, v companion.Viewer) any {
+func view(s bitwa.State, v gamespec.Viewer) any {
 	var out TableView
 	bv := viewer(v)
 	out.State = s.View(bv)
@@ -294,7 +294,7 @@ var stageName = map[string]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return companion.ResultText(companion.Outcome(g), s.Result.Text)
+		return gamespec.ResultText(gamespec.Outcome(g), s.Result.Text)
 	}
 	if s.Phase == bitwa.PhaseSetup || s.Round == 0 {
 		return rules.Textf("przygotowanie gry · czeka: %s", "setup · waiting for: %s", name(s, waiting(s)))
@@ -309,7 +309,7 @@ func (g *Game) Headline() rules.Text {
 
 // Summary is the game in a few lines for the watch and text displays: a
 // picked card only for whoever sees the picker's hand.
-func (g *Game) Summary(v companion.Viewer) []rules.Text {
+func (g *Game) Summary(v gamespec.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
 	if s.Result != nil || s.Phase == "" {
@@ -429,7 +429,7 @@ func (g *Game) Desyncs() []rules.Text {
 
 // unsureNotice asks the players to look at the zones the camera is unsure
 // of, once for each new set of unsure readings.
-func (g *Game) unsureNotice() []companion.Notice {
+func (g *Game) unsureNotice() []gamespec.Notice {
 	var zones, key []string
 	for _, p := range g.snap.Pieces {
 		if p.Unsure() {
@@ -447,6 +447,6 @@ func (g *Game) unsureNotice() []companion.Notice {
 	if k == "" {
 		return nil
 	}
-	return []companion.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
+	return []gamespec.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
 		Text: rules.Textf("kamera nie jest pewna Oddziałów na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the units on: %s — check and confirm", strings.Join(zones, ", "))}}
 }

@@ -56,7 +56,7 @@ func newDrillResults(t *testing.T, venue string, n int) *drillResults {
 		fmt.Fprintf(&tables, "  - {id: %s, key: %s.pub}\n", id, id)
 		pairings += fmt.Sprintf("1,%s,1,p%d\n1,%s,2,q%d\n", id, i, id, i)
 	}
-	tc, err := tournament.ParseConfig(filepath.Join(dir, "t.yaml"), []byte(cfg.String()+"tables:\n"+tables.String()))
+	tc, err := tournament.ParseConfig(filepath.Join(dir, "t.yaml"), []byte(cfg.String()+"tables:\n"+tables.String()), games)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,11 @@ import (
 	"github.com/sztab/sztab/companion/wire"
 	firmwareconfig "github.com/sztab/sztab/firmware-config"
 	registered "github.com/sztab/sztab/games"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/internal/brokertest"
 )
 
-// games are the binary's games (cmd/sztab/games.go), in its order.
+// games are the binary's games (the registry, package games), in its order.
 var games = registered.All
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -83,6 +84,21 @@ func followStates(t *testing.T, url, venue string) *states {
 	return s
 }
 
+// withDemo are the registered games with a demo table, the fleet's games
+// in its order.
+func withDemo(t *testing.T) []gamespec.GameSpec {
+	var out []gamespec.GameSpec
+	for _, g := range games {
+		if g.Demo != "" {
+			out = append(out, g)
+		}
+	}
+	if len(out) < 2 {
+		t.Fatalf("%d games with a demo table, want two at least", len(out))
+	}
+	return out
+}
+
 // One table of each game on a real Mosquitto: ids t001…, the games round
 // robin in the registry's order, each playing its demo script to the end
 // with the venue's screen following its retained state; Serve stops them
@@ -92,12 +108,18 @@ func TestFleetPlaysEveryGameOnMosquitto(t *testing.T) {
 	m := brokertest.StartMosquitto(t, "allow_anonymous true\n")
 	screen := followStates(t, m.URL(), "klub")
 	dir := t.TempDir()
-	f, err := fleet.Open(context.Background(), fleet.Options{Tables: 6, Broker: m.URL(), Venue: "klub", Dir: dir, Speed: 0,
+	// One table more than there are games: the first game twice.
+	demos := withDemo(t)
+	last := fmt.Sprintf("t%03d", len(demos)+1)
+	f, err := fleet.Open(context.Background(), fleet.Options{Tables: len(demos) + 1, Broker: m.URL(), Venue: "klub", Dir: dir, Speed: 0,
 		Games: games, Demo: firmwareconfig.Demo, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"t001 skirmish", "t002 mali-powstancy", "t003 wot-rush", "t004 bitwa-warszawska", "t005 west-1920", "t006 skirmish"}
+	var want []string
+	for i := range len(demos) + 1 {
+		want = append(want, fmt.Sprintf("t%03d %s", i+1, demos[i%len(demos)].ID))
+	}
 	var got []string
 	for _, tb := range f.Tables {
 		got = append(got, tb.ID+" "+tb.Game)
@@ -127,8 +149,8 @@ func TestFleetPlaysEveryGameOnMosquitto(t *testing.T) {
 			t.Fatalf("the tables did not finish their scripts with the screen following: seqs %v, screen %v", seqs, screen.last)
 		}
 	}
-	if seqs["t001"] != seqs["t006"] {
-		t.Errorf("two skirmish tables playing the same script end at seq %d and %d", seqs["t001"], seqs["t006"])
+	if seqs["t001"] != seqs[last] {
+		t.Errorf("two %s tables playing the same script end at seq %d and %d", demos[0].ID, seqs["t001"], seqs[last])
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("Serve: %v", err)
@@ -158,7 +180,7 @@ func TestFleetReportsWhatDoesNotStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if len(f.Tables) != 2 || len(f.Failed) != 1 || f.Failed[0].ID != "t002" || !strings.Contains(f.Failed[0].Error(), "table t002 (mali-powstancy): ") ||
+	if len(f.Tables) != 2 || len(f.Failed) != 1 || f.Failed[0].ID != "t002" || !strings.Contains(f.Failed[0].Error(), "table t002 ("+withDemo(t)[1].ID+"): ") ||
 		!strings.Contains(f.Failed[0].Error(), "not a directory") {
 		t.Errorf("tables %d, failed %v", len(f.Tables), f.Failed)
 	}
@@ -170,7 +192,7 @@ func TestFleetReportsWhatDoesNotStart(t *testing.T) {
 	}{
 		{"no tables", func(o *fleet.Options) { o.Tables = 0 }, "fleet: --tables 0, want 1 or more"},
 		{"a bad broker in the list", func(o *fleet.Options) { o.Broker = m.URL() + ",tcp://nowhere" }, `fleet: --broker: wire: broker list: entry 2 of 2 "tcp://nowhere": no host:port`},
-		{"an unknown game", func(o *fleet.Options) { o.Only = []string{"skirmish", "chess"} }, `fleet: --games: "chess" is not a game with a demo table`},
+		{"an unknown game", func(o *fleet.Options) { o.Only = []string{withDemo(t)[0].ID, "chess"} }, `fleet: --games: "chess" is not a game with a demo table`},
 		{"a bad venue", func(o *fleet.Options) { o.Venue = "a/b" }, `fleet: --venue "a/b" is not a venue id`},
 		{"negative speed", func(o *fleet.Options) { o.Speed = -1 }, "fleet: --speed -1"},
 	} {

@@ -3,7 +3,7 @@ package maligame
 import (
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/mali"
 )
@@ -13,7 +13,7 @@ import (
 // as a keypad digit enters it; every face equally likely), with the origin
 // and device the action keeps ("keypad:<keypad>", "camera:<tray>"). A
 // roll whose face die.yaml does not list carries none.
-func (g *Game) RollsIn(a companion.Action) []dice.Roll {
+func (g *Game) RollsIn(a gamespec.Action) []dice.Roll {
 	r, ok := a.(mali.RollDie)
 	if !ok {
 		return nil

@@ -13,7 +13,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
@@ -31,7 +30,7 @@ import (
 type Game struct {
 	// sample: the game's data marks something assumed (docs/box.md).
 	sample bool
-	companion.Adapter[mali.State, mali.Event]
+	gamespec.Adapter[mali.State, mali.Event]
 	shuffle *rand.Rand
 	// seed fixes the virtual deck's order.
 	seed uint64
@@ -48,7 +47,7 @@ type Game struct {
 }
 
 // New reads the config's mali-powstancy section.
-func New(cfg gamespec.TableConfig) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (gamespec.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -59,21 +58,21 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	}
 	cat, sample, err := LoadPackCatalogue(c.Data.paths(cfg.Resolve), pack)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
 	if c.Deck != "" && c.Deck != "tags" && c.Deck != "virtual" {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".deck"), Msg: fmt.Sprintf("maligame: deck %q: want tags (the physical deck) or virtual", c.Deck)}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".deck"), Msg: fmt.Sprintf("maligame: deck %q: want tags (the physical deck) or virtual", c.Deck)}
 	}
 	start, err := c.start(cat)
 	if err == nil {
 		_, _, err = mali.Apply(mali.State{}, start)
 	}
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
 	g := &Game{shuffle: rand.New(rand.NewPCG(cfg.DiceSeed(), 0x6d616c69)), seed: cfg.DiceSeed(), physicalDeck: c.Deck != "virtual", sample: sample}
-	g.Adapter = companion.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Allowing: mali.ApplyAllowing,
-		Show: func(s mali.State, v companion.Viewer) any { return show(s, v, g.beforeTheDie()) }}
+	g.Adapter = gamespec.Adapter[mali.State, mali.Event]{ID: ID, Codec: mali.Actions, Opening: start, Step: mali.Apply, Allowing: mali.ApplyAllowing,
+		Show: func(s mali.State, v gamespec.Viewer) any { return show(s, v, g.beforeTheDie()) }}
 	return g, nil
 }
 
@@ -92,14 +91,14 @@ func strictJSON(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
+func rejected(code string, t rules.Text) []gamespec.Notice {
+	return []gamespec.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
-func one(a mali.Action) ([]companion.Action, []companion.Notice) { return []companion.Action{a}, nil }
+func one(a mali.Action) ([]gamespec.Action, []gamespec.Notice) { return []gamespec.Action{a}, nil }
 
 // Bind turns the table's inputs into the engine's actions.
-func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
@@ -116,7 +115,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, in.From)
 		}
-		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []gamespec.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		if v, err := strconv.Atoi(in.Key.Key); err == nil && len(in.Key.Key) == 1 {
@@ -137,7 +136,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 
 // face is a face of the physical die, numbered as in die.yaml; origin is
 // where it was read ("keypad:<keypad>", "camera:<tray>").
-func (g *Game) face(n int, origin string) ([]companion.Action, []companion.Notice) {
+func (g *Game) face(n int, origin string) ([]gamespec.Action, []gamespec.Notice) {
 	faces := g.State().Catalogue().Data.Die
 	if n < 1 || n > len(faces) {
 		return nil, rejected("bad_face", rules.Textf("kość ma ścianki 1–%d, nie %d", "the die has faces 1–%d, not %d", len(faces), n))
@@ -157,7 +156,7 @@ func seatOf(s mali.State, colour string) int {
 }
 
 // movementCard is a movement card ("red-3") scanned: its owner lays it.
-func (g *Game) movementCard(id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) movementCard(id string) ([]gamespec.Action, []gamespec.Notice) {
 	colour, n, ok := strings.Cut(id, "-")
 	card, err := strconv.Atoi(n)
 	seat := seatOf(g.State(), colour)
@@ -168,7 +167,7 @@ func (g *Game) movementCard(id string) ([]companion.Action, []companion.Notice) 
 }
 
 // owns says whether a player's command may move courier: their own only.
-func owns(s mali.State, from companion.Sender, courier string) *rules.Text {
+func owns(s mali.State, from gamespec.Sender, courier string) *rules.Text {
 	if from.Kind != wire.Seat {
 		return nil
 	}
@@ -181,7 +180,7 @@ func owns(s mali.State, from companion.Sender, courier string) *rules.Text {
 }
 
 // command maps a named command and its arguments to an action.
-func (g *Game) command(name string, args []string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(name string, args []string, from gamespec.Sender) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	need := func(n int) *rules.Text {
 		if len(args) < n {
@@ -295,7 +294,7 @@ func (g *Game) command(name string, args []string, from companion.Sender) ([]com
 }
 
 // yourTurn refuses a player's command when the game waits for someone else.
-func yourTurn(s mali.State, from companion.Sender) *rules.Text {
+func yourTurn(s mali.State, from gamespec.Sender) *rules.Text {
 	if from.Kind != wire.Seat || s.Pending == nil || s.Pending.Seat == 0 || s.Pending.Seat == from.Seat() {
 		return nil
 	}
@@ -306,7 +305,7 @@ func yourTurn(s mali.State, from companion.Sender) *rules.Text {
 // choose answers what the game waits for: a courier (the soldier's target,
 // the red move), a road to block, a field to be pushed to, the soldier's
 // next field.
-func (g *Game) choose(choice string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+func (g *Game) choose(choice string, from gamespec.Sender) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	p := s.Pending
 	if p == nil {
@@ -329,12 +328,12 @@ func (g *Game) choose(choice string, from companion.Sender) ([]companion.Action,
 }
 
 // drawn is an order card read off the deck onto the track.
-func (g *Game) drawn(id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) drawn(id string) ([]gamespec.Action, []gamespec.Notice) {
 	return one(mali.DrawOrders{Cards: []string{id}})
 }
 
 // drawVirtual draws what the order phase waits for from the virtual deck.
-func (g *Game) drawVirtual() ([]companion.Action, []companion.Notice) {
+func (g *Game) drawVirtual() ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if g.physicalDeck {
 		return nil, rejected("physical_deck", rules.Text{PL: "ten stół czyta karty rozkazów z ich tagów (deck: tags): połóż kartę na czytniku; deck: virtual pozwala rozdawać wirtualnie",
@@ -392,7 +391,7 @@ func (g *Game) nextCards(s mali.State, n int) []string {
 }
 
 // deal deals six secret goals to each player from a fresh shuffle.
-func (g *Game) deal() ([]companion.Action, []companion.Notice) {
+func (g *Game) deal() ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if s.Pending == nil || s.Pending.Kind != mali.WaitDealGoals {
 		return nil, rejected("not_now", rules.Text{PL: "teraz nie rozdaje się celów", EN: "no goals are dealt now"})

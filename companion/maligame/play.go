@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules/mali"
 )
 
 // play runs a script of Mali Powstańcy actions for `sztab play`: the engine
 // the daemon uses, the final state as the viewer sees it.
-func play(sc companion.Script) error {
+func play(sc gamespec.Script) error {
 	paths := map[string]string{}
 	for name, path := range sc.Files {
 		switch name {
@@ -31,7 +31,7 @@ func play(sc companion.Script) error {
 	}
 	final, steps := mali.Play(lines, sc.Continue)
 	v := show(final, sc.View, computeBeforeTheDie(final)).(View)
-	return companion.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v.State, sc.Lang) })
+	return gamespec.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v.State, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

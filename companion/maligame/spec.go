@@ -11,9 +11,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
 )
@@ -25,7 +25,7 @@ var panel []byte
 const ID = "mali-powstancy"
 
 // Spec registers Mali Powstańcy with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       ID,
 	Title:    rules.Text{PL: "Mali Powstańcy. Warszawa 1944", EN: "Mali Powstańcy (Little Insurgents), Warsaw 1944"},
 	New:      New,
@@ -35,6 +35,16 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "mali-powstancy.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
+	Board:    printedBoard,
+	// Mali Powstańcy's rules are written for four ("W instrukcji opisane
+	// są zasady gry dla czterech osób") and "Ten, kto zdobył najwięcej
+	// punktów, wygrywa": one winner of four says little about the other
+	// three, so the standings sum the game's points (vp), then wins, then
+	// Buchholz.
+	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 75, Points: gamespec.Points{Mode: gamespec.ModeVP},
+		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
+		Why:       "four players, one winner: the game's points count, then wins, then Buchholz"},
 }
 
 // commands: what the keypad, the pages, the watch and MQTT may send. A
@@ -157,7 +167,7 @@ func (c Config) start(cat *mali.Catalogue) (mali.StartGame, error) {
 
 // cards are the cards that carry tags: the 42 order cards (and the Victory
 // card) and each player's five movement cards ("red-3").
-func cards(section []byte) ([]companion.Card, error) {
+func cards(section []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yamlStrict(section, &c); err != nil {
 		return nil, fmt.Errorf("maligame: %w", err)
@@ -166,11 +176,11 @@ func cards(section []byte) ([]companion.Card, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []companion.Card
+	var out []gamespec.Card
 	for _, o := range cat.Data.Orders {
-		out = append(out, companion.Card{ID: o.ID, Kind: "card", Label: cat.Name(mali.Node(o.From)) + " → " + cat.Name(mali.Node(o.To))})
+		out = append(out, gamespec.Card{ID: o.ID, Kind: "card", Label: cat.Name(mali.Node(o.From)) + " → " + cat.Name(mali.Node(o.To))})
 	}
-	out = append(out, companion.Card{ID: mali.VictoryCard, Kind: "card", Label: "Zwycięstwo"})
+	out = append(out, gamespec.Card{ID: mali.VictoryCard, Kind: "card", Label: "Zwycięstwo"})
 	colours := mali.Colours
 	if len(c.Players) > 0 {
 		colours = nil
@@ -180,7 +190,7 @@ func cards(section []byte) ([]companion.Card, error) {
 	}
 	for _, col := range colours {
 		for n := 1; n <= 5; n++ {
-			out = append(out, companion.Card{ID: fmt.Sprintf("%s-%d", col, n), Kind: "card", Label: fmt.Sprintf("karta ruchu %d (%s)", n, col)})
+			out = append(out, gamespec.Card{ID: fmt.Sprintf("%s-%d", col, n), Kind: "card", Label: fmt.Sprintf("karta ruchu %d (%s)", n, col)})
 		}
 	}
 	return out, nil

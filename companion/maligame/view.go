@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/mali"
@@ -50,9 +50,9 @@ func computeBeforeTheDie(s mali.State) *beforeTheDie {
 	return &bd
 }
 
-func show(s mali.State, v companion.Viewer, bd *beforeTheDie) any {
-	mv := mali.Viewer{Referee: v.Role == companion.RoleReferee}
-	if v.Role == companion.RolePlayer {
+func show(s mali.State, v gamespec.Viewer, bd *beforeTheDie) any {
+	mv := mali.Viewer{Referee: v.Role == gamespec.RoleReferee}
+	if v.Role == gamespec.RolePlayer {
 		mv.Seat = v.Seat
 	}
 	out := View{State: s.View(mv)}
@@ -139,7 +139,7 @@ var phaseName = map[string]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return companion.ResultText(companion.Outcome(g), resultNote(*s.Result))
+		return gamespec.ResultText(gamespec.Outcome(g), resultNote(*s.Result))
 	}
 	ph := phaseName[s.Phase]
 	return rules.Text{PL: fmt.Sprintf("Runda %d · %s · żetony niemieckie %d", s.Round, ph.PL, s.Tokens),
@@ -178,7 +178,7 @@ func resultNote(r mali.Result) rules.Text {
 // victory); before, the points of its delivered orders.
 func (g *Game) points() map[int]int {
 	out := map[int]int{}
-	if seats := companion.Outcome(g); seats != nil {
+	if seats := gamespec.Outcome(g); seats != nil {
 		for _, s := range seats {
 			out[s.Seat] = s.Score
 		}
@@ -195,7 +195,7 @@ func (g *Game) points() map[int]int {
 
 // Summary is the headline, each player's delivered orders and points (see
 // points), and what the game waits for.
-func (g *Game) Summary(companion.Viewer) []rules.Text {
+func (g *Game) Summary(gamespec.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
 	pts := g.points()
@@ -294,7 +294,7 @@ func (g *Game) Desyncs() []rules.Text {
 
 // unsureNotice asks the players to look at the fields the camera is unsure
 // of, once for each new set of unsure readings.
-func (g *Game) unsureNotice() []companion.Notice {
+func (g *Game) unsureNotice() []gamespec.Notice {
 	cat := g.State().Catalogue()
 	var fields, key []string
 	for _, p := range g.snap.Pieces {
@@ -313,6 +313,6 @@ func (g *Game) unsureNotice() []companion.Notice {
 	if k == "" {
 		return nil
 	}
-	return []companion.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
+	return []gamespec.Notice{{Type: wire.NoticeCheckBoard, Code: "camera_unsure",
 		Text: rules.Textf("kamera nie jest pewna pionków na: %s — sprawdźcie i potwierdźcie", "the camera is unsure of the pawns on: %s — check and confirm", strings.Join(fields, ", "))}}
 }

@@ -2,9 +2,9 @@ package skirmishgame
 
 import (
 	"fmt"
-	"github.com/sztab/sztab/companion"
 	"strings"
 
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
 )
@@ -27,7 +27,7 @@ func (g *Game) ActiveSeat() int { return g.State().ActiveSeat() }
 // over.
 func (g *Game) Headline() rules.Text {
 	if r := g.State().Result; r != nil {
-		return companion.ResultText(companion.Outcome(g), r.Text)
+		return gamespec.ResultText(gamespec.Outcome(g), r.Text)
 	}
 	return headline(g.State().View(skirmish.Viewer{}))
 }

@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
@@ -52,15 +51,15 @@ type DataFiles struct {
 // resolve turns a configured path into a file path.
 func LoadCatalogue(files DataFiles, resolve func(string) string) (*skirmish.Catalogue, error) {
 	def := skirmish.DefaultFiles()
-	_, w, err := companion.DataFile(files.Weapons, resolve, "weapons.yaml", def)
+	_, w, err := gamespec.DataFile(files.Weapons, resolve, "weapons.yaml", def)
 	if err != nil {
 		return nil, err
 	}
-	_, u, err := companion.DataFile(files.Units, resolve, "units.yaml", def)
+	_, u, err := gamespec.DataFile(files.Units, resolve, "units.yaml", def)
 	if err != nil {
 		return nil, err
 	}
-	_, o, err := companion.DataFile(files.Orders, resolve, "orders.yaml", def)
+	_, o, err := gamespec.DataFile(files.Orders, resolve, "orders.yaml", def)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +71,7 @@ func LoadCatalogue(files DataFiles, resolve func(string) string) (*skirmish.Cata
 // latest snapshot and the virtual dice. Everything the players select is
 // in the state, so the journal holds it.
 type Game struct {
-	companion.Adapter[skirmish.State, skirmish.Event]
+	gamespec.Adapter[skirmish.State, skirmish.Event]
 	krokMM  float64
 	virtual dice.Source
 	// decks draw virtual order cards, one generator per seat, so the cards
@@ -86,29 +85,29 @@ type Game struct {
 }
 
 // New reads the config's skirmish section.
-func New(cfg gamespec.TableConfig) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (gamespec.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection("skirmish", &c); err != nil {
 		return nil, err
 	}
 	cat, err := LoadCatalogue(c.Data, cfg.Resolve)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.data"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.data"), Msg: err.Error()}
 	}
 	start, err := cat.NewGame(c.Setup)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish"), Msg: err.Error()}
 	}
 	switch c.Template {
 	case "", skirmish.TemplateTouch, skirmish.TemplateCentre:
 	default:
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.template"),
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line("skirmish.template"),
 			Msg: fmt.Sprintf("skirmishgame: template %q, want %q or %q", c.Template, skirmish.TemplateTouch, skirmish.TemplateCentre)}
 	}
 	g := &Game{krokMM: cfg.KrokMM(), virtual: dice.NewSeeded(cfg.DiceSeed()),
 		decks: map[int]*rand.Rand{}, deckSeed: cfg.DiceSeed(),
 		template: c.Template}
-	g.Adapter = companion.Adapter[skirmish.State, skirmish.Event]{
+	g.Adapter = gamespec.Adapter[skirmish.State, skirmish.Event]{
 		ID: "skirmish", Codec: skirmish.Actions, Opening: start, Step: skirmish.Apply, Show: view, Allowing: skirmish.ApplyAllowing,
 	}
 	return g, nil
@@ -116,11 +115,11 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 
 // view filters hidden information: army lists before deployment and order
 // cards in other players' hands.
-func view(s skirmish.State, v companion.Viewer) any {
+func view(s skirmish.State, v gamespec.Viewer) any {
 	switch v.Role {
-	case companion.RoleReferee:
+	case gamespec.RoleReferee:
 		return s.View(skirmish.Viewer{Referee: true})
-	case companion.RolePlayer:
+	case gamespec.RolePlayer:
 		return s.View(skirmish.Viewer{Seat: v.Seat})
 	}
 	return s.View(skirmish.Viewer{})
@@ -129,7 +128,7 @@ func view(s skirmish.State, v companion.Viewer) any {
 // LegalActions are the action types the engine may take now.
 func (g *Game) LegalActions() []string { return skirmish.LegalActions(g.State()) }
 
-func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	switch {
 	case in.Snapshot != nil:
 		g.snap = in.Snapshot
@@ -143,7 +142,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, "nfc")
 		}
-		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []gamespec.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil && in.Key.Key == "end_game":
 		return g.endGame(in)
@@ -154,13 +153,13 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 			return nil, rejected("not_your_turn", rules.Textf("teraz tura gracza %s", "it is %s's turn", s.Players[s.Active].Name))
 		}
 		if v, err := strconv.Atoi(in.Key.Key); err == nil {
-			return []companion.Action{skirmish.Dice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
+			return []gamespec.Action{skirmish.Dice{Rolls: []dice.Roll{{Value: v, Origin: dice.Keypad, Device: in.Key.Keypad}}}}, nil
 		}
 		return g.command(in.Key.Key, in.Key.Keypad)
 	case len(in.Dice) > 0:
 		// a throw the camera read in its tray: the dice of the stage the
 		// shot waits for, as keypad digits are, all at once
-		return []companion.Action{skirmish.Dice{Rolls: companion.CameraRolls(in.Dice)}}, nil
+		return []gamespec.Action{skirmish.Dice{Rolls: gamespec.CameraRolls(in.Dice)}}, nil
 	}
 	return nil, nil
 }
@@ -170,7 +169,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 // phase's start, or the last move) to where the snapshot sees them; the
 // move that ends the phase carries them. A path within the uncertainty of
 // an outline goes as unsure: the players or the referee rule on it once.
-func (g *Game) jumps(sn vision.Snapshot) ([]companion.Action, []companion.Notice) {
+func (g *Game) jumps(sn vision.Snapshot) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if !skirmish.Legal(s, "note_jumps") || len(sn.Terrain) == 0 {
 		return nil, nil
@@ -211,7 +210,7 @@ func (g *Game) jumps(sn vision.Snapshot) ([]companion.Action, []companion.Notice
 	if len(nj.Models)+len(nj.Unsure) == 0 {
 		return nil, nil
 	}
-	return []companion.Action{nj}, nil
+	return []gamespec.Action{nj}, nil
 }
 
 func selectedJumps(s skirmish.State) []string {
@@ -221,12 +220,12 @@ func selectedJumps(s skirmish.State) []string {
 	return s.Selection.Jumps
 }
 
-func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
+func rejected(code string, t rules.Text) []gamespec.Notice {
+	return []gamespec.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 // command maps a named key (or a command card) to an action.
-func (g *Game) command(name, device string) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(name, device string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	shot := s.Shot
 	ruling := skirmish.Legal(s, "ruling")
@@ -238,24 +237,24 @@ func (g *Game) command(name, device string) ([]companion.Action, []companion.Not
 		case skirmish.PhaseObjectives:
 			return g.placeObjective()
 		}
-		return []companion.Action{skirmish.EndPhase{}}, nil
+		return []gamespec.Action{skirmish.EndPhase{}}, nil
 	case "undo":
-		return []companion.Action{skirmish.UndoDie{}}, nil
+		return []gamespec.Action{skirmish.UndoDie{}}, nil
 	case "confirm":
 		if ruling {
-			return []companion.Action{skirmish.Ruling{InRange: true, By: device}}, nil
+			return []gamespec.Action{skirmish.Ruling{InRange: true, By: device}}, nil
 		}
 	case "cancel":
 		if ruling {
-			return []companion.Action{skirmish.Ruling{InRange: false, By: device}}, nil
+			return []gamespec.Action{skirmish.Ruling{InRange: false, By: device}}, nil
 		}
 		if shot != nil {
-			return []companion.Action{skirmish.CancelShot{}}, nil
+			return []gamespec.Action{skirmish.CancelShot{}}, nil
 		}
 		if s.Selection != nil {
-			return []companion.Action{skirmish.SelectShooter{}}, nil
+			return []gamespec.Action{skirmish.SelectShooter{}}, nil
 		}
-		return nil, []companion.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("wybór anulowany", "selection cleared")}}
+		return nil, []gamespec.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("wybór anulowany", "selection cleared")}}
 	case "roll":
 		if !skirmish.Legal(s, "dice") {
 			return nil, rejected("no_roll_needed", rules.Textf("nic nie czeka na rzut", "nothing is waiting for a roll"))
@@ -264,9 +263,9 @@ func (g *Game) command(name, device string) ([]companion.Action, []companion.Not
 		if err != nil {
 			return nil, rejected("virtual_dice", rules.Textf("wirtualne kości: %v", "virtual dice: %v", err))
 		}
-		return []companion.Action{skirmish.Dice{Rolls: rolls}}, nil
+		return []gamespec.Action{skirmish.Dice{Rolls: rolls}}, nil
 	case "discard":
-		return []companion.Action{skirmish.ArmDiscard{}}, nil
+		return []gamespec.Action{skirmish.ArmDiscard{}}, nil
 	case "draw":
 		return g.virtualDraw()
 	}
@@ -284,7 +283,7 @@ func (g *Game) placement(m vision.ModelPosition) skirmish.Placement {
 	return skirmish.Placement{Model: m.ID, X: g.kroki(m.X), Y: g.kroki(m.Y), Base: g.kroki(m.BaseMM), Sigma: g.kroki(m.SigmaMM)}
 }
 
-func (g *Game) noSnapshot() []companion.Notice {
+func (g *Game) noSnapshot() []gamespec.Notice {
 	return rejected("no_measurement", rules.Textf("kamera jeszcze nie widziała stołu; nie ma pomiaru", "the camera has not seen the table yet; no measurement"))
 }
 
@@ -292,8 +291,8 @@ func (g *Game) noSnapshot() []companion.Notice {
 // position changed since the state last recorded it move, as the latest
 // snapshot shows them, with the jumps the camera saw; the engine ends the
 // phase once the move is taken, unless it needs a ruling first.
-func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
-	end := []companion.Action{skirmish.EndPhase{}}
+func (g *Game) endMovement() ([]gamespec.Action, []gamespec.Notice) {
+	end := []gamespec.Action{skirmish.EndPhase{}}
 	if g.snap == nil {
 		return end, nil
 	}
@@ -320,13 +319,13 @@ func (g *Game) endMovement() ([]companion.Action, []companion.Notice) {
 	if len(mv.Models) == 0 {
 		return end, nil
 	}
-	return []companion.Action{mv}, nil
+	return []gamespec.Action{mv}, nil
 }
 
 // unitCard: in deployment the card deploys its unit where the camera sees
 // it; in the shooting phase the first card picks the shooter, the second the
 // target. Scanning the shooter again picks its next weapon.
-func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
+func (g *Game) unitCard(unit string) ([]gamespec.Action, []gamespec.Notice) {
 	// A unit not on the table is known to its owner only: the refusals of
 	// its card, scanned by anyone, are public, so they are those of a card
 	// of no unit (in deployment the engine's, whose turn it is).
@@ -349,13 +348,13 @@ func (g *Game) unitCard(unit string) ([]companion.Action, []companion.Notice) {
 	}
 	switch sel.Shooter {
 	case "":
-		return []companion.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[0]}}, nil
+		return []gamespec.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[0]}}, nil
 	case unit:
 		i := slices.Index(weapons, sel.Weapon)
 		if len(weapons) > 1 && i+1 < len(weapons) {
-			return []companion.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[i+1]}}, nil
+			return []gamespec.Action{skirmish.SelectShooter{Unit: unit, Weapon: weapons[i+1]}}, nil
 		}
-		return []companion.Action{skirmish.SelectShooter{}}, nil
+		return []gamespec.Action{skirmish.SelectShooter{}}, nil
 	}
 	if g.snap == nil {
 		return nil, g.noSnapshot()
@@ -383,7 +382,7 @@ func carried(u skirmish.Unit) []string {
 	return ws
 }
 
-func (g *Game) deploy(unit string) ([]companion.Action, []companion.Notice) {
+func (g *Game) deploy(unit string) ([]gamespec.Action, []gamespec.Notice) {
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
@@ -393,10 +392,10 @@ func (g *Game) deploy(unit string) ([]companion.Action, []companion.Notice) {
 			d.Models = append(d.Models, g.placement(vm))
 		}
 	}
-	return []companion.Action{d}, nil
+	return []gamespec.Action{d}, nil
 }
 
-func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]companion.Action, []companion.Notice) {
+func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	su, _ := s.Unit(shooter)
 	w, _ := su.Weapon(weapon)
@@ -438,7 +437,7 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 			}
 		}
 		a.Distance = &skirmish.Measure{Kroki: g.kroki(best.MM), Uncertainty: g.kroki(best.BoundMM)}
-		return []companion.Action{a}, nil
+		return []gamespec.Action{a}, nil
 	}
 	// Template weapons: each orange marker with a target model under it
 	// (or at its edge, unsure) is one shot's marker.
@@ -465,7 +464,7 @@ func (g *Game) declareShot(shooter, weapon string, target skirmish.Unit) ([]comp
 		}
 		a.Markers = append(a.Markers, m)
 	}
-	return []companion.Action{a}, nil
+	return []gamespec.Action{a}, nil
 }
 
 // coverOf is the rules' count of the target models behind cover from the
@@ -492,14 +491,14 @@ func sortedKeys(m map[string]vision.ModelPosition) []string {
 
 // orderCard: a scanned order card is drawn into the hand of the player it
 // belongs to, or put away after the "discard" key.
-func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.Notice) {
+func (g *Game) orderCard(card, reader string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if s.Phase != skirmish.PhaseOrders {
 		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
 	}
 	seat := s.ActiveSeat()
 	if s.Selection != nil && s.Selection.Discard {
-		return []companion.Action{skirmish.DiscardOrder{Seat: seat, Card: card}}, nil
+		return []gamespec.Action{skirmish.DiscardOrder{Seat: seat, Card: card}}, nil
 	}
 	if s.Round == 0 {
 		// Before turn 1 everyone draws: the card's deck says whose it is.
@@ -513,7 +512,7 @@ func (g *Game) orderCard(card, reader string) ([]companion.Action, []companion.N
 			}
 		}
 	}
-	return []companion.Action{skirmish.DrawOrders{Seat: seat, Cards: []string{card}, Origin: dice.NFC, Device: reader}}, nil
+	return []gamespec.Action{skirmish.DrawOrders{Seat: seat, Cards: []string{card}, Origin: dice.NFC, Device: reader}}, nil
 }
 
 // deck is seat's generator of virtual draws.
@@ -537,12 +536,12 @@ func seatState(s skirmish.State, seat int) *skirmish.PlayerState {
 
 // virtualDraw deals the cards a player is missing from the part of the
 // deck not yet drawn, in a seeded order (tables without card tags).
-func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
+func (g *Game) virtualDraw() ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if s.Phase != skirmish.PhaseOrders {
 		return nil, rejected("not_now", rules.Textf("karty rozkazów dobiera się w fazie rozkazów", "order cards are drawn in the orders phase"))
 	}
-	var out []companion.Action
+	var out []gamespec.Action
 	for _, p := range s.Players {
 		if s.Round > 0 && p.Seat != s.ActiveSeat() {
 			continue
@@ -571,7 +570,7 @@ func (g *Game) virtualDraw() ([]companion.Action, []companion.Notice) {
 
 // placeObjective: "next" in the objectives phase places the marker the
 // camera sees that is not an objective yet, for the player whose turn it is.
-func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
+func (g *Game) placeObjective() ([]gamespec.Action, []gamespec.Notice) {
 	if g.snap == nil {
 		return nil, g.noSnapshot()
 	}
@@ -582,7 +581,7 @@ func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
 			return math.Hypot(o.At.X-at.X, o.At.Y-at.Y) < 1
 		})
 		if !known {
-			return []companion.Action{skirmish.PlaceObjective{Seat: s.ActiveSeat(), At: at}}, nil
+			return []gamespec.Action{skirmish.PlaceObjective{Seat: s.ActiveSeat(), At: at}}, nil
 		}
 	}
 	return nil, rejected("no_new_marker", rules.Textf("kamera nie widzi nowego znacznika punktu celu", "the camera sees no new objective marker"))
@@ -591,7 +590,7 @@ func (g *Game) placeObjective() ([]companion.Action, []companion.Notice) {
 // endGame is the referee's end of the game: its argument names the
 // winning faction or a player of it (none: no winner), its text is the
 // reason.
-func (g *Game) endGame(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) endGame(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	if in.From.Kind != wire.Ref {
 		return nil, rejected("referee_only", rules.Textf("grę kończy sędzia", "only the referee ends the game"))
 	}
@@ -611,5 +610,5 @@ func (g *Game) endGame(in companion.Input) ([]companion.Action, []companion.Noti
 			return nil, rejected("unknown_winner", rules.Textf("end_game: %q nie jest frakcją ani graczem tej gry", "end_game: %q is neither a faction nor a player of this game", who))
 		}
 	}
-	return []companion.Action{end}, nil
+	return []gamespec.Action{end}, nil
 }

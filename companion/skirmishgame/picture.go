@@ -3,7 +3,7 @@ package skirmishgame
 import (
 	"math"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules/skirmish"
 	"github.com/sztab/sztab/vision"
 )
@@ -49,7 +49,7 @@ type tableView struct {
 
 // View is the state filtered for the viewer, with the table's picture once
 // the camera has seen it.
-func (g *Game) View(v companion.Viewer) any {
+func (g *Game) View(v gamespec.Viewer) any {
 	st := g.Adapter.View(v).(skirmish.State)
 	if g.snap == nil {
 		return st

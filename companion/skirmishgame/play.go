@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
 )
 
 // play runs a script of skirmish actions for `sztab play`: the engine the
 // daemon uses, the final state as the viewer sees it.
-func play(sc companion.Script) error {
+func play(sc gamespec.Script) error {
 	var files DataFiles
 	for name, path := range sc.Files {
 		switch name {
@@ -35,8 +35,8 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := skirmish.Play(lines, sc.Continue)
-	v := final.View(skirmish.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
-	return companion.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v, sc.Lang) })
+	v := final.View(skirmish.Viewer{Referee: sc.View.Role == gamespec.RoleReferee, Seat: sc.View.Seat})
+	return gamespec.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

@@ -6,8 +6,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/skirmish"
@@ -17,7 +17,7 @@ import (
 var panel []byte
 
 // Spec registers the skirmish game (Powstanie Warszawskie) with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       "skirmish",
 	Title:    rules.Text{PL: "Powstanie Warszawskie — więzienna gra strategiczna", EN: "Powstanie Warszawskie (Warsaw Uprising skirmish)"},
 	New:      New,
@@ -29,6 +29,15 @@ var Spec = companion.GameSpec{
 	Endings:  endings,
 	// A measurement too close to call waits for a person's ruling.
 	Attention: []string{skirmish.EventTooCloseToCall},
+	Rulings:   rulings,
+	Tools:     tools,
+	// The skirmish (powstanie-warszawskie-skirmish.txt) is two players,
+	// one winner or a draw: the usual wargame 3/1/0; then Buchholz (who
+	// you beat matters more than by how much), then the game score (army
+	// points destroyed) that separates big wins from narrow ones.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 120, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore, gamespec.TieHeadToHead},
+		Why:       "two players, win/draw/loss; Buchholz, then army points destroyed"},
 }
 
 // commands are the table's keys, the pages' buttons and the watch's keys.
@@ -51,7 +60,7 @@ var commands = append(wire.Vocabulary{
 // Summary is the game in a few lines: round and phase, the score, and
 // what the table waits for, from the state as v sees it (before
 // deployment, the models of undeployed units are v's own only).
-func (g *Game) Summary(v companion.Viewer) []rules.Text {
+func (g *Game) Summary(v gamespec.Viewer) []rules.Text {
 	s := g.Adapter.View(v).(skirmish.State)
 	if s.Result != nil {
 		return []rules.Text{g.Headline()}
@@ -105,7 +114,7 @@ func (g *Game) Scoreboard() hardware.Scoreboard {
 }
 
 // cards are the unit cards of the config's skirmish section.
-func cards(section []byte) ([]companion.Card, error) {
+func cards(section []byte) ([]gamespec.Card, error) {
 	var f struct {
 		Units []struct {
 			ID   string `yaml:"id"`
@@ -115,9 +124,9 @@ func cards(section []byte) ([]companion.Card, error) {
 	if err := yaml.Unmarshal(section, &f); err != nil {
 		return nil, fmt.Errorf("skirmishgame: %w", err)
 	}
-	var out []companion.Card
+	var out []gamespec.Card
 	for _, u := range f.Units {
-		out = append(out, companion.Card{ID: u.ID, Kind: "unit", Label: u.Name})
+		out = append(out, gamespec.Card{ID: u.ID, Kind: "unit", Label: u.Name})
 	}
 	return out, nil
 }

@@ -22,6 +22,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/internal/yamlsafe"
 )
 
@@ -30,10 +31,10 @@ import (
 type Config struct {
 	Name  string `yaml:"name" json:"name"`
 	Venue string `yaml:"venue" json:"venue"`
-	// Game is the game id played: skirmish, mali-powstancy,
-	// bitwa-warszawska, wot-rush, west-1920.
+	// Game is the id of the game played, one of the registry's (package
+	// games), whose spec gives the defaults (gamespec.Tournament).
 	Game string `yaml:"game" json:"game"`
-	// Seats is the players per table; 0 is the game's default (GameDefaults).
+	// Seats is the players per table; 0 is the game's default.
 	Seats int `yaml:"seats" json:"seats"`
 	// Rounds is how many rounds are played; 0 is no limit.
 	Rounds int `yaml:"rounds" json:"rounds"`
@@ -53,17 +54,14 @@ type Config struct {
 	Tables     []Table `yaml:"tables" json:"tables"`
 
 	path string
+	// games are the games the config was checked against (Check), for
+	// Open's check.
+	games gamespec.Games
 }
 
-// Points is what a game is worth in the standings: Win/Draw/Loss points
-// by the seat's outcome (Mode "wdl", the default), or the game's own
-// score (Mode "vp": victory points, medals) summed.
-type Points struct {
-	Mode string  `yaml:"mode" json:"mode"`
-	Win  float64 `yaml:"win" json:"win"`
-	Draw float64 `yaml:"draw" json:"draw"`
-	Loss float64 `yaml:"loss" json:"loss"`
-}
+// Points is what a game is worth in the standings (gamespec.Points: the
+// games' specs write their defaults in it).
+type Points = gamespec.Points
 
 // Bye is how a round without a table counts: as the Outcome ("win" by
 // default, "draw" or "loss") with Score game points (0 by default; in
@@ -103,77 +101,19 @@ func (c *Config) TableGame(id string) string {
 	return c.Game
 }
 
-// The points modes.
+// The points modes and the tie-breaks are the game contract's
+// (gamespec), where the games' specs name their defaults.
 const (
-	ModeWDL = "wdl"
-	ModeVP  = "vp"
-)
-
-// The tie-breaks, after the points, higher first.
-const (
-	// TieScore is the summed game score (victory points, medals).
-	TieScore = "score"
-	// TieSOS is Buchholz: the sum of the opponents' points (every other
-	// player at the table, for tables of more seats).
-	TieSOS = "sos"
-	// TieWins is the number of games won (a bye counted as configured).
-	TieWins = "wins"
-	// TieHeadToHead is the points the tied players took in games among
-	// themselves only (all of a group tied so far; 0 if they never met).
-	TieHeadToHead = "head-to-head"
+	ModeWDL       = gamespec.ModeWDL
+	ModeVP        = gamespec.ModeVP
+	TieScore      = gamespec.TieScore
+	TieSOS        = gamespec.TieSOS
+	TieWins       = gamespec.TieWins
+	TieHeadToHead = gamespec.TieHeadToHead
 )
 
 // TieBreakNames are the tie-breaks a config may list.
-var TieBreakNames = []string{TieScore, TieSOS, TieWins, TieHeadToHead}
-
-// GameDefault is what a game's tournament uses unless the file says
-// otherwise, and why.
-type GameDefault struct {
-	Seats, RoundMinutes int
-	Points              Points
-	TieBreaks           []string
-	Why                 string
-}
-
-// GameDefaults are the defaults per game id. The rulebooks say nothing of
-// tournaments: these are choices, each with its reason, and every one is
-// a config key an organiser may override.
-var GameDefaults = map[string]GameDefault{
-	// Skirmish (powstanie-warszawskie-skirmish.txt) is two players, one
-	// winner or a draw: the usual wargame 3/1/0; then Buchholz (who you
-	// beat matters more than by how much), then the game score (army
-	// points destroyed) that separates big wins from narrow ones.
-	"skirmish": {Seats: 2, RoundMinutes: 120, Points: Points{ModeWDL, 3, 1, 0},
-		TieBreaks: []string{TieSOS, TieScore, TieHeadToHead},
-		Why:       "two players, win/draw/loss; Buchholz, then army points destroyed"},
-	// Bitwa Warszawska is 2–4 players, but 3 and 4 play as two armies
-	// (rulebook "LICZBA GRACZY: 2–4", the 3-player hands): a table is two
-	// sides. Victory points (PZ, 7 to win) decide the game and make the
-	// natural second tie-break after Buchholz.
-	"bitwa-warszawska": {Seats: 2, RoundMinutes: 90, Points: Points{ModeWDL, 3, 1, 0},
-		TieBreaks: []string{TieSOS, TieScore, TieHeadToHead},
-		Why:       "two armies; Buchholz, then PZ; 45–90 min game"},
-	// Mali Powstańcy's rules are written for four ("W instrukcji opisane są
-	// zasady gry dla czterech osób") and "Ten, kto zdobył najwięcej
-	// punktów, wygrywa": one winner of four says little about the other
-	// three, so the standings sum the game's points (vp), then wins, then
-	// Buchholz.
-	"mali-powstancy": {Seats: 4, RoundMinutes: 75, Points: Points{Mode: ModeVP},
-		TieBreaks: []string{TieWins, TieSOS},
-		Why:       "four players, one winner: the game's points count, then wins, then Buchholz"},
-	// World of Tanks: Rush is 2–5 players; a pod of four is the common
-	// tournament table for deck builders, and medals (the game's score)
-	// rank all four, not just the winner.
-	"wot-rush": {Seats: 4, RoundMinutes: 60, Points: Points{Mode: ModeVP},
-		TieBreaks: []string{TieWins, TieSOS},
-		Why:       "pods of four, medals count, then wins, then Buchholz"},
-	// How the West was Saved is Poles against Soviets; rule 2.2 makes
-	// "każdy inny wynik" a draw, so draws are common: 3/1/0, Buchholz,
-	// then wins (a decisive game over a draw), then head-to-head.
-	"west-1920": {Seats: 2, RoundMinutes: 180, Points: Points{ModeWDL, 3, 1, 0},
-		TieBreaks: []string{TieSOS, TieWins, TieHeadToHead},
-		Why:       "two sides, draws frequent (2.2): Buchholz, then wins, then head-to-head"},
-}
+var TieBreakNames = gamespec.TieBreakNames
 
 // ConfigError is a bad tournament file: which file, which line, what.
 type ConfigError struct {
@@ -197,18 +137,20 @@ var (
 	unknownField = regexp.MustCompile(`^field (\S+) not found in type`)
 )
 
-// LoadConfig reads the organiser's tournament file.
-func LoadConfig(path string) (Config, error) {
+// LoadConfig reads the organiser's tournament file; games are the games
+// it may name (the registry, games.All), whose specs give the defaults.
+func LoadConfig(path string, games gamespec.Games) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("tournament: config: %w", err)
 	}
-	return ParseConfig(path, data)
+	return ParseConfig(path, data, games)
 }
 
 // ParseConfig reads a tournament file from data; path names it in errors
-// and anchors the relative paths in it (players_csv, tables' keys).
-func ParseConfig(path string, data []byte) (Config, error) {
+// and anchors the relative paths in it (players_csv, tables' keys); games
+// are the games it may name (LoadConfig).
+func ParseConfig(path string, data []byte, games gamespec.Games) (Config, error) {
 	var cfg Config
 	var doc yaml.Node
 	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
@@ -236,7 +178,7 @@ func ParseConfig(path string, data []byte) (Config, error) {
 			cfg.Tables[i].Key = resolve(path, cfg.Tables[i].Key)
 		}
 	}
-	if err := cfg.check(at); err != nil {
+	if err := cfg.check(games, at); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
@@ -249,25 +191,30 @@ func resolve(cfgPath, p string) string {
 	return filepath.Join(filepath.Dir(cfgPath), p)
 }
 
-// Check fills the game's defaults and checks cfg as Open takes it (a
-// config built in code, not read from a file).
-func (c *Config) Check() error {
-	return c.check(func(key, format string, args ...any) error {
+// Check fills the game's defaults from its spec in games and checks cfg as
+// Open takes it (a config built in code, not read from a file).
+func (c *Config) Check(games gamespec.Games) error {
+	return c.check(games, func(key, format string, args ...any) error {
 		return fmt.Errorf("tournament: config: %s: %s", key, fmt.Sprintf(format, args...))
 	})
 }
 
-func (c *Config) check(at func(key, format string, args ...any) error) error {
+func (c *Config) check(games gamespec.Games, at func(key, format string, args ...any) error) error {
 	if strings.TrimSpace(c.Name) == "" {
 		return at("name", "the tournament needs a name")
 	}
 	if !idPattern.MatchString(c.Venue) {
 		return at("venue", "%q is not an id (lower-case letters, digits, - and _), the tables' venue", c.Venue)
 	}
-	def, ok := GameDefaults[c.Game]
+	spec, ok := games.Lookup(c.Game)
 	if !ok {
-		return at("game", "%q is not a game (want one of %s)", c.Game, strings.Join(gameIDs(), ", "))
+		return at("game", "%q is not a game (want one of %s)", c.Game, strings.Join(games.IDs(), ", "))
 	}
+	def := spec.Tournament
+	if def.Seats == 0 {
+		return at("game", "%q is not played at tournaments: its spec has no tournament defaults", c.Game)
+	}
+	c.games = games
 	if c.Seats == 0 {
 		c.Seats = def.Seats
 	}
@@ -364,8 +311,8 @@ func (c *Config) check(at func(key, format string, args ...any) error) error {
 		if tb.Game == "" || tb.Game == c.Game {
 			continue
 		}
-		if _, ok := GameDefaults[tb.Game]; !ok {
-			return at(key+".game", "%q is not a game (want one of %s)", tb.Game, strings.Join(gameIDs(), ", "))
+		if s, ok := games.Lookup(tb.Game); !ok || s.Tournament.Seats == 0 {
+			return at(key+".game", "%q is not a game played at tournaments (want one of %s)", tb.Game, strings.Join(games.IDs(), ", "))
 		}
 		if c.Points.Mode == ModeVP {
 			return at(key+".game", "table %q plays %s, the tournament %s: points mode vp sums one game's own score; tables of different games count points mode wdl (win/draw/loss)", tb.ID, tb.Game, c.Game)
@@ -375,15 +322,6 @@ func (c *Config) check(at func(key, format string, args ...any) error) error {
 		return at("tables", "no tables")
 	}
 	return nil
-}
-
-func gameIDs() []string {
-	var ids []string
-	for id := range GameDefaults {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // readPlayersCSV reads a players file: a header naming id, name and

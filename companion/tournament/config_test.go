@@ -8,10 +8,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/games"
+	"github.com/sztab/sztab/internal/gamestest"
 )
 
 func TestExampleConfig(t *testing.T) {
-	cfg, err := LoadConfig("../../firmware-config/venue/tournament.example.yaml")
+	cfg, err := LoadConfig("../../firmware-config/venue/tournament.example.yaml", games.All)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,10 +29,14 @@ func TestExampleConfig(t *testing.T) {
 	}
 }
 
+// A file that names only the game takes the game's defaults from its
+// spec: every registered game's and the test-only sixth's, which no line
+// of this package names.
 func TestConfigDefaults(t *testing.T) {
-	for game, def := range GameDefaults {
-		t.Run(game, func(t *testing.T) {
-			cfg, err := ParseConfig("x.yaml", []byte("name: N\nvenue: v\ngame: "+game+"\ntables: [{id: t1, key: k.pem}]\n"))
+	for _, spec := range gamestest.All {
+		def := spec.Tournament
+		t.Run(spec.ID, func(t *testing.T) {
+			cfg, err := ParseConfig("x.yaml", []byte("name: N\nvenue: v\ngame: "+spec.ID+"\ntables: [{id: t1, key: k.pem}]\n"), gamestest.All)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +87,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseConfig("tour.yaml", []byte(c.doc))
+			_, err := ParseConfig("tour.yaml", []byte(c.doc), games.All)
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("got %v, want a *ConfigError", err)
@@ -99,7 +106,7 @@ func TestPlayersCSV(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "players.csv"), []byte("id,name,club\nq1,\"Nowak, Anna\",Kraków\nq2,Jan,\n"), 0o644)
 	path := filepath.Join(dir, "t.yaml")
-	cfg, err := ParseConfig(path, []byte("name: N\nvenue: v\ngame: skirmish\nplayers: [{id: p1}]\nplayers_csv: players.csv\ntables: [{id: t1, key: k.pem}]\n"))
+	cfg, err := ParseConfig(path, []byte("name: N\nvenue: v\ngame: skirmish\nplayers: [{id: p1}]\nplayers_csv: players.csv\ntables: [{id: t1, key: k.pem}]\n"), games.All)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +122,7 @@ func TestTablesOfDifferentGames(t *testing.T) {
 	f := newFixture(t, "skirmish", 4, 2)
 	other := otherGame()
 	f.cfg.Tables[1].Game = other
-	if err := f.cfg.Check(); err != nil {
+	if err := f.cfg.Check(games.All); err != nil {
 		t.Fatal(err)
 	}
 	f.reopen()
@@ -148,7 +155,7 @@ func TestTablesOfDifferentGames(t *testing.T) {
 // otherGame is a game of the defaults other than skirmish (the tests'
 // tournament game).
 func otherGame() string {
-	for _, id := range gameIDs() {
+	for _, id := range games.All.IDs() {
 		if id != "skirmish" {
 			return id
 		}

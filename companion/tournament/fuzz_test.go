@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sztab/sztab/games"
 	"github.com/sztab/sztab/internal/fuzzseed"
 )
 
@@ -21,7 +22,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(fuzzseed.MergeKeyPanic("tables")))
 	f.Add([]byte("name: N\nvenue: v\ngame: wot-rush\npoints: {mode: vp}\ntie_breaks: [head-to-head]\ntables: [{id: t1, key: k}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseConfig("f.yaml", data)
+		cfg, err := ParseConfig("f.yaml", data, games.All)
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) || ce.File != "f.yaml" {
@@ -33,7 +34,7 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted a config that fails its checks: %+v", cfg)
 		}
 		again := cfg
-		if err := again.Check(); err != nil {
+		if err := again.Check(games.All); err != nil {
 			t.Fatalf("a checked config fails Check: %v", err)
 		}
 	})
@@ -54,7 +55,7 @@ func FuzzParsePairings(f *testing.F) {
 	for _, id := range []string{"p01", "p02", "p03", "p04", "p05"} {
 		cfg.Players = append(cfg.Players, Player{ID: id})
 	}
-	if err := cfg.Check(); err != nil {
+	if err := cfg.Check(games.All); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

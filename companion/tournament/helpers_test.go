@@ -16,6 +16,7 @@ import (
 
 	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/games"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -76,6 +77,9 @@ func newFixture(t testing.TB, game string, players, tables int) *fixture {
 			t.Fatal(err)
 		}
 		f.cfg.Tables = append(f.cfg.Tables, Table{ID: id, Key: path})
+	}
+	if err := f.cfg.Check(games.All); err != nil {
+		t.Fatal(err)
 	}
 	f.open()
 	return f

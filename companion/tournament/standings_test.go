@@ -26,7 +26,7 @@ func g(players string, seats ...record.Seat) game {
 func TestHeadToHeadOnlyWhereNeeded(t *testing.T) {
 	four := []Player{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
 	win, loss, draw := record.Win, record.Loss, record.Draw
-	cfg := &Config{Points: Points{ModeWDL, 3, 1, 0}, TieBreaks: []string{TieScore, TieHeadToHead}, Bye: Bye{Outcome: win}}
+	cfg := &Config{Points: Points{Mode: ModeWDL, Win: 3, Draw: 1, Loss: 0}, TieBreaks: []string{TieScore, TieHeadToHead}, Bye: Bye{Outcome: win}}
 	// b and c 3 points and score 0 each, c beat b; a (score 5) and d tie
 	// on points but not on score
 	st := standings(cfg, four, []game{g("b c", seat(1, loss, 0), seat(2, win, 0)), g("a b", seat(1, loss, 0), seat(2, win, 0)),
@@ -45,7 +45,7 @@ func TestHeadToHeadOnlyWhereNeeded(t *testing.T) {
 
 func TestStandings(t *testing.T) {
 	four := []Player{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
-	wdl := Points{ModeWDL, 3, 1, 0}
+	wdl := Points{Mode: ModeWDL, Win: 3, Draw: 1, Loss: 0}
 	win, loss, draw := record.Win, record.Loss, record.Draw
 	cases := []struct {
 		name  string

@@ -138,7 +138,8 @@ func (r *roundState) pairing(table string) (Pairing, bool) {
 
 // Open opens (or creates) the tournament stored at dbPath for cfg, read
 // the tables' public keys, and restores every round, result, correction
-// and refusal stored. cfg is checked (Config.Check); a database made for
+// and refusal stored. cfg must come from ParseConfig, LoadConfig or
+// Config.Check, and is checked again; a database made for
 // another tournament (name, venue or game) is refused.
 func Open(ctx context.Context, dbPath string, cfg Config) (*Tournament, error) {
 	return OpenRand(ctx, dbPath, cfg, rand.Reader)
@@ -147,7 +148,10 @@ func Open(ctx context.Context, dbPath string, cfg Config) (*Tournament, error) {
 // OpenRand is Open with the random source of the tournament's and the
 // pairings' ids (crypto/rand's Reader for Open; tests give their own).
 func OpenRand(ctx context.Context, dbPath string, cfg Config, random io.Reader) (*Tournament, error) {
-	if err := cfg.Check(); err != nil {
+	if cfg.games == nil {
+		return nil, errors.New("tournament: the config was never checked against the games (ParseConfig, LoadConfig or Config.Check)")
+	}
+	if err := cfg.Check(cfg.games); err != nil {
 		return nil, err
 	}
 	t := &Tournament{cfg: cfg, rand: random, keys: map[string]ed25519.PublicKey{}, now: time.Now, log: slog.Default()}

@@ -1,6 +1,8 @@
 package west1920game
 
 import (
+	"strings"
+
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
@@ -28,3 +30,17 @@ var endings = []gamespec.Ending{
 		return nil
 	}, Want: []rec.Seat{{Seat: 1, Side: "polish", Outcome: rec.Draw}, {Seat: 2, Side: "russian", Outcome: rec.Draw}}},
 }
+
+// rulings is the game's golden game of the referee's record for the
+// all-games tests (companion's TestRulingsGoldenGames): the Russians'
+// resource roll, the white 6 was a 5 (14 RP, not 15); the 4th Rifle
+// Division's order to 1804, taken back, is given again to 2304, four hexes
+// away (too far, 7.4), let stand.
+var rulings = &gamespec.Rulings{Steps: 49,
+	Correct: func(b string) string {
+		if !strings.Contains(b, `"dice":[6,3]`) {
+			return b
+		}
+		return strings.Replace(strings.Replace(b, `"dice":[6,3]`, `"dice":[5,3]`, 1), `"value":6`, `"value":5`, 1)
+	},
+	Breach: []gamespec.Input{gamespec.Page(2, "move", "1904", "2304")}, Paused: "pass"}

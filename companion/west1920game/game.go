@@ -20,7 +20,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
@@ -178,7 +177,7 @@ func stepAllowing(s west1920.State, a rules.Action, w *rules.Waiver) (west1920.S
 type Game struct {
 	// sample: the game's data marks something assumed (docs/box.md).
 	sample bool
-	companion.Adapter[west1920.State, west1920.Event]
+	gamespec.Adapter[west1920.State, west1920.Event]
 	seed    uint64
 	virtual bool
 	rng     *rand.Rand
@@ -202,7 +201,7 @@ func (g *Game) enteredDice() []dice.Roll {
 }
 
 // New reads the config's west-1920 section.
-func New(cfg gamespec.TableConfig) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (gamespec.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(ID, &c); err != nil {
 		return nil, err
@@ -213,18 +212,18 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	}
 	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".data"), Msg: err.Error()}
 	}
 	if c.Deck != "" && c.Deck != "tags" && c.Deck != "virtual" {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".deck"), Msg: fmt.Sprintf("west1920game: deck %q: want tags (the tagged cards) or virtual", c.Deck)}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".deck"), Msg: fmt.Sprintf("west1920game: deck %q: want tags (the tagged cards) or virtual", c.Deck)}
 	}
 	setup, err := c.setup()
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".options"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID + ".options"), Msg: err.Error()}
 	}
 	start, err := cat.NewGame(setup)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(ID), Msg: err.Error()}
 	}
 	seed := c.Seed
 	if seed == 0 {
@@ -239,27 +238,27 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 // virtual dice rolled from diceSeed.
 func newGame(start west1920.StartGame, seed, diceSeed uint64, virtual bool) *Game {
 	g := &Game{seed: seed, virtual: virtual, rng: rand.New(rand.NewPCG(diceSeed, 0x77657374))}
-	g.Adapter = companion.Adapter[west1920.State, west1920.Event]{
+	g.Adapter = gamespec.Adapter[west1920.State, west1920.Event]{
 		ID: ID, Codec: Actions, Opening: start, Step: step, Allowing: stepAllowing,
-		Show: func(s west1920.State, v companion.Viewer) any { return show(s, v, g.overlays()) },
+		Show: func(s west1920.State, v gamespec.Viewer) any { return show(s, v, g.overlays()) },
 	}
 	return g
 }
 
 // RollsIn lists the dice an action carries, for the fairness watch.
-func (g *Game) RollsIn(a companion.Action) []dice.Roll {
+func (g *Game) RollsIn(a gamespec.Action) []dice.Roll {
 	if r, ok := a.(Roll); ok {
 		return r.Rolls
 	}
 	return nil
 }
 
-func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
+func rejected(code string, t rules.Text) []gamespec.Notice {
+	return []gamespec.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
-func one(a rules.Action) ([]companion.Action, []companion.Notice) {
-	return []companion.Action{a}, nil
+func one(a rules.Action) ([]gamespec.Action, []gamespec.Notice) {
+	return []gamespec.Action{a}, nil
 }
 
 // ReaderSide is the side of a seat reader or keypad (seat-1, seat-2), ""
@@ -290,7 +289,7 @@ func parseCard(s west1920.State, arg string) (int, *rules.Text) {
 }
 
 // Bind turns the table's inputs into the engine's actions.
-func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if s.Catalogue() == nil {
 		return nil, rejected("not_started", rules.Textf("gra się jeszcze nie zaczęła", "the game has not started"))
@@ -298,7 +297,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 	switch {
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		if in.TagInfo.Kind != "card" {
-			return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
+			return nil, []gamespec.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 				Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 		}
 		side := ReaderSide(in.Tag.Reader)
@@ -343,7 +342,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 // only by colour, so a throw of two dice the camera does not see as one
 // white and one red is refused (roll dice of those colours, or key them
 // in) rather than ordered by a guess.
-func (g *Game) cameraRoll(s west1920.State, ds []companion.CameraDie) ([]companion.Action, []companion.Notice) {
+func (g *Game) cameraRoll(s west1920.State, ds []gamespec.CameraDie) ([]gamespec.Action, []gamespec.Notice) {
 	p := s.Pending
 	if p == nil || p.Action != "roll" {
 		return nil, rejected("no_roll", rules.Textf("teraz nikt nie rzuca kośćmi", "no roll is awaited now"))
@@ -354,7 +353,7 @@ func (g *Game) cameraRoll(s west1920.State, ds []companion.CameraDie) ([]compani
 	if len(ds) != p.Dice {
 		return nil, rejected("dice_count", rules.Textf("silnik czeka na %d kości, w tacce leży %d", "the engine waits for %d dice, the tray shows %d", p.Dice, len(ds)))
 	}
-	rolls := companion.CameraRolls(ds)
+	rolls := gamespec.CameraRolls(ds)
 	if p.Dice == 2 {
 		rolls = make([]dice.Roll, 2)
 		for _, d := range ds {
@@ -373,7 +372,7 @@ func (g *Game) cameraRoll(s west1920.State, ds []companion.CameraDie) ([]compani
 // scanned is an event card laid on side's reader: played when it is in
 // that side's hand, drawn when it is in the deck (the engine checks that
 // the side may draw or play now).
-func (g *Game) scanned(s west1920.State, side string, n int) ([]companion.Action, []companion.Notice) {
+func (g *Game) scanned(s west1920.State, side string, n int) ([]gamespec.Action, []gamespec.Notice) {
 	mine, theirs := s.Player(side), s.Player(other(side))
 	switch {
 	case slices.Contains(mine.Hand, n):
@@ -411,7 +410,7 @@ func sideName(side string) rules.Text {
 
 // mayAct refuses a player acting when the game waits for the other side
 // (the replacement phase lets both act).
-func mayAct(s west1920.State, who string) []companion.Notice {
+func mayAct(s west1920.State, who string) []gamespec.Notice {
 	if s.Phase == west1920.PhaseOver {
 		return rejected("game_over", rules.Textf("gra się skończyła", "the game is over"))
 	}
@@ -445,7 +444,7 @@ func slot(keypad string, entered []dice.Roll, n int) int {
 
 // die is one die keyed in (a keypad's 1–6, or a page's die key): the roll
 // is sent when every die the engine waits for is in.
-func (g *Game) die(s west1920.State, v int, keypad string, from companion.Sender, who string) ([]companion.Action, []companion.Notice) {
+func (g *Game) die(s west1920.State, v int, keypad string, from gamespec.Sender, who string) ([]gamespec.Action, []gamespec.Notice) {
 	p := s.Pending
 	if p == nil || p.Action != "roll" {
 		return nil, rejected("no_roll", rules.Textf("teraz nikt nie rzuca kośćmi", "no roll is awaited now"))
@@ -471,7 +470,7 @@ func (g *Game) die(s west1920.State, v int, keypad string, from companion.Sender
 	g.entered[i] = r
 	for _, e := range g.entered {
 		if e.Value == 0 {
-			return nil, []companion.Notice{{Type: wire.NoticeDieEntered, Device: keypad,
+			return nil, []gamespec.Notice{{Type: wire.NoticeDieEntered, Device: keypad,
 				Text: rules.Textf("kość %d z %d: %d; czekam na resztę", "die %d of %d: %d; waiting for the rest", i+1, p.Dice, v)}}
 		}
 	}
@@ -489,7 +488,7 @@ func rollOf(rolls []dice.Roll) Roll {
 }
 
 // argErr is a command's arguments that do not fit.
-func argErr(cmd, pl, en string) []companion.Notice {
+func argErr(cmd, pl, en string) []gamespec.Notice {
 	return rejected("bad_args", rules.Text{PL: cmd + ": " + pl, EN: cmd + ": " + en})
 }
 
@@ -514,10 +513,10 @@ func parseFacing(arg string) *rules.Text {
 // command maps a command (a key, a page's button) to actions; who is the
 // side of the player who sent it, "" for the referee or the table's keys
 // (they act for whoever the game waits for).
-func (g *Game) command(s west1920.State, name string, args []string, keypad, who string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(s west1920.State, name string, args []string, keypad, who string, from gamespec.Sender) ([]gamespec.Action, []gamespec.Notice) {
 	if name == "undo" {
 		g.entered = nil
-		return nil, []companion.Notice{{Type: wire.NoticeDiceCleared, Text: rules.Textf("wpisane kości wyczyszczone", "the dice entered are cleared")}}
+		return nil, []gamespec.Notice{{Type: wire.NoticeDiceCleared, Text: rules.Textf("wpisane kości wyczyszczone", "the dice entered are cleared")}}
 	}
 	if n := mayAct(s, who); n != nil && name != "adjust" {
 		return nil, n
@@ -526,13 +525,13 @@ func (g *Game) command(s west1920.State, name string, args []string, keypad, who
 	if side == "" {
 		side = waiting(s)
 	}
-	need := func(min, max int, pl, en string) []companion.Notice {
+	need := func(min, max int, pl, en string) []gamespec.Notice {
 		if len(args) < min || len(args) > max {
 			return argErr(name, pl, en)
 		}
 		return nil
 	}
-	hexes := func(from int) ([]west1920.Hex, []companion.Notice) {
+	hexes := func(from int) ([]west1920.Hex, []gamespec.Notice) {
 		var out []west1920.Hex
 		for _, a := range args[from:] {
 			h, bad := parseHex(s, a)
@@ -769,7 +768,7 @@ func (g *Game) command(s west1920.State, name string, args []string, keypad, who
 // roll is a roll command: the dice it names (the physical dice read off
 // the table on a keypad or a player's page, or the referee's entry), or
 // with none the virtual dice.
-func (g *Game) roll(s west1920.State, args []string, keypad string, from companion.Sender) ([]companion.Action, []companion.Notice) {
+func (g *Game) roll(s west1920.State, args []string, keypad string, from gamespec.Sender) ([]gamespec.Action, []gamespec.Notice) {
 	p := s.Pending
 	if p == nil || p.Action != "roll" {
 		return nil, rejected("no_roll", rules.Textf("teraz nikt nie rzuca kośćmi", "no roll is awaited now"))
@@ -812,7 +811,7 @@ func (g *Game) virtualOrder(s west1920.State) []int {
 	return ids
 }
 
-func (g *Game) drawVirtual(s west1920.State, side string) ([]companion.Action, []companion.Notice) {
+func (g *Game) drawVirtual(s west1920.State, side string) ([]gamespec.Action, []gamespec.Notice) {
 	if !g.virtual {
 		return nil, rejected("physical_deck", rules.Text{PL: "ten stół czyta karty zdarzeń z ich tagów (deck: tags): połóż kartę na czytniku gracza albo podaj jej numer; deck: virtual pozwala rozdawać wirtualnie",
 			EN: "this table reads its event cards from their tags (deck: tags): lay the card on the player's reader or name its number; deck: virtual lets the daemon deal"})
@@ -826,7 +825,7 @@ func (g *Game) drawVirtual(s west1920.State, side string) ([]companion.Action, [
 }
 
 // parseBonus reads a card bonus CARD@HEX (9.3).
-func parseBonus(s west1920.State, arg string) (west1920.Bonus, []companion.Notice) {
+func parseBonus(s west1920.State, arg string) (west1920.Bonus, []gamespec.Notice) {
 	card, hex, ok := strings.Cut(arg, "@")
 	if !ok {
 		return west1920.Bonus{}, argErr("card_bonus", fmt.Sprintf("%q: premia to KARTA@HEKS", arg), fmt.Sprintf("%q: a bonus is CARD@HEX", arg))
@@ -844,7 +843,7 @@ func parseBonus(s west1920.State, arg string) (west1920.Bonus, []companion.Notic
 
 // attack: attack FROM TARGET [SUPPORT|-] [CARD@HEX…] (a card bonus: the
 // card played this stage and the stack it helps or hinders, 9.3).
-func attack(s west1920.State, side string, args []string) ([]companion.Action, []companion.Notice) {
+func attack(s west1920.State, side string, args []string) ([]gamespec.Action, []gamespec.Notice) {
 	if len(args) < 2 {
 		return nil, argErr("attack", "podaj stos atakujący, heks celu, opcjonalnie stos wspierający (albo -) i premie kart KARTA@HEKS",
 			"name the attacking stack, the target hex, optionally a supporting stack (or -) and card bonuses CARD@HEX")
@@ -883,7 +882,7 @@ func attack(s west1920.State, side string, args []string) ([]companion.Action, [
 
 // adjust: adjust UNIT [hex=H] [weak=true|false] [status=S] [facing=F]
 // [note=TEXT] — the referee's correction of one counter.
-func adjust(s west1920.State, args []string) ([]companion.Action, []companion.Notice) {
+func adjust(s west1920.State, args []string) ([]gamespec.Action, []gamespec.Notice) {
 	if len(args) < 2 {
 		return nil, argErr("adjust", "podaj jednostkę i co najmniej jedną zmianę klucz=wartość (hex, weak, status, facing, note)",
 			"name the unit and at least one key=value change (hex, weak, status, facing, note)")
@@ -923,10 +922,10 @@ func adjust(s west1920.State, args []string) ([]companion.Action, []companion.No
 	return one(a)
 }
 
-// Conceal is an action as the public may know it (companion.Concealer):
+// Conceal is an action as the public may know it (gamespec.Concealer):
 // the card of a draw is its holder's secret until played (3.1); the rest
 // of every action is public.
-func (g *Game) Conceal(a companion.Action) companion.Action {
+func (g *Game) Conceal(a gamespec.Action) gamespec.Action {
 	if d, ok := a.(west1920.DrawCard); ok {
 		return west1920.DrawCard{Side: d.Side}
 	}

@@ -3,7 +3,7 @@ package west1920game
 import (
 	"slices"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/west1920"
 )
@@ -89,7 +89,7 @@ func enemyAt(s west1920.State, side string, hqs bool) map[int]bool {
 // firstLegal tries the action of each path on the engine and returns the
 // first it accepts, or the first one when it accepts none (its refusal is
 // the reason the table sees). No path at all is the binder's refusal.
-func firstLegal(s west1920.State, ps [][]west1920.Hex, build func([]west1920.Hex) rules.Action, from, to west1920.Hex) ([]companion.Action, []companion.Notice) {
+func firstLegal(s west1920.State, ps [][]west1920.Hex, build func([]west1920.Hex) rules.Action, from, to west1920.Hex) ([]gamespec.Action, []gamespec.Notice) {
 	if len(ps) == 0 {
 		return nil, rejected("no_path", rules.Textf("z %s do %s nie prowadzi żadna droga w zasięgu", "no path within reach leads from %s to %s", from, to))
 	}
@@ -134,13 +134,13 @@ func stackHex(s west1920.State, what string) (west1920.Hex, string, bool) {
 	return "", "", false
 }
 
-func noStack(what string) []companion.Notice {
+func noStack(what string) []gamespec.Notice {
 	return rejected("no_stack", rules.Textf("%q nie jest heksem ani jednostką na mapie", "%q is neither a hex nor a unit on the map", what))
 }
 
 // move is "the stack at what to hex to", as the phase or the pending
 // decision reads it.
-func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing string) ([]companion.Action, []companion.Notice) {
+func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing string) ([]gamespec.Action, []gamespec.Notice) {
 	from, id, ok := stackHex(s, what)
 	if p := s.Pending; p != nil {
 		// The decision says which stack moves: a click on the hex is
@@ -217,7 +217,7 @@ func (g *Game) move(s west1920.State, side, what string, to west1920.Hex, facing
 
 // strategic is one unit's strategic move (11.x): any distance, so only a
 // few paths a little longer than the shortest are tried.
-func strategic(s west1920.State, side, unit string, to west1920.Hex, facing string) ([]companion.Action, []companion.Notice) {
+func strategic(s west1920.State, side, unit string, to west1920.Hex, facing string) ([]gamespec.Action, []gamespec.Notice) {
 	from := west1920.Hex("")
 	for _, u := range s.Units {
 		if u.ID == unit && u.Status == west1920.OnMap {
@@ -265,7 +265,7 @@ func alive(s west1920.State, ids []string) []string {
 // retreat is a two-hex retreat (9.5b) ending on to; units over the
 // stacking limit there are named for elimination, the first ones first
 // (the retreat command names them explicitly).
-func retreat(s west1920.State, p *west1920.Pending, to west1920.Hex, facing string) ([]companion.Action, []companion.Notice) {
+func retreat(s west1920.State, p *west1920.Pending, to west1920.Hex, facing string) ([]gamespec.Action, []gamespec.Notice) {
 	from, ids := loserHex(s, p)
 	b := s.Catalogue().Board
 	all := func(int) bool { return true }
@@ -287,7 +287,7 @@ func retreat(s west1920.State, p *west1920.Pending, to west1920.Hex, facing stri
 
 // pursue: onto the vacated hex, every unit that may (not artillery); one
 // hex further, the first cavalry unit goes on too (9.5b).
-func pursue(s west1920.State, p *west1920.Pending, to west1920.Hex, facing string) ([]companion.Action, []companion.Notice) {
+func pursue(s west1920.State, p *west1920.Pending, to west1920.Hex, facing string) ([]gamespec.Action, []gamespec.Notice) {
 	vacated := p.Hex
 	if p.Kind == "pursuit" && s.Battle != nil {
 		vacated = s.Battle.Target

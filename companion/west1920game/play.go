@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/west1920"
 )
 
 // play runs a script of west1920 actions for `sztab play` (the format of
 // rules/west1920/testdata/games: a setup line, then one action a line).
-func play(sc companion.Script) error {
+func play(sc gamespec.Script) error {
 	var files DataFiles
 	for name, path := range sc.Files {
 		switch name {
@@ -34,8 +34,8 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := west1920.Play(lines, sc.Continue)
-	v := final.View(west1920.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: SideOfSeat(sc.View.Seat)})
-	return companion.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v, sc.Lang) })
+	v := final.View(west1920.Viewer{Referee: sc.View.Role == gamespec.RoleReferee, Seat: SideOfSeat(sc.View.Seat)})
+	return gamespec.ReportScript(sc, steps, v, func(w io.Writer) { printState(w, v, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

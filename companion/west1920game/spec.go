@@ -7,8 +7,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 )
 
@@ -16,7 +16,7 @@ import (
 var panel []byte
 
 // Spec registers How the West was Saved (1920) with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID: ID,
 	// The game's name is English (Stephen Pole's); the Polish interface
 	// says what it is in Polish.
@@ -28,6 +28,13 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
+	// How the West was Saved is Poles against Soviets; rule 2.2 makes
+	// "każdy inny wynik" a draw, so draws are common: 3/1/0, Buchholz,
+	// then wins (a decisive game over a draw), then head-to-head.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 180, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieWins, gamespec.TieHeadToHead},
+		Why:       "two sides, draws frequent (2.2): Buchholz, then wins, then head-to-head"},
 }
 
 // commands: the dice keys and undo/pass come from the white and red
@@ -60,7 +67,7 @@ var commands = append(wire.Vocabulary{
 
 // cards lists the 40 event cards (tag ids event-01 … event-40) for
 // `sztab tags enroll --cards`.
-func cards(section []byte) ([]companion.Card, error) {
+func cards(section []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yaml.Unmarshal(section, &c); err != nil {
 		return nil, fmt.Errorf("west1920game: %w", err)
@@ -74,9 +81,9 @@ func cards(section []byte) ([]companion.Card, error) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	out := make([]companion.Card, 0, len(ids))
+	out := make([]gamespec.Card, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, companion.Card{ID: CardID(id), Kind: "card", Label: fmt.Sprintf("%d. %s", id, cat.Cards[id].Title)})
+		out = append(out, gamespec.Card{ID: CardID(id), Kind: "card", Label: fmt.Sprintf("%d. %s", id, cat.Cards[id].Title)})
 	}
 	return out, nil
 }

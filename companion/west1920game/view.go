@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/record"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/west1920"
@@ -300,9 +300,9 @@ func combatView(branch string, p float64, c west1920.CombatOdds) CombatView {
 	return v
 }
 
-func show(s west1920.State, v companion.Viewer, d *derived) any {
-	wv := west1920.Viewer{Referee: v.Role == companion.RoleReferee}
-	if v.Role == companion.RolePlayer {
+func show(s west1920.State, v gamespec.Viewer, d *derived) any {
+	wv := west1920.Viewer{Referee: v.Role == gamespec.RoleReferee}
+	if v.Role == gamespec.RolePlayer {
 		wv.Seat = SideOfSeat(v.Seat)
 	}
 	out := View{Game: s.View(wv), Seats: map[string]int{west1920.Polish: PolishSeat, west1920.Russian: RussianSeat}}
@@ -351,7 +351,7 @@ var phaseName = map[west1920.Phase]rules.Text{
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return companion.ResultTextNamed(companion.Outcome(g), *s.Result, func(seat record.Seat) rules.Text { return sideName(seat.Side) })
+		return gamespec.ResultTextNamed(gamespec.Outcome(g), *s.Result, func(seat record.Seat) rules.Text { return sideName(seat.Side) })
 	}
 	ph := phaseName[s.Phase]
 	t := rules.Text{PL: fmt.Sprintf("Etap %d/%d · %s", s.Stage, west1920.Stages, ph.PL),
@@ -365,7 +365,7 @@ func (g *Game) Headline() rules.Text {
 }
 
 // Summary is the game in a few lines for the watch and text displays.
-func (g *Game) Summary(companion.Viewer) []rules.Text {
+func (g *Game) Summary(gamespec.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
 	for _, p := range s.Players {

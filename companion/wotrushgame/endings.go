@@ -1,6 +1,8 @@
 package wotrushgame
 
 import (
+	"strings"
+
 	rec "github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules/wotrush"
@@ -18,3 +20,11 @@ var endings = []gamespec.Ending{
 		return nil
 	}, Want: []rec.Seat{{Seat: 1, Name: "Ania", Outcome: rec.Loss, Score: 14}, {Seat: 2, Name: "Bartek", Outcome: rec.Win, Score: 17}}},
 }
+
+// rulings is the game's golden game of the referee's record for the
+// all-games tests (companion's TestRulingsGoldenGames): Ania's selection
+// paid with the first Engineer, corrected to the second; then taken back;
+// then the buy paid with one card only (too little), let stand.
+var rulings = &gamespec.Rulings{Steps: 32,
+	Correct: func(b string) string { return strings.Replace(b, `"ENG-1-1"]`, `"ENG-1-2"]`, 1) },
+	Breach:  []gamespec.Input{gamespec.Page(1, "buy", "DE-02", "ENG-1-1")}, Paused: "buy"}

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/box"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/gamespec"
@@ -103,13 +102,13 @@ func (c Config) setup() (wotrush.Setup, error) {
 type Game struct {
 	// sample: the game's data marks something assumed (docs/box.md).
 	sample bool
-	companion.Adapter[wotrush.State, wotrush.Event]
+	gamespec.Adapter[wotrush.State, wotrush.Event]
 }
 
 const section = "wot-rush"
 
 // New reads the config's wot-rush section.
-func New(cfg gamespec.TableConfig) (companion.Game, error) {
+func New(cfg gamespec.TableConfig) (gamespec.Game, error) {
 	var c Config
 	if err := cfg.DecodeSection(section, &c); err != nil {
 		return nil, err
@@ -120,18 +119,18 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 	}
 	cat, sample, err := LoadPackCatalogue(c.Data, cfg.Resolve, pack)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".data"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".data"), Msg: err.Error()}
 	}
 	setup, err := c.setup()
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".options"), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(section + ".options"), Msg: err.Error()}
 	}
 	if setup.Seed == 0 {
 		setup.Seed = cfg.DiceSeed()
 	}
 	start, err := cat.NewGame(setup)
 	if err != nil {
-		return nil, &companion.ConfigError{File: cfg.Path(), Line: cfg.Line(section), Msg: err.Error()}
+		return nil, &gamespec.ConfigError{File: cfg.Path(), Line: cfg.Line(section), Msg: err.Error()}
 	}
 	g := newGame(start)
 	g.sample = sample
@@ -140,7 +139,7 @@ func New(cfg gamespec.TableConfig) (companion.Game, error) {
 
 func newGame(start wotrush.StartGame) *Game {
 	g := &Game{}
-	g.Adapter = companion.Adapter[wotrush.State, wotrush.Event]{
+	g.Adapter = gamespec.Adapter[wotrush.State, wotrush.Event]{
 		ID: section, Codec: wotrush.Actions, Opening: start, Step: wotrush.Apply, Show: view, Allowing: wotrush.ApplyAllowing,
 	}
 	return g
@@ -196,12 +195,12 @@ type Leader struct {
 
 // view filters hidden information: every Garage's order, the deck, the
 // other players' hands (not the active one's, laid face up).
-func view(s wotrush.State, v companion.Viewer) any {
+func view(s wotrush.State, v gamespec.Viewer) any {
 	var out TableView
 	switch v.Role {
-	case companion.RoleReferee:
+	case gamespec.RoleReferee:
 		out.State = s.View(wotrush.Viewer{Referee: true})
-	case companion.RolePlayer:
+	case gamespec.RolePlayer:
 		out.State = s.View(wotrush.Viewer{Seat: v.Seat})
 	default:
 		out.State = s.View(wotrush.Viewer{})
@@ -259,8 +258,8 @@ func waiting(s wotrush.State) int {
 	return s.Active
 }
 
-func rejected(code string, t rules.Text) []companion.Notice {
-	return []companion.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
+func rejected(code string, t rules.Text) []gamespec.Notice {
+	return []gamespec.Notice{{Type: wire.NoticeRejected, Code: code, Text: t}}
 }
 
 // readerSeat is the seat of a reader or keypad named seat-N, 0 otherwise.
@@ -275,7 +274,7 @@ func readerSeat(name string) int {
 // Market is the name of the reader the Reserve cards are scanned on.
 const Market = "market"
 
-func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice) {
+func (g *Game) Bind(in gamespec.Input) ([]gamespec.Action, []gamespec.Notice) {
 	switch {
 	case in.Tag != nil && in.Tag.Present && in.TagInfo != nil:
 		switch in.TagInfo.Kind {
@@ -291,7 +290,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 		case "command":
 			return g.command(in.TagInfo.ID, nil, readerSeat(in.Tag.Reader))
 		}
-		return nil, []companion.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
+		return nil, []gamespec.Notice{{Type: wire.NoticeTagIgnored, UID: in.Tag.UID, Device: in.Tag.Reader,
 			Text: rules.Textf("karta %s (%s) nie ma znaczenia w tej grze", "card %s (%s) means nothing in this game", in.TagInfo.ID, in.TagInfo.Kind)}}
 	case in.Key != nil:
 		// A player's page or topic acts for their seat; a seat's buttons
@@ -309,7 +308,7 @@ func (g *Game) Bind(in companion.Input) ([]companion.Action, []companion.Notice)
 }
 
 // mine refuses a seat acting when the game waits for another.
-func mine(s wotrush.State, seat int) []companion.Notice {
+func mine(s wotrush.State, seat int) []gamespec.Notice {
 	if s.Phase != wotrush.PhasePlay {
 		return rejected("game_over", rules.Textf("gra się skończyła", "the game is over"))
 	}
@@ -330,16 +329,16 @@ func mine(s wotrush.State, seat int) []companion.Notice {
 // inHand returns the actions that make card part of seat's hand: none when
 // the engine has it there, a RevealHand when its guess put it in the
 // Garage (the player holds it: the physical draw wins).
-func inHand(s wotrush.State, seat int, card string) []companion.Action {
+func inHand(s wotrush.State, seat int, card string) []gamespec.Action {
 	p := s.Player(seat)
 	if p != nil && !slices.Contains(p.Hand, card) && slices.Contains(p.Garage, card) {
-		return []companion.Action{wotrush.RevealHand{Seat: seat, Cards: []string{card}}}
+		return []gamespec.Action{wotrush.RevealHand{Seat: seat, Cards: []string{card}}}
 	}
 	return nil
 }
 
 // after applies pre to s, for a dry run of what follows them.
-func after(s wotrush.State, pre []companion.Action) wotrush.State {
+func after(s wotrush.State, pre []gamespec.Action) wotrush.State {
 	for _, a := range pre {
 		if next, _, err := wotrush.Apply(s, a); err == nil {
 			s = next
@@ -348,14 +347,14 @@ func after(s wotrush.State, pre []companion.Action) wotrush.State {
 	return s
 }
 
-func unknownCard(id string) []companion.Notice {
+func unknownCard(id string) []gamespec.Notice {
 	return rejected("unknown_card", rules.Textf("karta %q nie należy do tej gry", "card %q is not in this game", id))
 }
 
 // seatCard is a card scanned on seat's reader: the answer to a decision
 // waiting for that seat, a card added to a purchase or an attack being put
 // together, a card of the hand laid face up (turn step I) or a card played.
-func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) seatCard(seat int, id string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if n := mine(s, seat); n != nil {
 		return nil, n
@@ -366,20 +365,20 @@ func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.No
 	if pd := s.Pending; pd != nil {
 		switch pd.Kind {
 		case wotrush.DecideDefend:
-			return []companion.Action{wotrush.Defend{Seat: seat, Base: id}}, nil
+			return []gamespec.Action{wotrush.Defend{Seat: seat, Base: id}}, nil
 		case wotrush.DecideSiege:
-			return []companion.Action{wotrush.Siege{Seat: seat, Target: id}}, nil
+			return []gamespec.Action{wotrush.Siege{Seat: seat, Target: id}}, nil
 		case wotrush.DecideResearch:
-			return []companion.Action{wotrush.Research{Seat: seat, Take: id}}, nil
+			return []gamespec.Action{wotrush.Research{Seat: seat, Take: id}}, nil
 		case wotrush.DecideDismantle:
-			return []companion.Action{wotrush.Dismantle{Seat: seat, Cards: []string{id}}}, nil
+			return []gamespec.Action{wotrush.Dismantle{Seat: seat, Cards: []string{id}}}, nil
 		case wotrush.DecideDiscard:
 			// The card scanned is the victim's, whoever picked it (the
 			// saboteur, with sabotage_chooser active, draws it blind
 			// from the face-down hand): the physical hand wins.
 			return append(inHand(s, pd.Victim, id), wotrush.Discard{Seat: seat, Card: id}), nil
 		case wotrush.DecideFire:
-			return []companion.Action{fireAt(s, id)}, nil
+			return []gamespec.Action{fireAt(s, id)}, nil
 		case wotrush.DecideTakeMedals:
 			return nil, rejected("answer_on_page", rules.Textf("ile kart z dwoma Medalami: odpowiedz na stronie gracza lub przyciskiem potwierdź",
 				"how many double medal cards: answer on the player's page or with the confirm button"))
@@ -406,7 +405,7 @@ func (g *Game) seatCard(seat int, id string) ([]companion.Action, []companion.No
 	// the first purchase, play or attack on (or a card scanned twice) a
 	// scan plays the card.
 	if !s.Acted && (slices.Contains(p.Hand, id) || len(pre) > 0) && !slices.Contains(p.Shown, id) {
-		return []companion.Action{wotrush.RevealHand{Seat: seat, Cards: []string{id}}}, nil
+		return []gamespec.Action{wotrush.RevealHand{Seat: seat, Cards: []string{id}}}, nil
 	}
 	return append(pre, wotrush.PlayCard{Seat: seat, Card: id}), nil
 }
@@ -439,7 +438,7 @@ func toggle(list []string, id string) []string {
 // takes, or a Reserve card to buy (without Recruitment it replaces the one
 // picked before; with it, it is added or, scanned again, removed). A card
 // the engine thought was still in the deck is shown first.
-func (g *Game) market(id string) ([]companion.Action, []companion.Notice) {
+func (g *Game) market(id string) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if n := mine(s, 0); n != nil {
 		return nil, n
@@ -448,9 +447,9 @@ func (g *Game) market(id string) ([]companion.Action, []companion.Notice) {
 		return nil, unknownCard(id)
 	}
 	seat := waiting(s)
-	var pre []companion.Action
+	var pre []gamespec.Action
 	if !slices.Contains(s.Reserve, id) && slices.Contains(s.Deck, id) {
-		pre = []companion.Action{wotrush.RevealReserve{Seat: s.Active, Cards: []string{id}}}
+		pre = []gamespec.Action{wotrush.RevealReserve{Seat: s.Active, Cards: []string{id}}}
 	}
 	if pd := s.Pending; pd != nil {
 		if pd.Kind == wotrush.DecideResearch {
@@ -475,13 +474,13 @@ func (g *Game) market(id string) ([]companion.Action, []companion.Notice) {
 }
 
 // argErr is a command's arguments that do not fit, in both languages.
-func argErr(cmd, pl, en string) []companion.Notice {
+func argErr(cmd, pl, en string) []gamespec.Notice {
 	return rejected("bad_args", rules.Text{PL: cmd + ": " + pl, EN: cmd + ": " + en})
 }
 
 // command maps a command (a key, a page's button, a command card) to
 // actions; seat is the player it comes from, 0 for the table or referee.
-func (g *Game) command(name string, args []string, seat int) ([]companion.Action, []companion.Notice) {
+func (g *Game) command(name string, args []string, seat int) ([]gamespec.Action, []gamespec.Notice) {
 	s := g.State()
 	if n := mine(s, seat); n != nil {
 		return nil, n
@@ -492,7 +491,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 			return nil, unknownCard(a)
 		}
 	}
-	need := func(min, max int, pl, en string) []companion.Notice {
+	need := func(min, max int, pl, en string) []gamespec.Notice {
 		if len(args) < min || len(args) > max {
 			return argErr(name, pl, en)
 		}
@@ -503,14 +502,14 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		if n := need(0, 0, "bez argumentów", "takes no arguments"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.EndTurn{Seat: s.Active}}, nil
+		return []gamespec.Action{wotrush.EndTurn{Seat: s.Active}}, nil
 	case "end_game":
-		return []companion.Action{wotrush.DeclareEnd{Reason: "sędzia / referee"}}, nil
+		return []gamespec.Action{wotrush.DeclareEnd{Reason: "sędzia / referee"}}, nil
 	case "cancel":
 		if s.Selection == nil {
-			return nil, []companion.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
+			return nil, []gamespec.Notice{{Type: wire.NoticeSelectionCleared, Text: rules.Textf("nic nie jest wybrane", "nothing is selected")}}
 		}
-		return []companion.Action{wotrush.Select{Seat: s.Active}}, nil
+		return []gamespec.Action{wotrush.Select{Seat: s.Active}}, nil
 	case "confirm":
 		return g.confirm(s)
 	case "play", "defend_only":
@@ -522,28 +521,28 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		if n := need(2, wire.MaxCommandArgs, "podaj kartę z Rezerwy, potem karty, którymi płacisz", "name the Reserve card, then the cards that pay"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.Buy{Seat: w, Cards: args[:1], Pay: args[1:]}}, nil
+		return []gamespec.Action{wotrush.Buy{Seat: w, Cards: args[:1], Pay: args[1:]}}, nil
 	case "attack":
 		if len(args) == 0 {
 			// Armed from a seat button: the attackers are scanned next.
-			return []companion.Action{wotrush.Select{Seat: w, Mode: wotrush.SelectAttack}}, nil
+			return []gamespec.Action{wotrush.Select{Seat: w, Mode: wotrush.SelectAttack}}, nil
 		}
-		return []companion.Action{wotrush.Attack{Seat: w, Cards: args}}, nil
+		return []gamespec.Action{wotrush.Attack{Seat: w, Cards: args}}, nil
 	case "fire":
 		if n := need(2, 2, "podaj atakujący Pojazd i cel", "name the attacker and the target"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.Fire{Seat: w, Attacker: args[0], Target: args[1]}}, nil
+		return []gamespec.Action{wotrush.Fire{Seat: w, Attacker: args[0], Target: args[1]}}, nil
 	case "defend":
 		if n := need(1, 1, "podaj jedną Bazę", "name one base"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.Defend{Seat: w, Base: args[0]}}, nil
+		return []gamespec.Action{wotrush.Defend{Seat: w, Base: args[0]}}, nil
 	case "siege":
 		if n := need(1, 1, "podaj jeden cel", "name one target"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.Siege{Seat: w, Target: args[0]}}, nil
+		return []gamespec.Action{wotrush.Siege{Seat: w, Target: args[0]}}, nil
 	case "research":
 		if n := need(0, 1, "podaj jeden Pojazd z Rezerwy albo nic", "name one Reserve vehicle or none"); n != nil {
 			return nil, n
@@ -552,12 +551,12 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		if len(args) == 1 {
 			r.Take = args[0]
 		}
-		return []companion.Action{r}, nil
+		return []gamespec.Action{r}, nil
 	case "dismantle":
 		if n := need(1, 2, "podaj jedną lub dwie karty z Magazynu", "name one or two Magazine cards"); n != nil {
 			return nil, n
 		}
-		return []companion.Action{wotrush.Dismantle{Seat: w, Cards: args}}, nil
+		return []gamespec.Action{wotrush.Dismantle{Seat: w, Cards: args}}, nil
 	case "discard":
 		if n := need(1, 1, "podaj jedną kartę z ręki", "name one card of the hand"); n != nil {
 			return nil, n
@@ -565,7 +564,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		// The card named is the victim's: a card the engine guessed in
 		// their Garage is in the hand (the physical hand wins), so a
 		// command is never refused for what only the hand could tell.
-		var pre []companion.Action
+		var pre []gamespec.Action
 		if pd := s.Pending; pd != nil && pd.Kind == wotrush.DecideDiscard {
 			pre = inHand(s, pd.Victim, args[0])
 		}
@@ -575,7 +574,7 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 		if len(args) != 1 || err != nil {
 			return nil, argErr(name, "podaj liczbę kart z dwoma Medalami", "give the number of double medal cards")
 		}
-		return []companion.Action{wotrush.TakeMedals{Seat: w, Doubles: d}}, nil
+		return []gamespec.Action{wotrush.TakeMedals{Seat: w, Doubles: d}}, nil
 	}
 	return nil, rejected("unknown_key", rules.Textf("polecenie %q nic tu nie robi", "command %q does nothing here", name))
 }
@@ -583,14 +582,14 @@ func (g *Game) command(name string, args []string, seat int) ([]companion.Action
 // confirm completes what is selected (the purchase, the attack) or answers
 // a decision that has one answer (a single base, a single target; medals:
 // the most doubles, as the rulebook recommends).
-func (g *Game) confirm(s wotrush.State) ([]companion.Action, []companion.Notice) {
+func (g *Game) confirm(s wotrush.State) ([]gamespec.Action, []gamespec.Notice) {
 	w := waiting(s)
 	if pd := s.Pending; pd != nil {
 		if pd.Kind == wotrush.DecideTakeMedals {
-			return []companion.Action{wotrush.TakeMedals{Seat: w, Doubles: pd.Max}}, nil
+			return []gamespec.Action{wotrush.TakeMedals{Seat: w, Doubles: pd.Max}}, nil
 		}
 		if only := wotrush.LegalActions(s); len(only) == 1 {
-			return []companion.Action{only[0]}, nil
+			return []gamespec.Action{only[0]}, nil
 		}
 		if pd.Kind == wotrush.DecideDiscard {
 			// The choices are the victim's hand: a refusal is read by
@@ -604,9 +603,9 @@ func (g *Game) confirm(s wotrush.State) ([]companion.Action, []companion.Notice)
 	if sel := s.Selection; sel != nil {
 		switch sel.Mode {
 		case wotrush.SelectBuy:
-			return []companion.Action{wotrush.Buy{Seat: w, Cards: sel.Cards, Pay: sel.Pay}}, nil
+			return []gamespec.Action{wotrush.Buy{Seat: w, Cards: sel.Cards, Pay: sel.Pay}}, nil
 		case wotrush.SelectAttack:
-			return []companion.Action{wotrush.Attack{Seat: w, Cards: sel.Cards}}, nil
+			return []gamespec.Action{wotrush.Attack{Seat: w, Cards: sel.Cards}}, nil
 		}
 	}
 	return nil, rejected("nothing_to_confirm", rules.Textf("nie ma czego potwierdzić", "nothing to confirm"))

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
 )
 
 // play runs a script of wot-rush actions for `sztab play` (the format of
 // rules/wotrush/testdata/games: a setup line, then one action a line).
-func play(sc companion.Script) error {
+func play(sc gamespec.Script) error {
 	var files DataFiles
 	for name, path := range sc.Files {
 		switch name {
@@ -33,10 +33,10 @@ func play(sc companion.Script) error {
 		return err
 	}
 	final, steps := wotrush.Play(lines, sc.Continue)
-	v := final.View(wotrush.Viewer{Referee: sc.View.Role == companion.RoleReferee, Seat: sc.View.Seat})
+	v := final.View(wotrush.Viewer{Referee: sc.View.Role == gamespec.RoleReferee, Seat: sc.View.Seat})
 	asJSON := v
 	asJSON.Cards = nil
-	return companion.ReportScript(sc, steps, asJSON, func(w io.Writer) { printState(w, v, sc.Lang) })
+	return gamespec.ReportScript(sc, steps, asJSON, func(w io.Writer) { printState(w, v, sc.Lang) })
 }
 
 // printState is a short text summary of a state.

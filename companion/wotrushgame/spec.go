@@ -9,8 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/wotrush"
@@ -20,7 +20,7 @@ import (
 var panel []byte
 
 // Spec registers World of Tanks: Rush with the daemon.
-var Spec = companion.GameSpec{
+var Spec = gamespec.GameSpec{
 	ID:       section,
 	Title:    rules.Text{PL: "World of Tanks: Rush", EN: "World of Tanks: Rush"},
 	New:      New,
@@ -30,6 +30,13 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
 	Endings:  endings,
+	Rulings:  rulings,
+	// World of Tanks: Rush is 2–5 players; a pod of four is the common
+	// tournament table for deck builders, and medals (the game's score)
+	// rank all four, not just the winner.
+	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 60, Points: gamespec.Points{Mode: gamespec.ModeVP},
+		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
+		Why:       "pods of four, medals count, then wins, then Buchholz"},
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry
@@ -99,7 +106,7 @@ func medals(s wotrush.State, p wotrush.Player) int {
 func (g *Game) Headline() rules.Text {
 	s := g.State()
 	if s.Result != nil {
-		return companion.ResultText(companion.Outcome(g), s.Result.Text)
+		return gamespec.ResultText(gamespec.Outcome(g), s.Result.Text)
 	}
 	p := s.Player(s.Active)
 	if p == nil {
@@ -113,7 +120,7 @@ func (g *Game) Headline() rules.Text {
 }
 
 // Summary is the game in a few lines for the watch and text displays.
-func (g *Game) Summary(companion.Viewer) []rules.Text {
+func (g *Game) Summary(gamespec.Viewer) []rules.Text {
 	s := g.State()
 	out := []rules.Text{g.Headline()}
 	if s.Result != nil {
@@ -194,7 +201,7 @@ func (g *Game) Desyncs() []rules.Text {
 // cards lists every card of the configured game that carries a tag:
 // vehicles, barracks and bases of each player's set, medals (not the
 // achievements: they are never scanned).
-func cards(sectionYAML []byte) ([]companion.Card, error) {
+func cards(sectionYAML []byte) ([]gamespec.Card, error) {
 	var c Config
 	if err := yaml.Unmarshal(sectionYAML, &c); err != nil {
 		return nil, fmt.Errorf("wotrushgame: %w", err)
@@ -222,9 +229,9 @@ func cards(sectionYAML []byte) ([]companion.Card, error) {
 		}
 	}
 	sort.Strings(ids)
-	out := make([]companion.Card, 0, len(ids))
+	out := make([]gamespec.Card, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, companion.Card{ID: id, Kind: "card", Label: s.Cards[id].Name.PL})
+		out = append(out, gamespec.Card{ID: id, Kind: "card", Label: s.Cards[id].Name.PL})
 	}
 	return out, nil
 }

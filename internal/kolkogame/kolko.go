@@ -30,6 +30,11 @@ var Spec = gamespec.GameSpec{
 		{Name: "drawn", Finish: play(1, 2, 3, 5, 4, 6, 8, 7, 9), Want: []rec.Seat{{Seat: 1, Name: "Ola", Side: "x", Outcome: rec.Draw}, {Seat: 2, Name: "Piotr", Side: "o", Outcome: rec.Draw}}},
 	},
 	TestSection: "kolko-krzyzyk:\n  players: [Ola, Piotr]\n",
+	// Two players, a short game, draws the rule between players who know
+	// it: 3/1/0, Buchholz, then wins.
+	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 15, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1},
+		TieBreaks: []string{gamespec.TieSOS, gamespec.TieWins},
+		Why:       "two players, draws common: Buchholz, then wins"},
 }
 
 // Config is the config file's section: the two players' names, the first

@@ -5,9 +5,14 @@ package layers
 
 import (
 	"os/exec"
+	"path"
+	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sztab/sztab/internal/gamestest"
 )
 
 const module = "github.com/sztab/sztab/"
@@ -57,8 +62,10 @@ func TestLayers(t *testing.T) {
 		{"vision", []string{"vision", "internal/yamlsafe", "internal/atomicfile"}, "the camera reports geometry; it decides no rule and knows no daemon"},
 		{"companion/wire", []string{"companion/wire", "companion/record", "rules"}, "the wire contract is read by the daemon, the hub, the watch and the venue: it imports none of them"},
 		{"companion/record", []string{"companion/record"}, "the signed record is checked by the organiser without a daemon"},
-		{"gamespec", []string{"gamespec", "companion/wire", "companion/record", "companion/tournament", "rules", "hardware", "vision", "internal/yamlsafe"},
+		{"gamespec", []string{"gamespec", "companion/wire", "companion/record", "rules", "hardware", "vision", "internal/yamlsafe"},
 			"the game contract imports nothing of the daemon: a game builds against it alone"},
+		{"companion/tournament", []string{"companion/tournament", "companion/record", "companion/wire", "gamespec", "internal/yamlsafe"},
+			"the tournament core knows no daemon and no game: the binary hands it the registry, whose specs give each game's defaults"},
 	} {
 		for pkg, deps := range graph {
 			if !under(pkg, rule.layer) {
@@ -82,6 +89,44 @@ func TestLayers(t *testing.T) {
 		for _, d := range deps {
 			if slices.Contains(harnesses, d) {
 				t.Errorf("%s imports the test harness %s: production code never does", pkg, d)
+			}
+		}
+	}
+}
+
+// A game package (the package of a registered game's constructor, the
+// test-only sixth's too) builds against the game contract: it imports
+// the daemon package companion not at all. Of the packages under
+// companion/ it may import only the wire contract and the signed record
+// (which gamespec itself imports) and the club's box packs
+// (companion/box, which still imports the daemon for the tag registry's
+// parser: that link is box's, not the game's).
+func TestGamePackagesImportNoDaemon(t *testing.T) {
+	graph := imports(t)
+	var pkgs []string
+	for _, spec := range gamestest.All {
+		fn := runtime.FuncForPC(reflect.ValueOf(spec.New).Pointer()).Name()
+		pkg, ok := strings.CutPrefix(fn, module)
+		if !ok {
+			t.Fatalf("%s: the constructor %s is not in this module", spec.ID, fn)
+		}
+		dir, last := path.Split(pkg)
+		last, _, _ = strings.Cut(last, ".")
+		pkgs = append(pkgs, dir+last)
+	}
+	may := []string{"gamespec", "companion/wire", "companion/record", "companion/box", "rules", "hardware", "vision", "internal/yamlsafe"}
+	for _, pkg := range pkgs {
+		deps, ok := graph[pkg]
+		if !ok {
+			t.Fatalf("go list does not know the game package %s", pkg)
+		}
+		for _, d := range deps {
+			ok := under(d, pkg)
+			for _, m := range may {
+				ok = ok || under(d, m)
+			}
+			if !ok {
+				t.Errorf("the game package %s imports %s: a game imports only %v (the contract, not the daemon)", pkg, d, may)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/wire"
+	"github.com/sztab/sztab/gamespec"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/rules"
 )
@@ -17,19 +18,12 @@ func Scan(reader, card string) companion.Input {
 
 // Press is a key of the table's keypad, with a command's arguments.
 func Press(keypad, key string, args ...string) companion.Input {
-	return companion.Input{Key: &hardware.KeyEvent{Keypad: keypad, Key: key, Args: args}, Args: args,
-		From: companion.Sender{Kind: wire.Keys, Audience: wire.Public}}
+	return gamespec.Press(keypad, key, args...)
 }
 
 // Page is a command from seat's page (0: the referee's).
 func Page(seat int, key string, args ...string) companion.Input {
-	from := companion.Sender{Kind: wire.Ref, Audience: wire.Referee}
-	pad := "referee"
-	if seat > 0 {
-		from = companion.Sender{Kind: wire.Seat, Audience: wire.Player(seat)}
-		pad = string(wire.Player(seat))
-	}
-	return companion.Input{Key: &hardware.KeyEvent{Keypad: pad, Key: key}, Args: args, From: from}
+	return gamespec.Page(seat, key, args...)
 }
 
 // Feed binds in and applies the actions as the daemon does: in order,

@@ -17,7 +17,7 @@ import (
 // reserve (the reserve's block of up to 21 touching cubes included), read
 // exactly under every pose and light.
 func TestCountBitwa(t *testing.T) {
-	d, err := board.Builtin("bitwa-warszawska")
+	d, err := printed.Builtin("bitwa-warszawska")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestCountBitwa(t *testing.T) {
 // Mali Powstańcy: all 12 couriers and the soldier found on their fields
 // exactly, pawns of one colour touching included.
 func TestCountMali(t *testing.T) {
-	d, err := board.Builtin("mali-powstancy")
+	d, err := printed.Builtin("mali-powstancy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestCountMali(t *testing.T) {
 // A unit standing across the line between N2 and N1, and a pawn between
 // two fields: counted, never silently — low confidence and the reason.
 func TestCountBetween(t *testing.T) {
-	bitwa, _ := board.Builtin("bitwa-warszawska")
+	bitwa, _ := printed.Builtin("bitwa-warszawska")
 	pieces := []synth.BoardPiece{{Colour: "wp", X: 60, Y: 157.5}, {Colour: "wp", X: 120, Y: 130}, {Colour: "acz", X: 300, Y: 380}}
 	res := frame(t, bitwa, pieces, conditions[1], 1)
 	var unsure []board.Count
@@ -101,7 +101,7 @@ func TestCountBetween(t *testing.T) {
 	if len(unsure) == 0 || len(res.Warnings) == 0 {
 		t.Fatalf("a unit between two lines read as sure: %+v %v", res.Counts, res.Warnings)
 	}
-	m, _ := board.Builtin("mali-powstancy")
+	m, _ := printed.Builtin("mali-powstancy")
 	var a, b board.Node
 	for _, n := range m.Nodes {
 		if n.ID == "wilsona-michla/2" {

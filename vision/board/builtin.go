@@ -1,36 +1,41 @@
 package board
 
 import (
-	"embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// The games' own boards, generated from their data files by
-// TestBuiltinBoards (go test ./vision/board -run Builtin -update): Bitwa
-// Warszawska's fronts × lines and reserves, Mali Powstańcy's objects and
-// road fields where rules/mali/data/map.yaml prints them.
-//
-//go:embed boards/*.yaml
-var builtin embed.FS
+// Printed are the games' printed boards by game id, each a definition's
+// YAML. The games' specs name them (gamespec.Board: the file and how it is
+// made from the game's data); the daemon and `sztab calibrate board` hand
+// them in, so the camera knows no game.
+type Printed map[string][]byte
 
-// Games are the games with a built-in board.
-var Games = []string{"bitwa-warszawska", "mali-powstancy"}
-
-// Builtin is a game's built-in board definition.
-func Builtin(game string) (*Definition, error) {
-	data, err := builtin.ReadFile("boards/" + game + ".yaml")
-	if err != nil {
-		return nil, fmt.Errorf("board: no built-in board for %q (%s); give a board file", game, strings.Join(Games, ", "))
+// Games are the games with a printed board, sorted.
+func (p Printed) Games() []string {
+	out := make([]string, 0, len(p))
+	for g := range p {
+		out = append(out, g)
 	}
-	return Parse("boards/"+game+".yaml", data)
+	slices.Sort(out)
+	return out
 }
 
-// ForGame is the board file at path, or the game's built-in board when
+// Builtin is a game's printed board definition.
+func (p Printed) Builtin(game string) (*Definition, error) {
+	data, ok := p[game]
+	if !ok {
+		return nil, fmt.Errorf("board: no built-in board for %q (%s); give a board file", game, strings.Join(p.Games(), ", "))
+	}
+	return Parse(game+" board.yaml", data)
+}
+
+// ForGame is the board file at path, or the game's printed board when
 // path is "".
-func ForGame(game, path string) (*Definition, error) {
+func (p Printed) ForGame(game, path string) (*Definition, error) {
 	if path == "" {
-		return Builtin(game)
+		return p.Builtin(game)
 	}
 	d, err := Load(path)
 	if err != nil {

@@ -209,7 +209,7 @@ func maliPieces(d *board.Definition, rng *rand.Rand) ([]synth.BoardPiece, map[st
 
 // Calibration failures say which marker and why, and count nothing.
 func TestCalibrateBadMarkers(t *testing.T) {
-	d, _ := board.Builtin("bitwa-warszawska")
+	d, _ := printed.Builtin("bitwa-warszawska")
 	cam := synth.BoardCamera(d, 1280, 960, 1000, 4, 0, geom.Vec2{})
 	_, err := board.Calibrate(d, board.CalibrateInput{Width: 1280, Height: 960, Seen: seen(d, cam, 92)})
 	if !errors.Is(err, board.ErrMarkers) || !strings.Contains(err.Error(), "[92] not seen") {
@@ -225,7 +225,7 @@ func TestCalibrateBadMarkers(t *testing.T) {
 	if !errors.Is(err, board.ErrMarkers) || !strings.Contains(err.Error(), "marker 91") {
 		t.Errorf("a moved corner: %v", err)
 	}
-	m, _ := board.Builtin("mali-powstancy")
+	m, _ := printed.Builtin("mali-powstancy")
 	cal, err := board.Calibrate(d, board.CalibrateInput{Width: 1280, Height: 960, Seen: seen(d, cam)})
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestCalibrateBadMarkers(t *testing.T) {
 
 // A frame too dark to read, or of another size, is an error.
 func TestCountBadFrame(t *testing.T) {
-	d, _ := board.Builtin("bitwa-warszawska")
+	d, _ := printed.Builtin("bitwa-warszawska")
 	cam := synth.BoardCamera(d, 640, 480, 1000, 0, 0, geom.Vec2{})
 	cal, err := board.Calibrate(d, board.CalibrateInput{Width: 640, Height: 480, Seen: seen(d, cam), Lens: cam.Lens})
 	if err != nil {
@@ -267,7 +267,7 @@ func BenchmarkCountMali(b *testing.B)  { benchCount(b, "mali-powstancy") }
 // benchCount counts a full board frame (1280×960): sampling, white
 // balance, classification, components.
 func benchCount(b *testing.B, game string) {
-	d, _ := board.Builtin(game)
+	d, _ := printed.Builtin(game)
 	var pieces []synth.BoardPiece
 	if game == "mali-powstancy" {
 		pieces, _ = maliPieces(d, rand.New(rand.NewPCG(1, 2)))

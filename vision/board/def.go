@@ -27,7 +27,7 @@ import (
 // Definition is a printed board: what is printed where, in millimetres
 // from its top-left corner (x to the right, y down the board).
 type Definition struct {
-	// Game is the game's config id (bitwa-warszawska, mali-powstancy).
+	// Game is the game's config id.
 	Game string `yaml:"game"`
 	// WidthMM and DepthMM are the printed board's size.
 	WidthMM float64 `yaml:"width_mm"`

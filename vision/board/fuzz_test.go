@@ -1,8 +1,6 @@
 package board_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sztab/sztab/vision/board"
@@ -11,12 +9,8 @@ import (
 // Board files and calibrations from outside never panic; what parses
 // validates again after a round trip.
 func FuzzParse(f *testing.F) {
-	for _, g := range board.Games {
-		data, err := os.ReadFile(filepath.Join("boards", g+".yaml"))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, g := range printed.Games() {
+		f.Add(printed[g])
 	}
 	f.Add([]byte("game: x\nwidth_mm: 100\n"))
 	f.Add([]byte("zones: [{id: a, polygon: [[0,0],[1e308,0],[0,1]]}]"))
@@ -58,7 +52,7 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
-	d, _ := board.Builtin("mali-powstancy")
+	d, _ := printed.Builtin("mali-powstancy")
 	d.Nodes[1].X, d.Nodes[1].Y = d.Nodes[0].X+5, d.Nodes[0].Y
 	out, _ := d.Marshal()
 	if _, err := board.Parse("m.yaml", out); err == nil || !contains(err.Error(), "overlaps node") {

@@ -55,20 +55,15 @@ func TrueBoardCalibration(d *board.Definition, cam Camera, width, height int) (*
 	return board.Calibrate(d, board.CalibrateInput{Width: width, Height: height, Seen: seen, Lens: cam.Lens})
 }
 
-// SavedBitwaBoard is Bitwa Warszawska's built-in board seen by the tests'
-// camera (960×720, 1 m above it, leaning 4°), with its true calibration
-// saved at path.
-func SavedBitwaBoard(path string) (*board.Definition, Camera, error) {
-	d, err := board.Builtin("bitwa-warszawska")
-	if err != nil {
-		return nil, Camera{}, err
-	}
+// SavedBoard is a printed board seen by the tests' camera (960×720, 1 m
+// above it, leaning 4°), with its true calibration saved at path.
+func SavedBoard(d *board.Definition, path string) (Camera, error) {
 	cam := BoardCamera(d, 960, 720, 1000, 4, 70, geom.Vec2{})
 	cal, err := TrueBoardCalibration(d, cam, 960, 720)
 	if err != nil {
-		return nil, Camera{}, err
+		return Camera{}, err
 	}
-	return d, cam, cal.Save(path)
+	return cam, cal.Save(path)
 }
 
 // BoardCamera is a camera heightMM above the board, leaning tiltDeg

@@ -1,4 +1,4 @@
-package main
+package skirmishgame
 
 import (
 	"bytes"
@@ -11,32 +11,33 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
-	"github.com/sztab/sztab/companion/skirmishgame"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules/skirmish"
 )
 
-func init() { register(newArmyCmd) }
+// tools are the game's own subcommands, `sztab army` and `sztab odds`
+// (GameSpec.Tools).
+var tools = []func() *cobra.Command{newArmyCmd, newOddsCmd}
 
-// skirmishExit is an error with its own exit status.
-type skirmishExit struct {
+// exitError is an error with its own exit status.
+type exitError struct {
 	code int
 	msg  string
 }
 
-func (e *skirmishExit) Error() string { return e.msg }
-func (e *skirmishExit) ExitCode() int { return e.code }
+func (e *exitError) Error() string { return e.msg }
+func (e *exitError) ExitCode() int { return e.code }
 
 // dataFlags are the data files a command may take instead of the embedded
 // ones.
-func dataFlags(cmd *cobra.Command, files *skirmishgame.DataFiles) {
+func dataFlags(cmd *cobra.Command, files *DataFiles) {
 	cmd.Flags().StringVar(&files.Weapons, "weapons", "", "weapons data file (default: the embedded weapons.yaml)")
 	cmd.Flags().StringVar(&files.Units, "units", "", "factions and unit cards file (default: the embedded units.yaml)")
 	cmd.Flags().StringVar(&files.Orders, "orders", "", "order cards file (default: the embedded orders.yaml)")
 }
 
-func loadCatalogue(files skirmishgame.DataFiles) (*skirmish.Catalogue, error) {
-	return skirmishgame.LoadCatalogue(files, func(p string) string { return p })
+func loadCatalogue(files DataFiles) (*skirmish.Catalogue, error) {
+	return LoadCatalogue(files, func(p string) string { return p })
 }
 
 func newArmyCmd() *cobra.Command {
@@ -51,7 +52,7 @@ func newArmyCmd() *cobra.Command {
 func newArmyCheckCmd() *cobra.Command {
 	var points int
 	var asJSON bool
-	var files skirmishgame.DataFiles
+	var files DataFiles
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Check an army list against the unit cards, the weapon limits and the point limit",
@@ -85,7 +86,7 @@ The exit status is 0 only for a legal list, 1 for an illegal one.
 				printArmy(out, r)
 			}
 			if !r.Legal() {
-				return &skirmishExit{code: 1, msg: fmt.Sprintf("%s: the list breaks %d rules", args[0], len(r.Violations))}
+				return &exitError{code: 1, msg: fmt.Sprintf("%s: the list breaks %d rules", args[0], len(r.Violations))}
 			}
 			return nil
 		},

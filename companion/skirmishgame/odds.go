@@ -1,4 +1,4 @@
-package main
+package skirmishgame
 
 import (
 	"encoding/json"
@@ -12,8 +12,6 @@ import (
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/skirmish"
 )
-
-func init() { register(newOddsCmd) }
 
 // flagFor maps the shot odds' parameter names to this command's flags.
 var flagFor = map[string]string{
@@ -121,7 +119,7 @@ func writeOddsText(w io.Writer, o skirmish.SequenceOdds) {
 		save = "no save"
 	}
 	fmt.Fprintf(w, "%d attacks, hit %d+, %s, %s\n\n", s.Attacks, s.Hit, wound, save)
-	table(w, "unsaved wounds", o.Unsaved)
+	oddsTable(w, "unsaved wounds", o.Unsaved)
 	fmt.Fprintf(w, "mean %.4f\n", o.Unsaved.Mean())
 	if o.Killed != nil {
 		t := o.Target
@@ -130,12 +128,12 @@ func writeOddsText(w io.Writer, o skirmish.SequenceOdds) {
 			pol = skirmish.Spread
 		}
 		fmt.Fprintf(w, "\nagainst %d models of %d lives (%s allocation)\n\n", t.Models, t.Lives, pol)
-		table(w, "models killed", o.Killed)
+		oddsTable(w, "models killed", o.Killed)
 		fmt.Fprintf(w, "mean %.4f\n", o.Killed.Mean())
 	}
 }
 
-func table(w io.Writer, what string, d dice.Dist) {
+func oddsTable(w io.Writer, what string, d dice.Dist) {
 	fmt.Fprintf(w, "%-16s %10s %10s\n", what, "P(= k)", "P(≥ k)")
 	for k := 0; k < d.Len(); k++ {
 		if d.P(k) == 0 && d.AtLeast(k) == 0 {
