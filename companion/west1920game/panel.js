@@ -22,7 +22,8 @@
   // a box that pans (scrolls; the arrow buttons) and zooms (+ and −).
   var css = document.createElement("style");
   css.textContent = "body.tv main.layout { grid-template-columns: minmax(0, 1fr) 12rem; }" +
-    "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .6rem; }" +
+    "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); grid-template-rows: minmax(0, 1fr); gap: .6rem; }" +
+    "body.tv .west-tv .result { font-size: 1.25rem; line-height: 1.2; }" +
     "body.tv .west-tv .west-map { height: 100%; width: auto; }" +
     "body.tv .west-tv .west-info { min-width: 0; }" +
     "body.tv .west-tv .west-info .flag { margin: .4rem 0; }" +
@@ -286,7 +287,9 @@
       style: "display:inline-block;min-width:1.6em;text-align:center;border:1px solid #666;margin:1px;" + (i === g.stage ? "background:#ffd54a;color:#000" : "") }, String(i)));
     var ph = phases.map(function (p) { return ctx.el("span", { "data-phase": p, style: "margin:0 .3em;" + (p === g.phase ? "font-weight:bold;text-decoration:underline" : "opacity:.6") }, two(phaseName[p], ctx)); });
     var who = g.pending ? g.pending.side : g.turn;
-    var whose = ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
+    // At the end the headline says so; the result (the shared line, under
+    // it) says who won, the score and why.
+    var whose = ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.say("Koniec gry", "Game over") : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
       g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") });
     // On a TV: the stage of 14 and the phase in words, then the headline.
     if (ctx.tv) return ctx.el("div", { "data-testid": "tracker" },
@@ -458,7 +461,9 @@
   function west(msg, ctx) {
     var st = msg.state || {};
     ctx._st = st;
-    var nodes = [tracker(st, ctx), players(st, ctx)];
+    // At the end: the result as every screen says it (the winner, each
+    // side's score), under the engine's own line.
+    var nodes = [tracker(st, ctx), P.result(msg, ctx), players(st, ctx)].filter(Boolean);
     [pendingBox(st, ctx), odds(st, ctx), hand(st, ctx), stackTools(st, ctx), effects(st, ctx)].forEach(function (n) { if (n) nodes.push(n); });
     if (ctx.answer) nodes.push(ctx.el("div", { class: "answer", "data-testid": "west-answer", text: ctx.answer }));
     if (ctx.tv) return ctx.el("div", { class: "west-tv fill" }, mapSVG(st, ctx), ctx.el("div", { class: "west-info" }, nodes));
