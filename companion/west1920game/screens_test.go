@@ -122,3 +122,38 @@ func TestScreensWestMapZoomPan(t *testing.T) {
 		t.Errorf("after a redraw hex %s is at the middle, was %s: the view was not kept", h3, h2)
 	}
 }
+
+// TestBrowserRefereeCorrectsARoll: the demo played to its combat roll
+// (white 5, red 2: attack 3 + 5 = 8); on the referee's page the correction
+// form is built from the roll's fields: the referee picks "a roll of the
+// dice", enters 4, 2 for that entry with a reason, and the table journals
+// the correction (one entry more) and replays: the page shows one
+// correction and the log what changed (5 → 4) and why.
+func TestBrowserRefereeCorrectsARoll(t *testing.T) {
+	r := tabletest.PlayDemo(t, t.TempDir(), "west-1920.yaml", west1920game.Spec, 1)
+	defer r.Stop(t)
+	seq := r.D.Seq()
+	ctx := pagecheck.Browser(t)
+	p := pagecheck.Page{Game: "west", Name: "referee", URL: "http://" + r.D.DisplayAddr(), Path: "/referee", User: "sedzia", Password: "sedzia",
+		Size: pagecheck.TV1080, Lang: "pl", Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=correction-type]")`}
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pagecheck.Expect(t, ctx, "the log before the correction", `document.querySelector("[data-testid=log]").textContent.includes("Atak 3 + 5 = 8")`)
+	err := chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`(s => { s.value = "roll"; s.dispatchEvent(new Event("change")); })(document.querySelector("[data-testid=correction-type]"))`),
+		chromedp.Poll[chromedp.Void](`!!document.querySelector("#fix-dice")`),
+		chromedp.SendKeys(`#fix-dice`, "4, 2"),
+		chromedp.SendKeys(`[data-testid=ruling-seq]`, strconv.FormatInt(seq, 10)),
+		chromedp.SendKeys(`[data-testid=ruling-text]`, "odczyt: 4"),
+		chromedp.Click(`[data-testid=cmd-correct]`),
+		chromedp.Poll[chromedp.Void](`(h => !!h && h.textContent.includes("1"))(document.querySelector("[data-testid=record-head]"))`),
+		chromedp.Poll[chromedp.Void](`(l => l.includes("poprawia wpis `+strconv.FormatInt(seq, 10)+`") && l.includes("5 → 4") && l.includes("odczyt: 4"))(document.querySelector("[data-testid=log]").textContent)`))
+	if err != nil {
+		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("[data-testid=panel]"))
+		t.Fatalf("the correction from the form: %v\n%.3000s", err, html)
+	}
+	if got := r.D.Seq(); got != seq+1 {
+		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
+	}
+}
