@@ -6,67 +6,9 @@ import (
 	"testing"
 
 	"github.com/sztab/sztab/companion"
-	"github.com/sztab/sztab/companion/skirmishgame"
-	"github.com/sztab/sztab/companion/west1920game"
 	"github.com/sztab/sztab/internal/pagecheck"
 	"github.com/sztab/sztab/internal/tabletest"
-	"github.com/sztab/sztab/rules"
-	"github.com/sztab/sztab/rules/bitwa"
-	"github.com/sztab/sztab/rules/mali"
-	"github.com/sztab/sztab/rules/skirmish"
-	"github.com/sztab/sztab/rules/west1920"
-	"github.com/sztab/sztab/rules/wotrush"
 )
-
-// finished are the games' golden finished games (rules/<game>/testdata/games)
-// and how each is read, for the end of a game on the screens.
-var finished = map[string]struct {
-	golden string
-	parse  func(t *testing.T, data []byte) ([]rules.ScriptLine, error)
-	codec  *rules.Codec
-}{
-	"skirmish": {"skirmish/testdata/games/readme.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
-		cat, err := skirmishgame.LoadCatalogue(skirmishgame.DataFiles{}, func(p string) string { return p })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return skirmish.ParseScript(cat, "readme.jsonl", data)
-	}, skirmish.Actions},
-	"mali-powstancy": {"mali/testdata/games/basic-2p.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
-		cat, err := mali.DefaultCatalogue()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return mali.ParseScript(cat, "basic-2p.jsonl", data)
-	}, mali.Actions},
-	"bitwa-warszawska": {"bitwa/testdata/games/2-players.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
-		cat, err := bitwa.DefaultCatalogue()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return bitwa.ParseScript(cat, "2-players.jsonl", data)
-	}, bitwa.Actions},
-	"wot-rush": {"wotrush/testdata/games/2-players.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
-		cat, err := wotrush.DefaultCatalogue()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return wotrush.ParseScript(cat, "2-players.jsonl", data)
-	}, wotrush.Actions},
-	"west-1920": {"west1920/testdata/games/full-game.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
-		cat, err := west1920.DefaultCatalogue()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines, err := west1920.ParseScript(cat, "full-game.jsonl", data)
-		for i, l := range lines {
-			if r, ok := l.Action.(west1920.Roll); ok {
-				lines[i].Action = west1920game.Roll{Roll: r} // the table's roll (west1920game.Actions)
-			}
-		}
-		return lines, err
-	}, west1920game.Actions},
-}
 
 // TestScreensGamesEnd: each game's golden finished game, written as the
 // journal of its demo table, which the real daemon replays at start: the
@@ -79,7 +21,7 @@ func TestScreensGamesEnd(t *testing.T) {
 	ctx := pagecheck.Browser(t)
 	for _, g := range screenGames {
 		t.Run(g.id, func(t *testing.T) {
-			f := finished[g.id]
+			f := g.finished
 			data, err := os.ReadFile(filepath.Join("..", "rules", f.golden))
 			if err != nil {
 				t.Fatal(err)
