@@ -23,6 +23,7 @@ type (
 	Headliner    = gamespec.Headliner
 	SampleDataer = gamespec.SampleDataer
 	TurnTeller   = gamespec.TurnTeller
+	ReaderNamer  = gamespec.ReaderNamer
 	Allower      = gamespec.Allower
 	Desyncer     = gamespec.Desyncer
 	Cataloguer   = gamespec.Cataloguer

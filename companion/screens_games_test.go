@@ -17,6 +17,12 @@ import (
 	"github.com/sztab/sztab/companion/wotrushgame"
 	"github.com/sztab/sztab/internal/pagecheck"
 	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules"
+	"github.com/sztab/sztab/rules/bitwa"
+	"github.com/sztab/sztab/rules/mali"
+	"github.com/sztab/sztab/rules/skirmish"
+	"github.com/sztab/sztab/rules/west1920"
+	"github.com/sztab/sztab/rules/wotrush"
 )
 
 var updateScreens = flag.Bool("update", false, "retake the README's screenshots (docs/screens/<game>.png)")
@@ -29,12 +35,62 @@ var screenGames = []struct {
 	user, pass string // seat 1's
 	ids        []string
 	allow      []string
+	finished   finishedGame // its golden finished game (TestScreensGamesEnd)
 }{
-	{"skirmish", "skirmish.yaml", skirmishgame.Spec, "ania", "ania", []string{"ak", "gren", "ak_soldier", "grenadier"}, []string{"stol-1"}},
-	{"mali-powstancy", "mali-powstancy.yaml", maligame.Spec, "ania", "ania", []string{"red-1", "red-2", "red-3", "green-1", "green-2", "green-3", "r04"}, []string{"stol-2"}},
-	{"bitwa-warszawska", "bitwa-warszawska.yaml", bitwagame.Spec, "marysia", "marysia", nil, []string{"stol-1"}},
-	{"wot-rush", "wot-rush.yaml", wotrushgame.Spec, "ania", "ania", nil, []string{"stol-1"}},
-	{"west-1920", "west-1920.yaml", west1920game.Spec, "ola", "ola", nil, []string{"stol-1"}},
+	{"skirmish", "skirmish.yaml", skirmishgame.Spec, "ania", "ania", []string{"ak", "gren", "ak_soldier", "grenadier"}, []string{"stol-1"},
+		finishedGame{"skirmish/testdata/games/readme.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
+			cat, err := skirmishgame.LoadCatalogue(skirmishgame.DataFiles{}, func(p string) string { return p })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return skirmish.ParseScript(cat, "readme.jsonl", data)
+		}, skirmish.Actions}},
+	{"mali-powstancy", "mali-powstancy.yaml", maligame.Spec, "ania", "ania", []string{"red-1", "red-2", "red-3", "green-1", "green-2", "green-3", "r04"}, []string{"stol-2"},
+		finishedGame{"mali/testdata/games/basic-2p.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
+			cat, err := mali.DefaultCatalogue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mali.ParseScript(cat, "basic-2p.jsonl", data)
+		}, mali.Actions}},
+	{"bitwa-warszawska", "bitwa-warszawska.yaml", bitwagame.Spec, "marysia", "marysia", nil, []string{"stol-1"},
+		finishedGame{"bitwa/testdata/games/2-players.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
+			cat, err := bitwa.DefaultCatalogue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return bitwa.ParseScript(cat, "2-players.jsonl", data)
+		}, bitwa.Actions}},
+	{"wot-rush", "wot-rush.yaml", wotrushgame.Spec, "ania", "ania", nil, []string{"stol-1"},
+		finishedGame{"wotrush/testdata/games/2-players.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
+			cat, err := wotrush.DefaultCatalogue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return wotrush.ParseScript(cat, "2-players.jsonl", data)
+		}, wotrush.Actions}},
+	{"west-1920", "west-1920.yaml", west1920game.Spec, "ola", "ola", nil, []string{"stol-1"},
+		finishedGame{"west1920/testdata/games/full-game.jsonl", func(t *testing.T, data []byte) ([]rules.ScriptLine, error) {
+			cat, err := west1920.DefaultCatalogue()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines, err := west1920.ParseScript(cat, "full-game.jsonl", data)
+			for i, l := range lines {
+				if r, ok := l.Action.(west1920.Roll); ok {
+					lines[i].Action = west1920game.Roll{Roll: r} // the table's roll (west1920game.Actions)
+				}
+			}
+			return lines, err
+		}, west1920game.Actions}},
+}
+
+// finishedGame is a game's golden finished game (rules/<pkg>/testdata/games)
+// and how it is read into the table's actions.
+type finishedGame struct {
+	golden string
+	parse  func(t *testing.T, data []byte) ([]rules.ScriptLine, error)
+	codec  *rules.Codec
 }
 
 // readmeShot is the README's screenshot of a game's table screen.

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -175,8 +177,7 @@ func (t *table) handle(ctx context.Context, in Input) {
 		tag, ok := t.tags.Lookup(in.Tag.UID)
 		if !ok {
 			if in.Tag.Present {
-				t.notice(ctx, Notice{Type: wire.NoticeUnknownTag, Device: in.Tag.Reader, UID: in.Tag.UID,
-					Text: rules.Textf("nieznana karta %s na czytniku %s", "unknown tag %s on reader %s", in.Tag.UID, in.Tag.Reader)}, nil)
+				t.notice(ctx, Notice{Type: wire.NoticeUnknownTag, Device: in.Tag.Reader, UID: in.Tag.UID, Text: unknownTagText(t.game, in.Tag.UID, in.Tag.Reader)}, nil)
 			}
 			return
 		}
@@ -742,4 +743,19 @@ func textOf(ev any) rules.Text {
 	}
 	b, _ := json.Marshal(ev)
 	return textOf(json.RawMessage(b))
+}
+
+// unknownTagText is the notice of a card not in the registry, naming the
+// reader in the game's words (ReaderNamer) or a seat's reader (seat-N) by
+// its seat, never by the config name a person would read as an id.
+func unknownTagText(g Game, uid, reader string) rules.Text {
+	if rn, ok := g.(ReaderNamer); ok {
+		if name, ok := rn.ReaderName(reader); ok {
+			return rules.Textf("nieznana karta %s na %s", "unknown tag %s on %s", uid, name)
+		}
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(reader, "seat-")); err == nil && strings.HasPrefix(reader, "seat-") {
+		return rules.Textf("nieznana karta %s na czytniku miejsca %d", "unknown tag %s on seat %d's reader", uid, n)
+	}
+	return rules.Textf("nieznana karta %s na czytniku %s", "unknown tag %s on reader %s", uid, reader)
 }

@@ -204,6 +204,16 @@ type SampleDataer interface {
 // SampleDataText is what the screens show of a game on sample data.
 var SampleDataText = rules.Text{PL: "dane przykładowe", EN: "sample data"}
 
+// ReaderNamer is implemented by games whose readers and keypads belong to
+// a seat or a place of the game: ReaderName is the reader in the game's
+// words as it follows "na" / "on" ("czytniku gracza polskiego", "the
+// Polish player's reader"), for the notices that name a reader (an
+// unknown card), never its config name; ok is false for a reader the
+// game does not know.
+type ReaderNamer interface {
+	ReaderName(reader string) (name rules.Text, ok bool)
+}
+
 // TurnTeller is implemented by games that say whose turn it is, for the
 // table's "your turn" lights.
 type TurnTeller interface {

@@ -271,6 +271,18 @@ func ReaderSide(name string) string {
 	return SideOfSeat(n)
 }
 
+// ReaderName is a seat's reader in words (companion.ReaderNamer): the
+// Polish or the Russian player's.
+func (g *Game) ReaderName(reader string) (rules.Text, bool) {
+	switch ReaderSide(reader) {
+	case west1920.Polish:
+		return rules.Text{PL: "czytniku gracza polskiego", EN: "the Polish player's reader"}, true
+	case west1920.Russian:
+		return rules.Text{PL: "czytniku gracza rosyjskiego", EN: "the Russian player's reader"}, true
+	}
+	return rules.Text{}, false
+}
+
 // CardID is an event card's tag id: "event-12".
 func CardID(n int) string { return fmt.Sprintf("event-%02d", n) }
 

@@ -14,13 +14,39 @@
   "use strict";
   var P = window.SztabPanels;
   // On a TV (body.tv) the map takes the screen's height on the left, whole,
-  // and the stage, the players and the decision stand beside it.
+  // and the stage, the decision (headline), the players and what the game
+  // waits for stand beside it; the event log is narrower than other games'
+  // (West's map is wider than tall). The map's type is chosen for the map
+  // drawn at the screen's height (TV below). Elsewhere (a phone, the
+  // referee's and players' pages) the map is drawn at a readable scale in
+  // a box that pans (scrolls; the arrow buttons) and zooms (+ and −).
   var css = document.createElement("style");
-  css.textContent = "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: .6rem; }" +
-    "body.tv .west-tv .west-map { height: 100%; width: auto; max-width: none !important; }" +
-    "body.tv .west-tv .west-info { min-width: 0; overflow: hidden; }" +
-    "body.tv .west-tv [data-testid=stages], body.tv .west-tv [data-testid=phases] { font-size: 1rem; }";
+  css.textContent = "body.tv main.layout { grid-template-columns: minmax(0, 1fr) 12rem; }" +
+    "body.tv .west-tv { display: grid; grid-template-columns: auto minmax(0, 1fr); grid-template-rows: minmax(0, 1fr); gap: .6rem; }" +
+    "body.tv .west-tv .result { font-size: 1.25rem; line-height: 1.2; }" +
+    "body.tv .west-tv .west-map { height: 100%; width: auto; }" +
+    "body.tv .west-tv .west-info { min-width: 0; }" +
+    "body.tv .west-tv .west-info .flag { margin: .4rem 0; }" +
+    // width 0 and min-width 100%: the box takes its column's width and never
+    // widens it to the map's (a phone, the 720p pages' grid).
+    ".west-mapbox { overflow: auto; max-height: 75vh; width: 0; min-width: 100%; border: 1px solid var(--line); border-radius: 6px; }" +
+    ".west-mapbox svg { display: block; }" +
+    ".west-zoom { display: flex; flex-wrap: wrap; gap: .3em; align-items: center; margin: .4em 0; }" +
+    ".west-zoom button { min-width: 2.4em; }";
   document.head.appendChild(css);
+  // Type on the map in the map's units (a hex is 40 wide). On a TV the map
+  // is drawn about 1.45 px a unit at 1080p and 0.97 at 720p (the screen's
+  // height less the top bar and margins, over the map's 677): 17 units are
+  // 24.7 and 16.4 px, 14.5 units 21 and 14 px (docs/screens.md: 24 px a
+  // line of the state, 20 px secondary at 1080p, scaled to the height).
+  // Elsewhere the map is drawn 1.5 px a unit at zoom 1: 11 units are
+  // 16.5 px, 9 units 13.5 px (16 and 13 px in the hand).
+  var TV = { stack: 17, city: 14.5, w: 31, h: 22, dot: 18 };
+  var HAND = { stack: 11, city: 9.5, odds: 9, w: 24, h: 17, dot: 14 };
+  var handScale = 1.5, zooms = [0.5, 0.75, 1, 1.5, 2, 3];
+  // view is the hand map's zoom and the point of the map (fractions of its
+  // width and height) at the middle of its box: kept across redraws.
+  var view = { z: 2, fx: 0.5, fy: 0.5 };
   var NS = "http://www.w3.org/2000/svg";
   var R = 20, H3 = Math.sqrt(3) * R;
   var terrainFill = { ".": "#e9e4cf", f: "#8fb877", s: "#9fc2b8", h: "#c9a878", L: "#7fb2e0", M: "#8a7d72", W: "#5d95c9", P: "#6f8f7a" };
@@ -103,6 +129,7 @@
 
   function mapSVG(st, ctx) {
     var g = st.game || {}, map = st.map || {}, ov = st.overlay || {};
+    var F = ctx.tv ? TV : HAND;
     var cols = map.columns || 0, rows = map.rows || 0;
     var W = R + (cols - 1) * 1.5 * R + R + 2, Hh = rows * H3 + H3 / 2 + 2;
     var kids = [];
@@ -164,8 +191,10 @@
       var p = centre(ct.hex);
       kids.push(svg(ct.fortified ? "rect" : "circle", ct.fortified ? { x: p.x - 4, y: p.y - 13, width: 8, height: 8, fill: "#fff", stroke: "#000", "pointer-events": "none" } :
         { cx: p.x, cy: p.y - 9, r: 4, fill: "#fff", stroke: "#000", "pointer-events": "none" }));
-      kids.push(svg("text", { x: p.x, y: p.y - 15, "text-anchor": "middle", "font-size": 8, fill: ct.victory ? "#0a7a2a" : "#222", "font-weight": ct.victory ? "bold" : "normal",
-        "pointer-events": "none", "data-city": ct.id }, [ct.name]));
+      // On a TV only the victory cities are named (2.2), large enough for
+      // 3 m; the other cities are their marks.
+      if (!ctx.tv || ct.victory) kids.push(svg("text", { x: p.x, y: p.y - 14, "text-anchor": "middle", "font-size": F.city, fill: ct.victory ? "#0a5a20" : "#222", "font-weight": ct.victory ? "bold" : "normal",
+        stroke: "#fff", "stroke-width": F.city / 5, "paint-order": "stroke", "pointer-events": "none", "data-city": ct.id, "data-role": "secondary" }, [ct.name]));
     });
     (ov.depots || []).forEach(function (d) {
       var p = centre(d.hex);
@@ -192,14 +221,17 @@
       var weak = us.some(function (u) { return u.weak; });
       var strength = us.reduce(function (n, u) { return n + (u.weak ? u.weak_cf : u.full)[0]; }, 0);
       var g2 = [];
-      g2.push(svg("rect", { x: p.x - 10, y: p.y - 8, width: 20, height: 16, rx: 2, fill: sideColour[side], stroke: out ? "#f08c00" : "#111", "stroke-width": out ? 3 : 1,
+      g2.push(svg("rect", { x: p.x - F.w / 2, y: p.y - F.h / 2, width: F.w, height: F.h, rx: 2, fill: sideColour[side], stroke: out ? "#f08c00" : "#111", "stroke-width": out ? 3 : 1,
         "stroke-dasharray": selected === hex ? "3 1" : null }));
-      if (weak) g2.push(svg("line", { x1: p.x - 10, y1: p.y + 8, x2: p.x + 10, y2: p.y - 8, stroke: "#fff", "stroke-width": 1.5 }));
-      g2.push(svg("text", { x: p.x, y: p.y + 4, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, [us.length + "·" + strength]));
+      if (weak) g2.push(svg("line", { x1: p.x - F.w / 2, y1: p.y + F.h / 2, x2: p.x + F.w / 2, y2: p.y - F.h / 2, stroke: "#fff", "stroke-width": 1.5 }));
+      g2.push(svg("text", { x: p.x, y: p.y + F.stack * 0.36, "text-anchor": "middle", "font-size": F.stack, fill: "#fff" }, [us.length + "·" + strength]));
       var f = (us.filter(function (u) { return u.facing; })[0] || {}).facing;
-      if (f) { var v = dirVec(f); g2.push(svg("circle", { cx: p.x + v.x * 14, cy: p.y + v.y * 14, r: 2.5, fill: "#000", "data-facing": f })); }
+      if (f) { var v = dirVec(f); g2.push(svg("circle", { cx: p.x + v.x * F.dot, cy: p.y + v.y * F.dot, r: 2.5, fill: "#000", "data-facing": f })); }
       var sv = fails[side + hex];
-      if (layers.odds && sv && sv.gap !== 0) g2.push(svg("text", { x: p.x, y: p.y + 17, "text-anchor": "middle", "font-size": 7, fill: "#000", "data-testid": "fail-" + hex }, [sv.gap < 0 ? "—" : Math.round(100 * sv.fail) + "%"]));
+      // The activation chances are the players' and the referee's: not
+      // on the TV, where they could not be read from 3 m.
+      if (!ctx.tv && layers.odds && sv && sv.gap !== 0) g2.push(svg("text", { x: p.x, y: p.y + F.h / 2 + F.odds * 0.9, "text-anchor": "middle", "font-size": F.odds, fill: "#000",
+        stroke: "#fff", "stroke-width": 2, "paint-order": "stroke", "data-testid": "fail-" + hex, "data-role": "secondary" }, [sv.gap < 0 ? "—" : Math.round(100 * sv.fail) + "%"]));
       kids.push(svg("g", { class: "stack", "data-testid": "stack-" + hex, "data-hex": hex, "data-side": side, "data-supply": out ? "unsupplied" : "supplied", "data-weak": weak ? "1" : "0",
         style: acts(ctx) ? "cursor:pointer" : "",
         onpointerdown: function (ev) { if (acts(ctx)) { drag = hex; ev.preventDefault(); } },
@@ -212,7 +244,40 @@
           selected = selected === hex ? null : hex; selUnit = null; picks = []; ctx.redraw();
         } }, [svg("title", {}, [us.map(function (u) { return u.name + " " + cf(u) + unitState(u, supply, ctx); }).join("\n")])].concat(g2)));
     });
-    return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map", width: "100%", style: "max-width:1100px;touch-action:none" }, kids);
+    if (ctx.tv) return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map" }, kids);
+    var k = handScale * zooms[view.z];
+    return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map", "data-zoom": String(zooms[view.z]),
+      width: (W * k).toFixed(0), height: (Hh * k).toFixed(0), style: "touch-action:pan-x pan-y" }, kids);
+  }
+
+  // handMap is the map in a box that pans (scrolls, or the arrows: a third
+  // of the box a press) and zooms (the buttons keep the point at the
+  // middle of the box where it is).
+  function handMap(st, ctx) {
+    var map = mapSVG(st, ctx);
+    var box = ctx.el("div", { class: "west-mapbox", "data-testid": "mapbox" }, map);
+    var keep = function () {
+      var w = box.scrollWidth, h = box.scrollHeight;
+      if (w && h) { view.fx = (box.scrollLeft + box.clientWidth / 2) / w; view.fy = (box.scrollTop + box.clientHeight / 2) / h; }
+    };
+    var restore = function () {
+      box.scrollLeft = view.fx * box.scrollWidth - box.clientWidth / 2;
+      box.scrollTop = view.fy * box.scrollHeight - box.clientHeight / 2;
+    };
+    box.addEventListener("scroll", keep);
+    // The box is on the page once this draw is: put the same point of the
+    // map back in its middle.
+    Promise.resolve().then(restore);
+    var zoom = function (d) { return function () { keep(); view.z = Math.max(0, Math.min(zooms.length - 1, view.z + d)); ctx.redraw(); }; };
+    var pan = function (dx, dy) { return function () { box.scrollBy(dx * box.clientWidth / 3, dy * box.clientHeight / 3); keep(); }; };
+    var b = function (id, label, aria, on) { return ctx.el("button", { "data-testid": id, "aria-label": aria, onclick: on }, label); };
+    var tools = ctx.el("div", { class: "west-zoom", "data-testid": "map-tools" },
+      b("zoom-out", "−", ctx.say("pomniejsz mapę", "zoom out"), zoom(-1)),
+      ctx.el("span", { "data-testid": "zoom", text: Math.round(100 * zooms[view.z]) + "%" }),
+      b("zoom-in", "+", ctx.say("powiększ mapę", "zoom in"), zoom(1)),
+      b("pan-left", "←", ctx.say("mapa w lewo", "pan left"), pan(-1, 0)), b("pan-up", "↑", ctx.say("mapa w górę", "pan up"), pan(0, -1)),
+      b("pan-down", "↓", ctx.say("mapa w dół", "pan down"), pan(0, 1)), b("pan-right", "→", ctx.say("mapa w prawo", "pan right"), pan(1, 0)));
+    return ctx.el("div", {}, tools, box);
   }
 
   function tracker(st, ctx) {
@@ -222,15 +287,28 @@
       style: "display:inline-block;min-width:1.6em;text-align:center;border:1px solid #666;margin:1px;" + (i === g.stage ? "background:#ffd54a;color:#000" : "") }, String(i)));
     var ph = phases.map(function (p) { return ctx.el("span", { "data-phase": p, style: "margin:0 .3em;" + (p === g.phase ? "font-weight:bold;text-decoration:underline" : "opacity:.6") }, two(phaseName[p], ctx)); });
     var who = g.pending ? g.pending.side : g.turn;
+    // At the end the headline says so; the result (the shared line, under
+    // it) says who won, the score and why.
+    var whose = ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.say("Koniec gry", "Game over") : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
+      g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") });
+    // On a TV: the stage of 14 and the phase in words, then the headline.
+    if (ctx.tv) return ctx.el("div", { "data-testid": "tracker" },
+      ctx.el("div", { "data-testid": "stages" }, ctx.say("Etap ", "Stage "), ctx.el("b", { class: "on", "data-stage": String(g.stage || ""), text: String(g.stage || "") }), " / 14"),
+      ctx.el("div", { "data-testid": "phases" }, ctx.say("faza: ", "phase: "), ctx.el("b", { "data-phase": g.phase || "", text: two(phaseName[g.phase], ctx) })),
+      ctx.el("div", { class: "turn" }, whose));
     return ctx.el("div", { class: "turn", "data-testid": "tracker" },
-      ctx.el("div", { "data-testid": "stages" }, ctx.say("Etap ", "Stage "), stages),
-      ctx.el("div", { "data-testid": "phases" }, ph),
-      ctx.el("div", { "data-testid": "whose", "data-role": "headline", text: (g.result ? ctx.t(g.result) : who ? ctx.say("Decyduje: ", "Decides: ") + two(sideName[who], ctx) :
-        g.pending ? ctx.say("Rzucają obaj gracze", "Both players roll") : "") }));
+      ctx.el("div", { "data-testid": "stages", style: "display:flex;flex-wrap:wrap;align-items:center" }, ctx.say("Etap ", "Stage "), stages),
+      ctx.el("div", { "data-testid": "phases", style: "display:flex;flex-wrap:wrap" }, ph), whose);
   }
 
   function players(st, ctx) {
     var g = st.game || {};
+    // On a TV: each side's resource points left of its total and its cards.
+    if (ctx.tv) return ctx.el("table", { class: "grid", "data-testid": "players" },
+      ctx.el("tr", {}, ["", ctx.say("PZ", "RP"), ctx.say("ręka", "hand")].map(function (h) { return ctx.el("th", { text: h }); })),
+      (g.players || []).map(function (p) {
+        return ctx.el("tr", { "data-side": p.side }, [two(sideName[p.side], ctx), (p.total_rp - p.spent) + "/" + p.total_rp, String((p.hand || []).length || p.hand_size || 0)].map(function (v) { return ctx.el("td", { text: v }); }));
+      }));
     return ctx.el("table", { class: "grid", "data-testid": "players" },
       ctx.el("tr", {}, ["", ctx.say("PZ", "RP"), ctx.say("baza", "base"), ctx.say("kości", "dice"), ctx.say("karty", "cards"), ctx.say("ręka", "hand"), ctx.say("zagrana", "played")].map(function (h) { return ctx.el("th", { text: h }); })),
       (g.players || []).map(function (p) {
@@ -241,7 +319,7 @@
 
   function bars(list, ctx, testid) {
     return ctx.el("div", { class: "bars", "data-testid": testid }, list.map(function (c) {
-      return ctx.el("div", {}, ctx.el("span", { text: String(c.n) + " " }), ctx.el("span", { class: "bar", style: "display:inline-block;background:#4c8;height:.8em;width:" + (300 * c.p).toFixed(0) + "px" }), ctx.el("span", { text: " " + pct(c.p) }));
+      return ctx.el("div", {}, ctx.el("span", { text: String(c.n) + " " }), ctx.el("span", { class: "bar", style: "display:inline-block;background:#4c8;height:.8em;width:" + (ctx.tv ? (8 * c.p).toFixed(2) + "rem" : (300 * c.p).toFixed(0) + "px") }), ctx.el("span", { text: " " + pct(c.p) }));
     }));
   }
 
@@ -251,12 +329,15 @@
     if (ov.fail != null) nodes.push(ctx.el("div", { "data-testid": "odds-fail", text: ctx.say("Przed rzutem aktywacji: porażka ", "Before the activation roll: fails ") + pct(ov.fail) + " (7.2)" }));
     if (ov.attrition != null) nodes.push(ctx.el("div", { "data-testid": "odds-attrition", text: ctx.say("Wyczerpanie kawalerii: osłabienie ", "Cavalry attrition: weakened ") + pct(ov.attrition) + ctx.say(" na jednostkę (7.4)", " per unit (7.4)") }));
     if ((ov.outcomes || []).length) nodes.push(ctx.el("div", { class: "bars", "data-testid": "odds-outcomes" }, ov.outcomes.map(function (o) {
-      return ctx.el("div", {}, ctx.el("span", { text: ctx.say(o.text.pl, o.text.en) + " " }), ctx.el("span", { class: "bar", style: "display:inline-block;background:#4c8;height:.8em;width:" + (300 * o.p).toFixed(0) + "px" }), ctx.el("span", { text: " " + pct(o.p) }));
+      return ctx.el("div", {}, ctx.el("span", { text: ctx.say(o.text.pl, o.text.en) + " " }), ctx.el("span", { class: "bar", style: "display:inline-block;background:#4c8;height:.8em;width:" + (ctx.tv ? (8 * o.p).toFixed(2) + "rem" : (300 * o.p).toFixed(0) + "px") }), ctx.el("span", { text: " " + pct(o.p) }));
     })));
     (ov.combat || []).forEach(function (c) {
       var head = c.branch === "alone" ? ctx.say("bez wsparcia ", "alone ") + pct(c.p) : c.branch === "supported" ? ctx.say("ze wsparciem ", "supported ") + pct(c.p) : "";
       nodes.push(ctx.el("h3", { text: ctx.say("Przed rzutem walki: ", "Before the combat roll: ") + c.attack + " : " + c.defence + (head ? " · " + head : "") +
         " · " + ctx.say("atakujący wygrywa ", "attacker wins ") + pct(c.attacker_wins) + ", " + ctx.say("obrońca ", "defender ") + pct(c.defender_wins) + ", " + ctx.say("remis ", "tie ") + pct(c.tie) }));
+      // The table of every result and its losses is for the players' and
+      // the referee's pages; the TV says who wins how often.
+      if (ctx.tv) return;
       nodes.push(ctx.el("table", { class: "grid", "data-testid": "odds-combat" + (c.branch ? "-" + c.branch : "") },
         ctx.el("tr", {}, [ctx.say("wynik", "result"), ctx.say("zwycięzca", "winner"), "p", ctx.say("straty atak.", "attacker losses"), ctx.say("straty obr.", "defender losses")].map(function (h) { return ctx.el("th", { text: h }); })),
         c.rows.map(function (r) {
@@ -380,13 +461,40 @@
   function west(msg, ctx) {
     var st = msg.state || {};
     ctx._st = st;
-    var nodes = [tracker(st, ctx), players(st, ctx)];
+    // At the end: the result as every screen says it (the winner, each
+    // side's score), under the engine's own line.
+    var nodes = [tracker(st, ctx), P.result(msg, ctx), players(st, ctx)].filter(Boolean);
     [pendingBox(st, ctx), odds(st, ctx), hand(st, ctx), stackTools(st, ctx), effects(st, ctx)].forEach(function (n) { if (n) nodes.push(n); });
     if (ctx.answer) nodes.push(ctx.el("div", { class: "answer", "data-testid": "west-answer", text: ctx.answer }));
     if (ctx.tv) return ctx.el("div", { class: "west-tv fill" }, mapSVG(st, ctx), ctx.el("div", { class: "west-info" }, nodes));
-    nodes.push(layerToggles(ctx), mapSVG(st, ctx));
+    nodes.push(layerToggles(ctx), handMap(st, ctx));
     return ctx.el("div", {}, nodes);
   }
 
-  P.register("west-1920", west);
+  // The engine's actions by name, for the referee's page (what the engine
+  // takes now), and the fields of those the referee may correct from the
+  // form panels.js builds (a hex is its number as printed on the map).
+  var sideOptions = function () { return [["polish", sideName.polish], ["russian", sideName.russian]]; };
+  var side = { key: "side", label: ["strona", "side"], kind: "choice", options: sideOptions };
+  var hexField = function (key, pl, en, optional) { return { key: key, label: [pl, en], kind: "text", optional: !!optional }; };
+  var actions = {
+    start_game: { name: ["początek gry", "start of the game"] },
+    draw_card: { name: ["dobranie karty", "drawing a card"] }, play_card: { name: ["zagranie karty", "playing a card"] },
+    roll: { name: ["rzut kośćmi", "a roll of the dice"], fields: [{ key: "dice", label: ["kości (biała, czerwona)", "dice (white, red)"], kind: "numbers" }] },
+    pass: { name: ["pas", "a pass"], fields: [side] },
+    build_depot: { name: ["budowa magazynu", "building a depot"], fields: [side, hexField("hex", "heks", "hex")] },
+    remove_depot: { name: ["usunięcie magazynu", "removing a depot"] },
+    assign_chit: { name: ["żeton aktywacji", "an activation chit"], fields: [side, hexField("hex", "heks", "hex")] },
+    order: { name: ["rozkaz", "an order"], fields: [side, hexField("hex", "heks stosu", "the stack's hex"),
+      { key: "path", label: ["droga (heksy po przecinku)", "path (hexes, comma-separated)"], kind: "list" },
+      { key: "facing", label: ["zwrot", "facing"], kind: "choice", optional: true, options: function () { return [["", ["bez zmiany", "keep"]]].concat(dirs.map(function (d) { return [d, d]; })); } }] },
+    discard_chit: { name: ["odrzucenie żetonu", "discarding a chit"] }, move_hq: { name: ["ruch dowództwa", "moving an HQ"] },
+    withdraw: { name: ["wycofanie przed walką", "a withdrawal before combat"] },
+    attack: { name: ["atak", "an attack"], fields: [side, hexField("from", "z heksu", "from hex"), hexField("target", "na heks", "on hex"), hexField("support", "wsparcie z heksu", "support from hex", true)] },
+    card_bonus: { name: ["premia z karty", "a card's bonus"] }, losses: { name: ["straty", "losses"] }, retreat: { name: ["odwrót", "a retreat"] },
+    pursue: { name: ["pościg", "a pursuit"] }, replace: { name: ["uzupełnienie", "a replacement"] }, strategic_move: { name: ["ruch strategiczny", "a strategic move"] },
+    place: { name: ["wystawienie", "a placement"] }, choose: { name: ["wybór", "a choice"] }, adjust: { name: ["poprawka licznika", "a counter's correction"] }
+  };
+
+  P.register("west-1920", west, { actions: actions });
 })();

@@ -138,8 +138,9 @@ window.SztabPanels = (function () {
   // form is the correction's form, built from the game's action types:
   // a choice of the action (by name), then one input per field of the
   // chosen type. A field is {key, label: [pl, en], kind}: "number",
-  // "text", "bool", "list" (comma-separated words), "dice" (die values,
-  // entered by the referee), or "choice" with options(msg) → [[value,
+  // "text", "bool", "list" (comma-separated words), "numbers" (comma-
+  // separated numbers), "dice" (die values as rolls, entered by the
+  // referee), or "choice" with options(msg) → [[value,
   // [pl, en] or text]]; a key "a.b" fills a nested object. The form's
   // choice survives a redraw of the page.
   var formType = "", formValues = {};
@@ -163,8 +164,8 @@ window.SztabPanels = (function () {
         input = ctx.el("input", { id: id, type: "checkbox", "data-field": f.key, onchange: keep });
         input.checked = !!formValues[f.key];
       } else {
-        input = ctx.el("input", { id: id, "data-field": f.key, oninput: keep, inputmode: f.kind === "number" || f.kind === "dice" ? "numeric" : "text",
-          placeholder: f.kind === "dice" ? "3, 5, 6" : (f.kind === "list" ? ctx.say("po przecinku", "comma-separated") : "") });
+        input = ctx.el("input", { id: id, "data-field": f.key, oninput: keep, inputmode: f.kind === "number" || f.kind === "dice" || f.kind === "numbers" ? "numeric" : "text",
+          placeholder: f.kind === "dice" || f.kind === "numbers" ? "3, 5, 6" : (f.kind === "list" ? ctx.say("po przecinku", "comma-separated") : "") });
         input.value = formValues[f.key] || "";
       }
       return ctx.el("label", { class: "field", for: id }, label, input);
@@ -173,6 +174,12 @@ window.SztabPanels = (function () {
       var v = f.kind === "bool" ? node.checked : node.value.trim();
       if (f.kind === "number" || (f.kind === "choice" && f.number)) { if (v === "" || isNaN(+v)) throw new Error(ctx.say("liczba w polu: ", "a number in: ") + ctx.t(pair(f.label))); return +v; }
       if (f.kind === "list") return v ? v.split(/\s*,\s*/) : [];
+      if (f.kind === "numbers") {
+        return (v ? v.split(/[\s,]+/) : []).map(function (x) {
+          if (!/^\d+$/.test(x)) throw new Error(ctx.say("liczby w polu: ", "numbers in: ") + ctx.t(pair(f.label)));
+          return +x;
+        });
+      }
       if (f.kind === "dice") {
         return (v ? v.split(/[\s,]+/) : []).map(function (x) {
           if (!/^[1-6]$/.test(x)) throw new Error(ctx.say("kości to liczby od 1 do 6", "dice are numbers from 1 to 6"));
