@@ -51,6 +51,10 @@ type GameSpec struct {
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
+	// Box says the game reads a club's box pack (the config's box: key,
+	// docs/box.md); a config naming a pack for a game without one is
+	// refused at its box: line.
+	Box bool
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end

@@ -29,6 +29,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
 	Endings:  endings,
+	Box:      true,
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a

@@ -28,6 +28,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
 	Endings:  endings,
+	Box:      true,
 }
 
 // commands: the dice keys and undo/pass come from the white and red

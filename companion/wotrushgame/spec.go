@@ -30,6 +30,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
 	Endings:  endings,
+	Box:      true,
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry
