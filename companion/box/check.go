@@ -29,6 +29,8 @@ type Assumed struct {
 func (a Assumed) String() string {
 	s := fmt.Sprintf("%s:%d: ", a.File, a.Line)
 	switch {
+	case a.Entry == "" && len(a.Fields) > 0:
+		return s + strings.Join(a.Fields, ", ")
 	case a.Entry == "":
 		return s + "cały plik / the whole file"
 	case len(a.Fields) > 0:
@@ -165,14 +167,16 @@ func findAssumed(name string, data []byte) ([]Assumed, error) {
 	if len(root.Content) == 1 {
 		top = root.Content[0]
 	}
+	keys := map[*yaml.Node]string{}
+	walk(&root, func(m *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i+1]] = m.Content[i].Value
+		}
+	})
 	walk(&root, func(m *yaml.Node) {
 		a := Assumed{File: name, Line: m.Line}
 		if m != top {
-			if id := value(m, "id"); id != nil {
-				a.Entry = id.Value
-			} else {
-				a.Entry = fmt.Sprintf("line %d", m.Line)
-			}
+			a.Entry = entryName(m, keys[m])
 		}
 		if v := value(m, "assumed"); v != nil && v.Value == "true" {
 			out = append(out, a)
@@ -203,6 +207,28 @@ func located(err error) error {
 	}
 	line, _ := strconv.Atoi(m[2])
 	return &Error{File: m[1], Line: line, Reason: rules.Text{PL: "błędne pole: " + m[3], EN: "bad field: " + m[3]}}
+}
+
+// entryName names an entry of a data file: its id, else the key it stands
+// under (a class of classes:), else what it is (side, nation, type), else
+// its line.
+func entryName(m *yaml.Node, key string) string {
+	if id := value(m, "id"); id != nil {
+		return id.Value
+	}
+	if key != "" {
+		return key
+	}
+	var parts []string
+	for _, f := range []string{"stage", "side", "nation", "type"} {
+		if v := value(m, f); v != nil && v.Value != "" {
+			parts = append(parts, v.Value)
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, " ")
+	}
+	return fmt.Sprintf("line %d", m.Line)
 }
 
 // walk calls f on every mapping node under n.
