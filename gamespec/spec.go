@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -51,10 +52,11 @@ type GameSpec struct {
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
-	// Box says the game reads a club's box pack (the config's box: key,
-	// docs/box.md); a config naming a pack for a game without one is
-	// refused at its box: line.
-	Box bool
+	// Box is set for a game that reads a club's box pack (the config's
+	// box: key, docs/box.md): it is the referee's enrolment page of the
+	// table's pack (served at /referee/box; title is the game's). A config
+	// naming a pack for a game without one is refused at its box: line.
+	Box func(cfg TableConfig, title rules.Text) http.Handler
 }
 
 // Ending is one way a game ends: Finish brings an opened game to its end

@@ -144,7 +144,7 @@ func TestConfigWithABoxForAGameWithoutPacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = cfg.CheckGame(games)
-			if spec.Box {
+			if spec.Box != nil {
 				if err != nil {
 					t.Errorf("a game with packs: %v", err)
 				}

@@ -3,6 +3,7 @@ package bitwagame
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"sort"
 
 	"gopkg.in/yaml.v3"
@@ -29,7 +30,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "bitwa-warszawska.yaml",
 	Endings:  endings,
-	Box:      true,
+	Box:      box.Page,
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 )
@@ -117,6 +118,9 @@ func AnyAssumed(files ...[]byte) bool {
 // card tag names a card of the pack.
 func checkTags(p *Pack) (int, error) {
 	name := p.Name(TagsFile)
+	if err := duplicateTags(name, p.Tags); err != nil {
+		return 0, err
+	}
 	if _, err := companion.ParseTags(name, p.Tags); err != nil {
 		return 0, fmt.Errorf("box: %w", err)
 	}
@@ -140,6 +144,40 @@ func checkTags(p *Pack) (int, error) {
 		}
 	}
 	return len(file.Tags), nil
+}
+
+// duplicateTags refuses a tag bound twice, naming the card it is bound to
+// already.
+func duplicateTags(name string, tags []byte) error {
+	var file struct {
+		Tags []yaml.Node `yaml:"tags"`
+	}
+	if yamlsafe.Unmarshal(tags, &file) != nil {
+		return nil // ParseTags says why
+	}
+	type bound struct {
+		id   string
+		line int
+	}
+	seen := map[string]bound{}
+	for _, n := range file.Tags {
+		var t struct {
+			UID string `yaml:"uid"`
+			ID  string `yaml:"id"`
+		}
+		if n.Decode(&t) != nil {
+			continue
+		}
+		uid, err := hardware.NormalizeUID(t.UID)
+		if err != nil {
+			continue
+		}
+		if b, dup := seen[uid]; dup {
+			return refuse(name, n.Line, "znacznik %[1]s jest już przypisany karcie %[2]q (wiersz %[3]d)", "tag %[1]s is bound already, to card %[2]q (line %[3]d)", uid, b.id, b.line)
+		}
+		seen[uid] = bound{t.ID, n.Line}
+	}
+	return nil
 }
 
 // collectIDs adds every id: value in a data file to ids.

@@ -35,7 +35,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "mali-powstancy.yaml",
 	Endings:  endings,
-	Box:      true,
+	Box:      box.Page,
 }
 
 // commands: what the keypad, the pages, the watch and MQTT may send. A

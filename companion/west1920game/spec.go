@@ -3,6 +3,7 @@ package west1920game
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -28,7 +29,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "west-1920.yaml",
 	Endings:  endings,
-	Box:      true,
+	Box:      box.Page,
 }
 
 // commands: the dice keys and undo/pass come from the white and red

@@ -3,6 +3,7 @@ package wotrushgame
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +31,7 @@ var Spec = companion.GameSpec{
 	Cards:    cards,
 	Demo:     "wot-rush.yaml",
 	Endings:  endings,
-	Box:      true,
+	Box:      box.Page,
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry
