@@ -207,6 +207,11 @@ func TestExportSignedAndVerify(t *testing.T) {
 	if !strings.Contains(string(st), "finished: true") || !strings.Contains(string(st), "final_seq: 35") {
 		t.Errorf("statement:\n%s", st)
 	}
+	// The demo plays on the shipped (assumed) data: the signed result says
+	// so, as the table's own statement does (docs/box.md).
+	if !strings.Contains(string(st), "sample_data: true") {
+		t.Errorf("the statement of a game on sample data does not say so:\n%s", st)
+	}
 	o, err = runSztab(t, "verify", "--record", clean, "--pubkey", key+".pub")
 	if err != nil || !strings.Contains(o, "signature good") {
 		t.Fatalf("verify of the signed export: %v\n%s", err, o)

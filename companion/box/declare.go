@@ -23,6 +23,8 @@ type Collection struct {
 	Kind []string `json:"kind,omitempty"`
 	// Fields are the entries' fields in the order the page asks them.
 	Fields []Field `json:"fields"`
+	// Names are the words for entries named by their key (a mapping's).
+	Names []Choice `json:"-"`
 }
 
 // Field is one field of an entry.
@@ -77,6 +79,8 @@ var (
 		c("S", "południe", "south"), c("SW", "południowy zachód", "south-west"), c("NW", "północny zachód", "north-west")}
 	fronts = []Choice{c("any", "dowolny", "any"), c("N", "północny", "north"), c("C", "centralny", "centre"), c("S", "południowy", "south"),
 		c("NC", "północny lub centralny", "north or centre"), c("CS", "centralny lub południowy", "centre or south"), c("NS", "północny lub południowy", "north or south")}
+	vehicleClasses = []Choice{c("light", "czołg lekki", "light tank"), c("medium", "czołg średni", "medium tank"), c("spg", "działo samobieżne", "self-propelled gun"),
+		c("heavy", "czołg ciężki", "heavy tank")}
 	hexHint = rules.Text{PL: "heks CCRR (kolumna, rząd), pusty: przybywa później", EN: "hex CCRR (column, row); empty: arrives later"}
 	cfHint  = rules.Text{PL: "[front, skrzydło], np. [3, 2]", EN: "[front, flank], e.g. [3, 2]"}
 )
@@ -97,7 +101,7 @@ var collections = map[string][]Collection{
 			number("choose", "Wybór (lub)", "Choice (or)", "lista opcji YAML (cards.yaml)", "a YAML list of options (cards.yaml)").when("kind", "commander"),
 		}}},
 	"wot-rush": {{
-		File: "vehicles.yaml", List: "classes", Title: rules.Text{PL: "Klasy pojazdów", EN: "Vehicle classes"},
+		File: "vehicles.yaml", List: "classes", Title: rules.Text{PL: "Klasy pojazdów", EN: "Vehicle classes"}, Names: vehicleClasses,
 		Fields: []Field{
 			number("firepower", "Siła ognia", "Firepower", "0–2", "0–2"),
 			number("armour", "Pancerz", "Armour", "0–2", "0–2"),
@@ -106,8 +110,7 @@ var collections = map[string][]Collection{
 		Fields: []Field{
 			text("name", "Nazwa", "Name"),
 			choice("nation", "Państwo", "Nation", c("ussr", "ZSRR", "USSR"), c("germany", "Niemcy", "Germany"), c("usa", "USA", "USA"), c("france", "Francja", "France")),
-			choice("class", "Klasa", "Class", c("light", "czołg lekki", "light tank"), c("medium", "czołg średni", "medium tank"), c("spg", "działo samobieżne", "self-propelled gun"),
-				c("heavy", "czołg ciężki", "heavy tank"), c("support", "wsparcie", "support")),
+			choice("class", "Klasa", "Class", append(vehicleClasses, c("support", "wsparcie", "support"))...),
 			choice("icon", "Ikona", "Icon", c("tank_destroyer", "niszczyciel czołgów", "tank destroyer"), c("artillery", "artyleria", "artillery")).when("class", "spg"),
 			number("cost", "Koszt", "Cost", "0–20", "0–20"),
 			number("resources", "Zasoby", "Resources", "0–6", "0–6"),

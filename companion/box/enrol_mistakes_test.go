@@ -43,7 +43,6 @@ func TestEnrolmentPageRefusesEachKindOfMistake(t *testing.T) {
 		{wotrushgame.Spec, []mistake{
 			{name: "schema", ci: 1, ei: 0, change: map[string]string{"cost": "-3"}, want: `vehicles.yaml:28: vehicles[0] "SU-01": cost -3, want 0–20`},
 			{name: "not YAML", ci: 1, ei: 0, change: map[string]string{"abilities": "[{id: scout"}, want: "Zdolności: nie rozumiem \"[{id: scout\""},
-			{name: "no tag on a class", ci: 0, ei: 0, uid: "04AA", want: "ta pozycja nie jest kartą ze znacznikiem"},
 		}},
 		{bitwagame.Spec, []mistake{
 			{name: "counts", ci: 0, ei: 40, change: map[string]string{"kind": "order"}, want: "cards.yaml: army wp has 22 unit cards, components.yaml says 23"},
@@ -103,7 +102,7 @@ func TestEnrolmentPageRefusesEachKindOfMistake(t *testing.T) {
 // setUID types a tag UID into the page's tag field ("" clears it).
 func setUID(t *testing.T, ctx context.Context, uid string) {
 	t.Helper()
-	err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(function (i) { i.value = ""; i.dispatchEvent(new Event("input")); })(document.querySelector("#uid"))`))
+	err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(function (i) { if (i) { i.value = ""; i.dispatchEvent(new Event("input")); } })(document.querySelector("#uid"))`))
 	if err == nil && uid != "" {
 		err = chromedp.Do(ctx, chromedp.SendKeys(`#uid`, uid))
 	}

@@ -35,7 +35,9 @@ type Entry struct {
 	Values map[string]string `json:"values"`
 	// Extra are fields the entry has beyond the declared ones.
 	Extra []string `json:"extra,omitempty"`
-	// Tags are the UIDs bound to the entry's card.
+	// Card says the entry is a card that carries a tag; Tags are the
+	// UIDs bound to it.
+	Card bool     `json:"card"`
 	Tags []string `json:"tags,omitempty"`
 	id   string
 }
@@ -231,7 +233,7 @@ func entryOf(c Collection, i int, n *yaml.Node, key string) Entry {
 			}
 			continue
 		case "id":
-			e.id = v.Value
+			e.id, e.Card = v.Value, true
 			continue
 		}
 		if v.Kind == yaml.ScalarNode {
@@ -251,6 +253,14 @@ func entryOf(c Collection, i int, n *yaml.Node, key string) Entry {
 		e.Label = e.Values["title"]
 	case key != "":
 		e.Label = key
+		for _, w := range c.Names {
+			if w.Value == key {
+				e.Label = w.Text.PL
+				if w.Text.EN != w.Text.PL {
+					e.Label += " / " + w.Text.EN
+				}
+			}
+		}
 	case e.id != "":
 		e.Label = e.id
 	default:

@@ -139,15 +139,18 @@
       form.appendChild(el("h2", { text: e.label + (assumed(e) ? "" : " ✓") }));
       c.fields.forEach(function (f) { if (applies(f)) form.appendChild(fieldInput(f)); });
       (e.extra || []).forEach(function (name) { form.appendChild(fieldInput({ name: name, label: { pl: name, en: name }, type: "yaml" })); });
-      if (c.entries.length && e.values && (e.tags !== undefined || true)) {
+      var scanned = uid ? el("div", { "data-testid": "scanned" }, document.createTextNode(say("Na czytniku: ", "On the reader: ")), el("b", { text: uid })) : null;
+      if (e.card) {
         var bound = (e.tags || []).length ? say("Znaczniki tej karty: ", "This card's tags: ") + e.tags.join(", ") : say("Karta nie ma jeszcze znacznika.", "The card has no tag yet.");
         var uidIn = el("input", { id: "uid", value: uid, autocomplete: "off", placeholder: say("UID znacznika", "tag UID") });
         uidIn.addEventListener("input", function () { uid = uidIn.value; });
         form.appendChild(el("div", { class: "reader", "data-testid": "reader" },
           el("div", { text: say("Połóż kartę na czytniku stołu: jej znacznik zostanie przypisany tej karcie.", "Lay the card on a reader of the table: its tag is bound to this card.") }),
-          uid ? el("div", { "data-testid": "scanned" }, document.createTextNode(say("Na czytniku: ", "On the reader: ")), el("b", { text: uid })) : null,
-          el("div", { class: "dim", text: bound }),
+          scanned, el("div", { class: "dim", text: bound }),
           el("label", { for: "uid", text: say("Znacznik", "Tag") }), uidIn));
+      } else if (scanned) {
+        form.appendChild(el("div", { class: "reader", "data-testid": "reader" }, scanned,
+          el("div", { class: "dim", text: say("To nie jest karta: znacznik zostanie przypisany następnej zapisanej karcie.", "This is no card: the tag is bound to the next card saved.") })));
       }
       form.appendChild(el("button", { id: "save", type: "submit", text: say("Sprawdź i zapisz", "Check and save") }));
       if (result) form.appendChild(result);
@@ -187,12 +190,12 @@
     c.fields.forEach(function (f) { values[f.name] = applies(f) ? (draft[f.name] || "") : ""; });
     (e.extra || []).forEach(function (n) { values[n] = draft[n] || ""; });
     var body = { file: c.file, list: c.list, index: ei, values: values };
-    if (uid) body.uid = uid;
+    if (uid && e.card) body.uid = uid; // a scan waits for a card to be bound to
     fetch("/referee/box/save", { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (a) {
         if (a.saved) {
-          uid = "";
+          if (e.card) uid = "";
           result = el("div", { class: "result", "data-ok": "1", "data-testid": "result", text: say("Zapisane: ", "Saved: ") + e.label });
           return load().then(function () { pickNext(); saved++; render(); });
         }
