@@ -25,6 +25,9 @@ func (c *Config) CheckGame(games Games) (GameSpec, error) {
 	if c.stray != "" {
 		return GameSpec{}, c.errAt(c.stray, "unknown key %q (the only game section is the game's own, %s)", c.stray, c.Game)
 	}
+	if c.Box != "" && spec.Box == nil {
+		return GameSpec{}, c.errAt("box", "%s has no box packs: its data is the game section's own files, not a pack (%s nie czyta paczek pudełka: jej dane to pliki z sekcji gry)", spec.Title.EN, spec.Title.PL)
+	}
 	if c.Hardware.Real() {
 		if err := c.Hardware.CheckKeys(spec.Commands.Names(wire.Keys)); err != nil {
 			return GameSpec{}, &ConfigError{File: c.path, Line: c.Line("hardware"), Msg: err.Error()}

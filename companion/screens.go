@@ -46,6 +46,9 @@ func (d *Daemon) startScreens() error {
 	if n := d.cfg.Display.MaxConnections; n > 0 {
 		srv.Streams.Public = display.PublicStreamsFor(n)
 	}
+	if spec.Box != nil {
+		srv.Box = spec.Box(d.cfg, spec.Title)
+	}
 	srv.Image = d.latestImage
 	srv.LoginFailed = d.metrics.loginFailed("screens")
 	h := srv.Handler()

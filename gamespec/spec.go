@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -60,6 +61,11 @@ type GameSpec struct {
 	// TestSection is the game's config section for the all-games tests
 	// when it has no demo table.
 	TestSection string
+	// Box is set for a game that reads a club's box pack (the config's
+	// box: key, docs/box.md): it is the referee's enrolment page of the
+	// table's pack (served at /referee/box; title is the game's). A config
+	// naming a pack for a game without one is refused at its box: line.
+	Box func(cfg TableConfig, title rules.Text) http.Handler
 	// Attention are the game's own event types that ask for a person's
 	// attention (a measurement too close to call): the watch and the
 	// pages mark them with the contract's notices that do

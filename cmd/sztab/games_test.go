@@ -144,3 +144,49 @@ func TestGameToolsAreSubcommands(t *testing.T) {
 		t.Error("no game brings a tool of its own")
 	}
 }
+
+// A config naming a box pack for a game that reads none (the skirmish's
+// data is its section's own files) is refused at the box: line with a
+// reason, instead of playing on without the pack; every other registered
+// game reads packs, and its demo config with box: passes the check.
+func TestConfigWithABoxForAGameWithoutPacks(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range games {
+		if spec.Demo == "" {
+			continue
+		}
+		t.Run(spec.ID, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, spec.Demo))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "box-"+spec.Demo)
+			text := strings.Replace(string(data), "game: "+spec.ID+"\n", "game: "+spec.ID+"\nbox: ./nasze-pudelko\n", 1)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := companion.LoadConfig(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = cfg.CheckGame(games)
+			if spec.Box != nil {
+				if err != nil {
+					t.Errorf("a game with packs: %v", err)
+				}
+				return
+			}
+			var ce *companion.ConfigError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), "has no box packs") || !strings.Contains(err.Error(), spec.Title.PL) {
+				t.Fatalf("got %v, want the box refused with the game's name", err)
+			}
+			lines := strings.Split(text, "\n")
+			if ce.Line < 1 || !strings.HasPrefix(lines[ce.Line-1], "box:") {
+				t.Errorf("reported at line %d, want the box line", ce.Line)
+			}
+		})
+	}
+}

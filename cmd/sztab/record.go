@@ -365,6 +365,11 @@ func exportRecord(cmd *cobra.Command, j *companion.Journal, cfg *companion.Confi
 	files := []outFile{{record.RecordFile, jsonl.Bytes()}}
 	if key != nil {
 		st := record.Statement{Identity: sum.Identity, FinalSeq: sum.FinalSeq, FinalHash: sum.FinalHash, Finished: sum.Finished, Result: sum.Result, Seats: gr.Seats}
+		// A game on data its rulebook does not print says so in its signed
+		// result, as the table's own statement does (v5, docs/box.md).
+		if sd, ok := g.(companion.SampleDataer); ok && sd.SampleData() {
+			st.SampleData = true
+		}
 		if gr.Seats != nil {
 			// The round the venue paired the game in and its pairing, as
 			// the table's own statement names them (v3, v4); none for a

@@ -207,6 +207,11 @@ func TestExportSignedAndVerify(t *testing.T) {
 	if !strings.Contains(string(st), "finished: true") || !strings.Contains(string(st), "final_seq: 35") {
 		t.Errorf("statement:\n%s", st)
 	}
+	// The demo plays on the shipped (assumed) data: the signed result says
+	// so, as the table's own statement does (docs/box.md).
+	if !strings.Contains(string(st), "sample_data: true") {
+		t.Errorf("the statement of a game on sample data does not say so:\n%s", st)
+	}
 	o, err = runSztab(t, "verify", "--record", clean, "--pubkey", key+".pub")
 	if err != nil || !strings.Contains(o, "signature good") {
 		t.Fatalf("verify of the signed export: %v\n%s", err, o)
@@ -383,7 +388,9 @@ func TestExportNamesTheRound(t *testing.T) {
 		t.Fatalf("export: %v\n%s", err, o)
 	}
 	st, _ := os.ReadFile(filepath.Join(out, record.StatementFile))
-	if !strings.HasPrefix(string(st), "sztab result statement v3\n") || !strings.HasSuffix(string(st), "\nround: 2\n") {
+	// The demo plays on the shipped (sample) data: the statement is v5,
+	// naming the round and saying so.
+	if !strings.HasPrefix(string(st), "sztab result statement v5\n") || !strings.Contains(string(st), "\nround: 2\n") || !strings.HasSuffix(string(st), "\nsample_data: true\n") {
 		t.Fatalf("statement:\n%s", st)
 	}
 	if o, err := runSztab(t, "verify", "--record", out, "--pubkey", key+".pub"); err != nil || !strings.Contains(o, "signature good") || !strings.Contains(o, "for round 2") {
@@ -418,7 +425,8 @@ func TestExportNamesThePairing(t *testing.T) {
 		t.Fatalf("export: %v\n%s", err, o)
 	}
 	st, _ := os.ReadFile(filepath.Join(out, record.StatementFile))
-	if !strings.HasPrefix(string(st), "sztab result statement v4\n") || !strings.HasSuffix(string(st), "\nround: 2\ntournament: \""+b.Tournament+"\"\npairing: \""+b.Pairing+"\"\nplayers: [\"ania\",\"bartek\"]\n") {
+	// On the shipped (sample) data: v5, the pairing and the flag.
+	if !strings.HasPrefix(string(st), "sztab result statement v5\n") || !strings.HasSuffix(string(st), "\nround: 2\ntournament: \""+b.Tournament+"\"\npairing: \""+b.Pairing+"\"\nplayers: [\"ania\",\"bartek\"]\nsample_data: true\n") {
 		t.Fatalf("statement:\n%s", st)
 	}
 	if o, err := runSztab(t, "verify", "--record", out, "--pubkey", key+".pub"); err != nil || !strings.Contains(o, "signature good") || !strings.Contains(o, "bound to pairing "+b.Pairing) {

@@ -3,6 +3,7 @@ package bitwagame
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"sort"
 
 	"gopkg.in/yaml.v3"
@@ -38,6 +39,7 @@ var Spec = gamespec.GameSpec{
 	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 90, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
 		TieBreaks: []string{gamespec.TieSOS, gamespec.TieScore, gamespec.TieHeadToHead},
 		Why:       "two armies; Buchholz, then PZ; 45–90 min game"},
+	Box: box.Page,
 }
 
 // commands: the dice keypad's digits (a die read off the table; with a

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sztab/sztab/companion"
+	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/yamlsafe"
 	"github.com/sztab/sztab/rules"
 )
@@ -29,6 +30,8 @@ type Assumed struct {
 func (a Assumed) String() string {
 	s := fmt.Sprintf("%s:%d: ", a.File, a.Line)
 	switch {
+	case a.Entry == "" && len(a.Fields) > 0:
+		return s + strings.Join(a.Fields, ", ")
 	case a.Entry == "":
 		return s + "cały plik / the whole file"
 	case len(a.Fields) > 0:
@@ -115,6 +118,9 @@ func AnyAssumed(files ...[]byte) bool {
 // card tag names a card of the pack.
 func checkTags(p *Pack) (int, error) {
 	name := p.Name(TagsFile)
+	if err := duplicateTags(name, p.Tags); err != nil {
+		return 0, err
+	}
 	if _, err := companion.ParseTags(name, p.Tags); err != nil {
 		return 0, fmt.Errorf("box: %w", err)
 	}
@@ -138,6 +144,40 @@ func checkTags(p *Pack) (int, error) {
 		}
 	}
 	return len(file.Tags), nil
+}
+
+// duplicateTags refuses a tag bound twice, naming the card it is bound to
+// already.
+func duplicateTags(name string, tags []byte) error {
+	var file struct {
+		Tags []yaml.Node `yaml:"tags"`
+	}
+	if yamlsafe.Unmarshal(tags, &file) != nil {
+		return nil // ParseTags says why
+	}
+	type bound struct {
+		id   string
+		line int
+	}
+	seen := map[string]bound{}
+	for _, n := range file.Tags {
+		var t struct {
+			UID string `yaml:"uid"`
+			ID  string `yaml:"id"`
+		}
+		if n.Decode(&t) != nil {
+			continue
+		}
+		uid, err := hardware.NormalizeUID(t.UID)
+		if err != nil {
+			continue
+		}
+		if b, dup := seen[uid]; dup {
+			return refuse(name, n.Line, "znacznik %[1]s jest już przypisany karcie %[2]q (wiersz %[3]d)", "tag %[1]s is bound already, to card %[2]q (line %[3]d)", uid, b.id, b.line)
+		}
+		seen[uid] = bound{t.ID, n.Line}
+	}
+	return nil
 }
 
 // collectIDs adds every id: value in a data file to ids.
@@ -165,14 +205,16 @@ func findAssumed(name string, data []byte) ([]Assumed, error) {
 	if len(root.Content) == 1 {
 		top = root.Content[0]
 	}
+	keys := map[*yaml.Node]string{}
+	walk(&root, func(m *yaml.Node) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys[m.Content[i+1]] = m.Content[i].Value
+		}
+	})
 	walk(&root, func(m *yaml.Node) {
 		a := Assumed{File: name, Line: m.Line}
 		if m != top {
-			if id := value(m, "id"); id != nil {
-				a.Entry = id.Value
-			} else {
-				a.Entry = fmt.Sprintf("line %d", m.Line)
-			}
+			a.Entry = entryName(m, keys[m])
 		}
 		if v := value(m, "assumed"); v != nil && v.Value == "true" {
 			out = append(out, a)
@@ -203,6 +245,28 @@ func located(err error) error {
 	}
 	line, _ := strconv.Atoi(m[2])
 	return &Error{File: m[1], Line: line, Reason: rules.Text{PL: "błędne pole: " + m[3], EN: "bad field: " + m[3]}}
+}
+
+// entryName names an entry of a data file: its id, else the key it stands
+// under (a class of classes:), else what it is (side, nation, type), else
+// its line.
+func entryName(m *yaml.Node, key string) string {
+	if id := value(m, "id"); id != nil {
+		return id.Value
+	}
+	if key != "" {
+		return key
+	}
+	var parts []string
+	for _, f := range []string{"stage", "side", "nation", "type"} {
+		if v := value(m, f); v != nil && v.Value != "" {
+			parts = append(parts, v.Value)
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, " ")
+	}
+	return fmt.Sprintf("line %d", m.Line)
 }
 
 // walk calls f on every mapping node under n.

@@ -55,6 +55,9 @@ type Server struct {
 	// /static/games/<Game>.js (nil: the generic panel).
 	Game  string
 	Panel []byte
+	// Box is the referee's enrolment page of the table's box pack, served
+	// under /referee/box for the referee only (nil: the game has none).
+	Box http.Handler
 	// Image returns the latest annotated table image (JPEG), if any.
 	Image func() ([]byte, bool)
 	Log   *slog.Logger
@@ -144,6 +147,11 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST /command", s.sameOrigin(s.command))
 		mux.HandleFunc("GET /static/games/{file}", s.panel)
 		mux.HandleFunc("GET /table.jpg", s.image)
+		if s.Box != nil {
+			mux.HandleFunc("GET /referee/box", s.refereeOnly(s.Box.ServeHTTP))
+			mux.HandleFunc("GET /referee/box/{file}", s.refereeOnly(s.Box.ServeHTTP))
+			mux.HandleFunc("POST /referee/box/save", s.sameOrigin(s.refereeOnly(s.Box.ServeHTTP)))
+		}
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusNotFound, "Nie ma takiej strony", "There is no such page", r.URL.Path)
@@ -208,6 +216,27 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 			game = s.Game
 		}
 		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a), "Game": game})
+	}
+}
+
+// refereeOnly serves h to the referee; a page asked by anyone else is
+// the sign-in form (or, signed in as a player, a refusal), any other
+// request is refused.
+func (s *Server) refereeOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.allowed(r, Referee) {
+			h(w, r)
+			return
+		}
+		if r.Method == http.MethodGet && r.URL.Path == "/referee/box" {
+			if got, ok := s.sessionOf(r); ok {
+				s.forbiddenPage(w, got, r.URL.Path)
+				return
+			}
+			http.Redirect(w, r, loginURL(r.URL.Path, false), http.StatusSeeOther)
+			return
+		}
+		http.Error(w, "display: the referee's only / tylko dla sędziego", http.StatusForbidden)
 	}
 }
 

@@ -45,6 +45,7 @@ var Spec = gamespec.GameSpec{
 	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 75, Points: gamespec.Points{Mode: gamespec.ModeVP},
 		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
 		Why:       "four players, one winner: the game's points count, then wins, then Buchholz"},
+	Box: box.Page,
 }
 
 // commands: what the keypad, the pages, the watch and MQTT may send. A

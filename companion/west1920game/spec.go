@@ -3,6 +3,7 @@ package west1920game
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -35,6 +36,7 @@ var Spec = gamespec.GameSpec{
 	Tournament: gamespec.Tournament{Seats: 2, RoundMinutes: 180, Points: gamespec.Points{Mode: gamespec.ModeWDL, Win: 3, Draw: 1, Loss: 0},
 		TieBreaks: []string{gamespec.TieSOS, gamespec.TieWins, gamespec.TieHeadToHead},
 		Why:       "two sides, draws frequent (2.2): Buchholz, then wins, then head-to-head"},
+	Box: box.Page,
 }
 
 // commands: the dice keys and undo/pass come from the white and red

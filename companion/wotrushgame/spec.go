@@ -3,6 +3,7 @@ package wotrushgame
 import (
 	_ "embed"
 	"fmt"
+	"github.com/sztab/sztab/companion/box"
 	"slices"
 	"sort"
 	"strings"
@@ -37,6 +38,7 @@ var Spec = gamespec.GameSpec{
 	Tournament: gamespec.Tournament{Seats: 4, RoundMinutes: 60, Points: gamespec.Points{Mode: gamespec.ModeVP},
 		TieBreaks: []string{gamespec.TieWins, gamespec.TieSOS},
 		Why:       "pods of four, medals count, then wins, then Buchholz"},
+	Box: box.Page,
 }
 
 // commands: next, confirm and cancel are the seat buttons; the rest carry

@@ -156,10 +156,11 @@ const endOfDemo = "tabletest: end of the script"
 // PlayDemo serves the demo table file (e.g. "wot-rush.yaml") playing
 // spec with its simulated session cut to its first part (a fraction of
 // its lines; 1 plays it whole), and returns once every input of it is
-// handled: the game in the middle, or at the demo's end.
-func PlayDemo(t testing.TB, dir, file string, spec companion.GameSpec, part float64) *Running {
+// handled: the game in the middle, or at the demo's end. edits are
+// DemoConfigEdited's (OnClubBox's, to play on a box pack).
+func PlayDemo(t testing.TB, dir, file string, spec companion.GameSpec, part float64, edits ...string) *Running {
 	t.Helper()
-	cfg := DemoConfig(t, dir, file, true)
+	cfg := DemoConfigEdited(t, dir, file, true, edits...)
 	script := cfg.Resolve(cfg.Hardware.Simulated)
 	data, err := os.ReadFile(script)
 	if err != nil {

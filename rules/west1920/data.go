@@ -113,6 +113,9 @@ type UnitType struct {
 	Type   string `yaml:"type" json:"type"`
 	Full   [2]int `yaml:"full" json:"full"`
 	Weak   [2]int `yaml:"weak" json:"weak"`
+	// Assumed marks an entry the project had to guess (docs/box.md; not
+	// game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // UnitData is one combat unit of the order of battle. Hex is its start hex
@@ -129,6 +132,9 @@ type UnitData struct {
 	OneSided bool    `yaml:"one_sided" json:"one_sided,omitempty"`
 	Full     *[2]int `yaml:"full" json:"full,omitempty"`
 	Weak     *[2]int `yaml:"weak" json:"weak,omitempty"`
+	// Assumed marks an entry the project had to guess (docs/box.md; not
+	// game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // HQData is one HQ (dowództwo). Zone is N or S for Russian HQs (13.1).
@@ -139,6 +145,9 @@ type HQData struct {
 	Nation string `yaml:"nation" json:"nation"`
 	Zone   string `yaml:"zone" json:"zone,omitempty"`
 	Hex    Hex    `yaml:"hex" json:"hex,omitempty"`
+	// Assumed marks an entry the project had to guess (docs/box.md; not
+	// game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // Reinforcement is one arrival (12.0).
@@ -147,6 +156,9 @@ type Reinforcement struct {
 	Side  string   `yaml:"side" json:"side"`
 	Hex   Hex      `yaml:"hex" json:"hex"`
 	Units []string `yaml:"units" json:"units"`
+	// Assumed marks an entry the project had to guess (docs/box.md; not
+	// game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // OOBData is data/oob.yaml.
@@ -158,6 +170,9 @@ type OOBData struct {
 	Depots         map[string][]Hex `yaml:"depots" json:"depots"`
 	BaseRP         map[string][]int `yaml:"base_rp" json:"base_rp"`
 	Reinforcements []Reinforcement  `yaml:"reinforcements" json:"reinforcements"`
+	// AssumedFields names the sections (depots, base_rp) still the
+	// project's guess (docs/box.md; not journalled).
+	AssumedFields []string `yaml:"assumed_fields" json:"-"`
 }
 
 // Effect is one instruction of an event card in the effect language

@@ -95,6 +95,9 @@ func (a Ability) IsAction() bool {
 type ClassStats struct {
 	Firepower int `yaml:"firepower" json:"firepower"`
 	Armour    int `yaml:"armour" json:"armour"`
+	// Assumed marks the class's values as the project's guess, not read
+	// off the box's cards (docs/box.md; not game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // Vehicle is one vehicle card as the data file gives it. Firepower and
@@ -110,6 +113,9 @@ type Vehicle struct {
 	Firepower *int      `yaml:"firepower" json:"firepower,omitempty"`
 	Armour    *int      `yaml:"armour" json:"armour,omitempty"`
 	Abilities []Ability `yaml:"abilities" json:"abilities,omitempty"`
+	// Assumed marks a card the project had to guess, not yet read off the
+	// box (docs/box.md; not game state, so not journalled).
+	Assumed bool `yaml:"assumed" json:"-"`
 }
 
 // Nation is a nation of the game and its medal pile.

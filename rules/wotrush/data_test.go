@@ -8,8 +8,18 @@ import (
 func TestDefaultDataFitsTheRulebook(t *testing.T) {
 	cat := defaultCat(t)
 	d := cat.Data
-	if !d.Assumed || len(d.Vehicles) != 100 {
-		t.Fatalf("%d vehicles, assumed %v", len(d.Vehicles), d.Assumed)
+	if len(d.Vehicles) != 100 {
+		t.Fatalf("%d vehicles", len(d.Vehicles))
+	}
+	for _, v := range d.Vehicles {
+		if !v.Assumed {
+			t.Errorf("%s: not marked assumed; the shipped cards are all guessed", v.ID)
+		}
+	}
+	for cls, st := range d.Classes {
+		if !st.Assumed {
+			t.Errorf("class %s: not marked assumed", cls)
+		}
 	}
 	perNation := map[string]int{}
 	cost0, res0, recruitDefender := false, false, false
@@ -55,7 +65,7 @@ func TestDataErrorsNameFileAndLine(t *testing.T) {
 		name, vehicles, components, want string
 	}{
 		{"cost", strings.Replace(v, "id: SU-02, name: \"BT-2\", nation: ussr, class: light, cost: 2", "id: SU-02, name: \"BT-2\", nation: ussr, class: light, cost: -2", 1), c, `veh.yaml:29: vehicles[1] "SU-02": cost -2`},
-		{"shared stats", strings.Replace(v, "class: heavy, cost: 6, resources: 0}", "class: heavy, cost: 6, resources: 0, armour: 1}", 1), c, `every heavy shares`},
+		{"shared stats", strings.Replace(v, "class: heavy, cost: 6, resources: 0, assumed: true}", "class: heavy, cost: 6, resources: 0, armour: 1, assumed: true}", 1), c, `every heavy shares`},
 		{"ability", strings.Replace(v, "{id: scout}", "{id: scouting}", 1), c, `veh.yaml:28: vehicles[0] "SU-01": ability "scouting"`},
 		{"duplicate", strings.Replace(v, "id: SU-02", "id: SU-01", 1), c, `listed twice`},
 		{"unknown field", strings.Replace(v, "cost: 1,", "kost: 1,", 1), c, `veh.yaml: yaml: unmarshal errors:`},
