@@ -82,7 +82,9 @@ arm64_sysroot() {
 	for m in "${opencv_header_modules[@]}"; do
 		dev+=("libopencv-$m-dev")
 	done
-	want="${runtime[*]} ${dev[*]}"
+	# (the first word names how the sysroot is made: a new one is made
+	# when it changes)
+	want="links ${runtime[*]} ${dev[*]}"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 		return
 	fi
@@ -106,8 +108,43 @@ arm64_sysroot() {
 		dpkg-deb -x "$deb" "$sysroot"
 		rm -rf "$ctl" && dpkg-deb -e "$deb" "$ctl"
 		[ ! -f "$ctl/shlibs" ] || cat "$ctl/shlibs" >>"$sysroot/shlibs"
+		[ ! -f "$ctl/postinst" ] || alternatives "$ctl/postinst" "$sysroot"
 	done
 	echo "$want" >"$stamp"
+}
+
+# alternatives POSTINST SYSROOT: the links a package's postinst makes with
+# `update-alternatives --install LINK NAME PATH PRIORITY [--slave LINK NAME
+# PATH]...`, made in the sysroot (unpacked, never configured: libblas3 and
+# liblapack3 have their libblas.so.3 and liblapack.so.3 only that way).
+# The links are relative, so that they resolve inside the sysroot under
+# qemu-aarch64 -L and the linker's -rpath-link.
+alternatives() {
+	local postinst=$1 root=$2 line link path
+	local -a w
+	while read -r line; do
+		read -ra w <<<"$line"
+		set -- "${w[@]}"
+		while [ $# -gt 0 ]; do
+			case "$1" in
+			--install)
+				[ $# -ge 5 ] || break
+				link=$2 path=$4
+				shift 5
+				;;
+			--slave)
+				[ $# -ge 4 ] || break
+				link=$2 path=$4
+				shift 4
+				;;
+			*) shift; continue ;;
+			esac
+			if [[ $link == /* && $path == /* && $link != *'$'* && $path != *'$'* ]]; then
+				mkdir -p "$root$(dirname "$link")"
+				ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$path")" "$root$link"
+			fi
+		done
+	done < <(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$postinst" | grep -E '(^|[[:space:]])update-alternatives[[:space:]].*--install')
 }
 
 # build_binary ARCH FILE: the daemon with the camera, PIE, full RELRO,
