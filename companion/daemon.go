@@ -459,6 +459,11 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			d.notify.Stopping()
 		}
 	}()
+	// The action in hand is finished even when the stop comes while it is
+	// being handled (SIGTERM from systemd, an upgrade's restart): its
+	// journal write and its answer do not see the cancelled context, and
+	// the loop stops before the next one (TestUpgradeMidGame).
+	inHand := context.WithoutCancel(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -474,14 +479,14 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			if d.opts.beforeHandle != nil {
 				d.opts.beforeHandle()
 			}
-			d.table.handle(ctx, in)
+			d.table.handle(inHand, in)
 			d.backlog.Add(-1)
 		case <-d.queue.kick:
-			d.serveQueued(ctx)
+			d.serveQueued(inHand)
 		case <-flush.C:
 			d.queue.flush()
 		case <-d.pairingKick:
-			d.handlePairing(ctx)
+			d.handlePairing(inHand)
 		}
 		if d.table.nextGame {
 			d.notify.Status("the next game starts")

@@ -82,7 +82,9 @@ arm64_sysroot() {
 	for m in "${opencv_header_modules[@]}"; do
 		dev+=("libopencv-$m-dev")
 	done
-	want="${runtime[*]} ${dev[*]}"
+	# (the first word names how the sysroot is made: a new one is made
+	# when it changes)
+	want="links ${runtime[*]} ${dev[*]}"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 		return
 	fi
@@ -106,8 +108,43 @@ arm64_sysroot() {
 		dpkg-deb -x "$deb" "$sysroot"
 		rm -rf "$ctl" && dpkg-deb -e "$deb" "$ctl"
 		[ ! -f "$ctl/shlibs" ] || cat "$ctl/shlibs" >>"$sysroot/shlibs"
+		[ ! -f "$ctl/postinst" ] || alternatives "$ctl/postinst" "$sysroot"
 	done
 	echo "$want" >"$stamp"
+}
+
+# alternatives POSTINST SYSROOT: the links a package's postinst makes with
+# `update-alternatives --install LINK NAME PATH PRIORITY [--slave LINK NAME
+# PATH]...`, made in the sysroot (unpacked, never configured: libblas3 and
+# liblapack3 have their libblas.so.3 and liblapack.so.3 only that way).
+# The links are relative, so that they resolve inside the sysroot under
+# qemu-aarch64 -L and the linker's -rpath-link.
+alternatives() {
+	local postinst=$1 root=$2 line link path
+	local -a w
+	while read -r line; do
+		read -ra w <<<"$line"
+		set -- "${w[@]}"
+		while [ $# -gt 0 ]; do
+			case "$1" in
+			--install)
+				[ $# -ge 5 ] || break
+				link=$2 path=$4
+				shift 5
+				;;
+			--slave)
+				[ $# -ge 4 ] || break
+				link=$2 path=$4
+				shift 4
+				;;
+			*) shift; continue ;;
+			esac
+			if [[ $link == /* && $path == /* && $link != *'$'* && $path != *'$'* ]]; then
+				mkdir -p "$root$(dirname "$link")"
+				ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$path")" "$root$link"
+			fi
+		done
+	done < <(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$postinst" | grep -E '(^|[[:space:]])update-alternatives[[:space:]].*--install')
 }
 
 # build_binary ARCH FILE: the daemon with the camera, PIE, full RELRO,
@@ -221,7 +258,9 @@ package() {
 	manpage "$arch" "$bin" | gzip -9n >"$st/usr/share/man/man1/sztab.1.gz"
 	if [ -f packaging/debian/lintian-overrides ]; then
 		install -d "$st/usr/share/lintian/overrides"
-		install -m 0644 packaging/debian/lintian-overrides "$st/usr/share/lintian/overrides/sztab"
+		# (and the architecture's own: strings in one binary only)
+		cat packaging/debian/lintian-overrides $(ls packaging/debian/lintian-overrides."$arch" 2>/dev/null) >"$st/usr/share/lintian/overrides/sztab"
+		chmod 0644 "$st/usr/share/lintian/overrides/sztab"
 	fi
 	install -m 0755 packaging/debian/postinst packaging/debian/postrm packaging/debian/prerm "$st/DEBIAN/"
 	(cd "$st" && find etc -type f | sort | sed 's|^|/|') >"$st/DEBIAN/conffiles"
@@ -232,6 +271,12 @@ package() {
 	(cd "$st" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$st/DEBIAN/md5sums"
 	chmod 0644 "$st/DEBIAN/md5sums" "$st/DEBIAN/conffiles" "$st/DEBIAN/control"
 	find "$st" -type d -exec chmod 0755 {} +
+	# One package per architecture in build/deb (test-deb checks that
+	# one): an earlier commit's goes; the upgrade test's older one
+	# (SZTAB_DEB_BIN) leaves the others be.
+	if [ -z "${SZTAB_DEB_BIN:-}" ]; then
+		find "$out" -maxdepth 1 \( -name "sztab_*_$arch.deb" -o -name "sztab_*_$arch" \) ! -name "$name" ! -name "$name.deb" -exec rm -rf {} +
+	fi
 	dpkg-deb --root-owner-group -Zxz --build "$st" "$out/$name.deb" >/dev/null
 	echo "sztab: $out/$name.deb (Depends: adduser, $deps)"
 }

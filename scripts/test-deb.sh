@@ -38,7 +38,7 @@ trap 'rm -rf "$work"' EXIT
 for deb in "$amd64" "$arm64"; do
 	echo "test-deb: lintian $deb"
 	# (lintian's own note that it runs as root is not about the package)
-	out=$(lintian --fail-on error,warning --display-level '>=pedantic' --no-tag-display-limit "$deb" 2>&1 |
+	out=$(lintian --fail-on error,warning --display-level '>=pedantic' --tag-display-limit 0 "$deb" 2>&1 |
 		grep -v '^running with root privileges is not recommended!$'; exit "${PIPESTATUS[0]}") || {
 		echo "$out"
 		fail "lintian $deb"
@@ -73,6 +73,14 @@ out=$(SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$root/
 root="$work/$(basename "$arm64" .deb)"
 bin="$root/usr/bin/sztab"
 file -b "$bin" | grep -q 'ARM aarch64' || fail "$bin is not arm64: $(file -b "$bin")"
+# The sysroot's libraries, the alternatives' links (libblas.so.3,
+# liblapack.so.3) included: what the package's Depends install on a Pi.
+echo "test-deb: qemu-aarch64 $bin version"
+out=$(qemu-aarch64 -L build/arm64-sysroot "$bin" version 2>&1) || fail "arm64 sztab version: $out"
+echo "$out"
+grep -q "^sztab [0-9]" <<<"$out" || fail "the arm64 binary prints no version"
+grep -q "^protokół MQTT / wire contract: v[0-9]" <<<"$out" || fail "the arm64 binary prints no wire contract"
+grep -q "^schemat dziennika / journal schema: [0-9]" <<<"$out" || fail "the arm64 binary prints no journal schema"
 frame=vision/testdata/golden/hands-2304x1296.jpg
 echo "test-deb: qemu-aarch64 $bin version --frame $frame"
 out=$(qemu-aarch64 -L build/arm64-sysroot "$bin" version --frame "$frame") || fail "arm64 sztab version: $out"

@@ -193,6 +193,9 @@ type Hub struct {
 	connects   atomic.Int64
 	reconnects prometheus.Counter
 	messages   *prometheus.CounterVec
+	// otherContracts are the tables heard under another wire contract
+	// (topic → the refusal), each said once.
+	otherContracts sync.Map
 }
 
 // New returns a hub; Run starts it.
@@ -288,6 +291,10 @@ func (h *Hub) Run(ctx context.Context) error {
 			follow = append(follow, wire.VenueFilter(h.opts.Venue, "live"))
 		}
 		h.subscribe(c, follow, h.onMessage)
+		// A table of another contract (a newer release's sztab/v2/…) is
+		// told apart from no table at all. Not retried: a broker whose
+		// ACL lets the hub read this contract only refuses it.
+		c.Subscribe(wire.AnyVersion(h.opts.Venue, "+", "status"), followQoS, h.onOtherContract)
 		if h.opts.Results != nil {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "result")}, h.onResult)
 		}
@@ -440,6 +447,29 @@ func (h *Hub) subscribe(c paho.Client, topics []string, handle paho.MessageHandl
 			}
 		}
 	}()
+}
+
+// onOtherContract says, once per table, that a table speaks another
+// contract than the hub and which release is needed to follow it.
+func (h *Hub) onOtherContract(_ paho.Client, m paho.Message) {
+	var other *wire.ErrOtherVersion
+	if err := wire.CheckVersion(m.Topic()); !errors.As(err, &other) {
+		return // this hub's own contract: onMessage has it
+	}
+	if _, said := h.otherContracts.LoadOrStore(m.Topic(), other.Error()); !said {
+		h.opts.Log.Warn("hub: a table this hub cannot follow", "topic", m.Topic(), "reason", other.Error(), "reason_pl", other.Polish())
+	}
+}
+
+// OtherContracts are the refusals of the tables heard under another wire
+// contract, by status topic.
+func (h *Hub) OtherContracts() map[string]string {
+	out := map[string]string{}
+	h.otherContracts.Range(func(k, v any) bool {
+		out[k.(string)] = v.(string)
+		return true
+	})
+	return out
 }
 
 func (h *Hub) onMessage(_ paho.Client, m paho.Message) {

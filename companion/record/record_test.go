@@ -2,6 +2,8 @@ package record
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -309,7 +311,8 @@ func TestStatementAndSignature(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"no final newline", strings.TrimSuffix(string(text), "\n"), "newline"},
-		{"another title", strings.Replace(string(text), "v1", "v9", 1), "line 1"},
+		{"another title", strings.Replace(string(text), "result statement", "result", 1), "line 1"},
+		{"a newer version", strings.Replace(string(text), "v1", "v9", 1), "a sztab release that reads v9 is needed"},
 		{"a v5 title without the sample data", strings.Replace(string(text), "v1", "v5", 1), "lines"},
 		{"a v4 title without the pairing", strings.Replace(string(text), "v1", "v4", 1), "lines"},
 		{"a v3 title without seats and round", strings.Replace(string(text), "v1", "v3", 1), "lines"},
@@ -547,5 +550,42 @@ func TestStatementSampleData(t *testing.T) {
 	plain.SampleData = false
 	if strings.Contains(string(plain.Marshal()), "sample_data") || !strings.HasPrefix(string(plain.Marshal()), "sztab result statement v2\n") {
 		t.Errorf("a statement without sample data:\n%s", plain.Marshal())
+	}
+}
+
+// A statement of a version newer than this build's (signed by a table of a
+// later release) is refused with the version it is and the one needed,
+// not read as a malformed v1; a title that is no version at all is still
+// "line 1".
+func TestStatementNewerVersion(t *testing.T) {
+	privPEM, pubPEM, _ := GenerateKey()
+	priv, _ := ParsePrivateKey(privPEM)
+	pub, _ := ParsePublicKey(pubPEM)
+	s := Statement{Identity: testID, FinalSeq: 7, FinalHash: strings.Repeat("cd", 32), Finished: true,
+		Result: Text{PL: "wygrywa Bartek", EN: "Bartek wins"}, Seats: []Seat{{Seat: 1, Outcome: Loss}, {Seat: 2, Outcome: Win}},
+		Round: 2, Tournament: "turniej-2026", Pairing: "para-0001", Players: []string{"ania", "bartek"}, SampleData: true}
+	text := s.Marshal()
+	if !strings.HasPrefix(string(text), fmt.Sprintf("sztab result statement v%d\n", StatementVersion)) {
+		t.Fatalf("this build signs v%d, the statement is:\n%s", StatementVersion, text)
+	}
+	next := StatementVersion + 1
+	newer := []byte(strings.Replace(string(text), fmt.Sprintf("v%d\n", StatementVersion), fmt.Sprintf("v%d\n", next), 1) + "new_field: 1\n")
+	sig := ed25519.Sign(priv, newer)
+	sigFile := []byte("ed25519 " + base64.StdEncoding.EncodeToString(sig) + "\n")
+	for name, read := range map[string]func() error{
+		"parse":  func() error { _, err := ParseStatement(newer); return err },
+		"verify": func() error { _, err := VerifyStatement(newer, sigFile, pub); return err },
+	} {
+		err := read()
+		want := fmt.Sprintf("version %d: this sztab reads result statements v1 to v%d; a sztab release that reads v%d is needed", next, StatementVersion, next)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: a v%d statement: %v, want %q", name, next, err, want)
+		}
+	}
+	for _, title := range []string{"sztab result statement v0", "sztab result statement v05", "sztab result statement vx", "sztab result statement v1 "} {
+		_, err := ParseStatement([]byte(title + "\n"))
+		if err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("title %q: %v, want line 1 refused", title, err)
+		}
 	}
 }

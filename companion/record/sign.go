@@ -167,6 +167,21 @@ const (
 	statementTitleV5 = "sztab result statement v5"
 )
 
+// StatementVersion is the newest result statement this build reads and
+// signs.
+const StatementVersion = 5
+
+// newerStatement reads the version of a statement title newer than this
+// build's ("sztab result statement v6").
+func newerStatement(title string) (int, bool) {
+	n, ok := strings.CutPrefix(title, "sztab result statement v")
+	if !ok || n == "" || len(n) > 6 || n[0] == '0' {
+		return 0, false
+	}
+	v, err := strconv.Atoi(n)
+	return v, err == nil && v > StatementVersion
+}
+
 // Marshal is the statement's canonical text: a title line, then one
 // "key: value" line a field in this order, strings as JSON strings
 // (without HTML escaping), numbers in decimal, a final newline:
@@ -300,6 +315,9 @@ func ParseStatement(data []byte) (Statement, error) {
 	case statementTitleV5:
 		keys = Statement{Seats: []Seat{}, Round: 1, Pairing: "-", SampleData: true}.fields()
 	default:
+		if v, ok := newerStatement(lines[0]); ok {
+			return s, fmt.Errorf("record: statement: version %d: this sztab reads result statements v1 to v%d; a sztab release that reads v%d is needed (CHANGELOG.md says which)", v, StatementVersion, v)
+		}
 		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q, %q, %q or %q", clip(lines[0]), statementTitleV5, statementTitleV4, statementTitleV3, statementTitleV2, statementTitle)
 	}
 	if len(lines) != len(keys)+1 {
