@@ -3,6 +3,7 @@ package venue
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -47,9 +48,12 @@ func TestBrowserOrganiserAndWall(t *testing.T) {
 		html, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.outerHTML`))
 		t.Fatalf("page never showed %s:\n%s", cond, html)
 	}
+	// text reads in one step in the page: the wall redraws its clock every
+	// second, and a node looked up first and read after could be gone
+	// ("No node with given id found").
 	text := func(sel string) string {
 		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(sel))
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(`+strconv.Quote(sel)+`) || {}).textContent || ""`))
 		if err != nil {
 			t.Fatal(err)
 		}
