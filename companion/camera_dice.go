@@ -46,16 +46,18 @@ func (tt *trayThrows) take(tray *vision.Tray) ([]CameraDie, *Notice) {
 	if first || len(r.Dice) == 0 {
 		return nil, nil
 	}
-	var why []string
+	var whyPL, whyEN []string
 	for i, d := range r.Dice {
 		if d.Value == 0 {
-			why = append(why, fmt.Sprintf("%d (%s %s)", i+1, d.Colour, d.Unreadable))
+			whyPL = append(whyPL, fmt.Sprintf("%d. (%s: %s)", i+1, dicetray.Polish(d.Colour), dicetray.Polish(d.Unreadable)))
+			whyEN = append(whyEN, fmt.Sprintf("%d (%s: %s)", i+1, d.Colour, d.Unreadable))
 		}
 	}
-	if len(why) > 0 {
+	if len(whyPL) > 0 {
 		n := &Notice{Type: wire.NoticeDiceUnreadable, Device: tray.Device,
-			Text: rules.Textf("kamera nie odczytała kości w %s: %s; rzućcie jeszcze raz albo wpiszcie wynik na klawiaturze",
-				"the camera cannot read dice in %s: %s; roll again or key the result in", tray.Device, strings.Join(why, ", "))}
+			Text: rules.Text{
+				PL: fmt.Sprintf("kamera nie odczytała kości: %s; rzućcie jeszcze raz albo wpiszcie wynik na klawiaturze", strings.Join(whyPL, ", ")),
+				EN: fmt.Sprintf("the camera cannot read dice: %s; roll again or key the result in", strings.Join(whyEN, ", "))}}
 		return nil, n
 	}
 	out := make([]CameraDie, len(r.Dice))

@@ -37,11 +37,6 @@ const (
 	missingTol           = 0.07
 	minContrast          = 30.0 // grey levels between body and pips
 	straightMin          = 0.5  // coherence of an outline of straight sides at right angles
-	reasonOutline        = "cocked or stacked: the outline is not one flat die"
-	reasonSlant          = "cocked: the face is seen at a slant"
-	reasonLayout         = "the pips form no face"
-	reasonNoPips         = "no pips seen"
-	reasonEdge           = "partly outside the frame"
 )
 
 type faceReader struct {

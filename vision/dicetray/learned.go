@@ -60,10 +60,16 @@ func (l *Learned) Read(f Frame) (Reading, error) {
 	}
 	out := Reading{Dice: []Die{}}
 	var sides []float64
+	var kept []peak
 	for _, c := range cands {
-		d, ok := l.model.decide(c)
-		if !ok {
-			continue
+		if _, ok := l.model.decide(c); ok {
+			kept = append(kept, c)
+		}
+	}
+	for _, c := range kept {
+		d, _ := l.model.decide(c)
+		if d.Unreadable == reasonUnsure {
+			d.Unreadable = whyUnsure(f, c, kept)
 		}
 		d.Side = c.side
 		d.Colour = colourOf(f, c.centre, c.side)
@@ -84,6 +90,33 @@ func (l *Learned) Read(f Frame) (Reading, error) {
 		return out, ErrNoDieSize
 	}
 	return out, nil
+}
+
+// whyUnsure names what most likely hid the face of a die the face net
+// is not sure of: another die touching it (centres closer than 1.15 of
+// the larger side), glare (more than 4% of its face's middle burnt out,
+// every channel at least 245), or, for neither, a face not clear.
+func whyUnsure(f Frame, c peak, dice []peak) string {
+	for _, o := range dice {
+		if o.centre != c.centre && o.centre.Dist(c.centre) < 1.15*math.Max(o.side, c.side) {
+			return reasonTouching
+		}
+	}
+	r := 0.35 * c.side
+	burnt, n := 0, 0
+	for y := max(int(c.centre.Y-r), 0); y <= min(int(c.centre.Y+r), f.Height-1); y++ {
+		for x := max(int(c.centre.X-r), 0); x <= min(int(c.centre.X+r), f.Width-1); x++ {
+			p := f.BGR[3*(y*f.Width+x):]
+			if p[0] >= 245 && p[1] >= 245 && p[2] >= 245 {
+				burnt++
+			}
+			n++
+		}
+	}
+	if n > 0 && float64(burnt) > 0.04*float64(n) {
+		return reasonGlare
+	}
+	return reasonUnsure
 }
 
 // look finds the candidates (finder's peaks at least find) and reads each
@@ -160,18 +193,32 @@ func (l *Learned) look(f Frame, find float64) ([]peak, error) {
 	if len(cands) == 0 {
 		return cands, nil
 	}
-	wins := make([]gocv.Mat, len(cands))
-	for i, c := range cands {
-		wins[i] = window(f, c.centre, c.side)
-	}
+	views := l.model.Views
+	wins := make([]gocv.Mat, 0, views*len(cands))
 	defer func() {
 		for _, w := range wins {
 			w.Close()
 		}
 	}()
+	for _, c := range cands {
+		w := window(f, c.centre, c.side, l.model.Crop)
+		wins = append(wins, w)
+		if views == 8 {
+			for _, turn := range []gocv.RotateFlag{gocv.Rotate90Clockwise, gocv.Rotate180Clockwise, gocv.Rotate90CounterClockwise} {
+				t := gocv.NewMat()
+				gocv.Rotate(w, &t, turn)
+				wins = append(wins, t)
+			}
+			for _, k := range wins[len(wins)-4:] {
+				m := gocv.NewMat()
+				gocv.Flip(k, &m, 1)
+				wins = append(wins, m)
+			}
+		}
+	}
 	fb := gocv.NewMat()
 	defer fb.Close()
-	gocv.BlobFromImages(wins, &fb, 1, image.Pt(faceCrop, faceCrop), gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
+	gocv.BlobFromImages(wins, &fb, 1, image.Pt(l.model.Crop, l.model.Crop), gocv.NewScalar(0, 0, 0, 0), false, false, gocv.MatTypeCV32F)
 	l.face.SetInput(fb, "")
 	logits := l.face.Forward("")
 	defer logits.Close()
@@ -179,21 +226,24 @@ func (l *Learned) look(f Frame, find float64) ([]peak, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dicetray: the face net's output: %w", err)
 	}
-	if len(lg) < 7*len(cands) {
-		return nil, fmt.Errorf("dicetray: the face net gave %d values for %d windows", len(lg), len(cands))
+	if len(lg) < 7*len(wins) {
+		return nil, fmt.Errorf("dicetray: the face net gave %d values for %d windows", len(lg), len(wins))
 	}
 	for i := range cands {
-		for k := 0; k < 7; k++ {
-			cands[i].logits[k] = float64(lg[7*i+k])
+		cands[i].logits = make([][7]float64, views)
+		for v := range views {
+			for k := range 7 {
+				cands[i].logits[v][k] = float64(lg[7*(views*i+v)+k])
+			}
 		}
 	}
 	return cands, nil
 }
 
 // window is the face net's input around c: faceWindow sides square, the
-// frame's edge repeated outside it, resized to faceCrop² (as train.py's
+// frame's edge repeated outside it, resized to crop² (as train.py's
 // crop).
-func window(f Frame, c geom.Vec2, side float64) gocv.Mat {
+func window(f Frame, c geom.Vec2, side float64, crop int) gocv.Mat {
 	half := faceWindow * side / 2
 	x0, y0 := int(math.Round(c.X-half)), int(math.Round(c.Y-half))
 	n := max(int(math.Round(2*half)), 4)
@@ -212,9 +262,9 @@ func window(f Frame, c geom.Vec2, side float64) gocv.Mat {
 	defer src.Close()
 	dst := gocv.NewMat()
 	interp := gocv.InterpolationLinear
-	if n > faceCrop {
+	if n > crop {
 		interp = gocv.InterpolationArea
 	}
-	gocv.Resize(src, &dst, image.Pt(faceCrop, faceCrop), 0, 0, interp)
+	gocv.Resize(src, &dst, image.Pt(crop, crop), 0, 0, interp)
 	return dst
 }

@@ -35,12 +35,7 @@ var (
 const (
 	finderStride = 4   // the finder's cell, its input's pixels
 	faceWindow   = 1.3 // the face window's side, in die sides
-	faceCrop     = 28  // the face net's input side, pixels
 )
-
-// reasonUnsure is the learned reader's reason for a die whose face it is
-// not sure of.
-const reasonUnsure = "the face is not clear (glare, a cocked or touching die, a hand?)"
 
 // Model is the calibration of the learned reader (model/model.json).
 type Model struct {
@@ -54,6 +49,12 @@ type Model struct {
 	// Sure is the least chance of a value for the die to be read; below
 	// it the die is unreadable.
 	Sure float64 `json:"sure"`
+	// Crop is the face net's input side, pixels (train.py's CROP).
+	Crop int `json:"crop"`
+	// Views is how many views of each window the face net reads: 1, or 8
+	// (the window turned by quarter turns and mirrored: a face's value
+	// is the same in all; their chances are averaged).
+	Views int `json:"views"`
 }
 
 func loadModel() (Model, error) {
@@ -61,7 +62,7 @@ func loadModel() (Model, error) {
 	if err := json.Unmarshal(modelJSON, &m); err != nil {
 		return m, fmt.Errorf("dicetray: model/model.json: %w", err)
 	}
-	if m.SidePx <= 0 || m.Temperature <= 0 || m.Find <= 0 || m.Find >= 1 || m.Sure <= 0 || m.Sure > 1 {
+	if m.SidePx <= 0 || m.Temperature <= 0 || m.Find <= 0 || m.Find >= 1 || m.Sure <= 0 || m.Sure > 1 || m.Crop < 8 || (m.Views != 1 && m.Views != 8) {
 		return m, fmt.Errorf("dicetray: model/model.json: %+v is not a calibration", m)
 	}
 	return m, nil
@@ -74,23 +75,27 @@ type peak struct {
 	side   float64
 	heat   float64
 	edge   bool
-	logits [7]float64
+	logits [][7]float64 // one per view
 }
 
-// probs are the face's calibrated chances.
+// probs are the face's calibrated chances: each view's softmax at the
+// temperature, averaged over the views.
 func (m Model) probs(c peak) [7]float64 {
 	var p [7]float64
-	mx := math.Inf(-1)
-	for _, l := range c.logits {
-		mx = math.Max(mx, l/m.Temperature)
-	}
-	var s float64
-	for k, l := range c.logits {
-		p[k] = math.Exp(l/m.Temperature - mx)
-		s += p[k]
-	}
-	for k := range p {
-		p[k] /= s
+	for _, v := range c.logits {
+		mx := math.Inf(-1)
+		for _, l := range v {
+			mx = math.Max(mx, l/m.Temperature)
+		}
+		var e [7]float64
+		var s float64
+		for k, l := range v {
+			e[k] = math.Exp(l/m.Temperature - mx)
+			s += e[k]
+		}
+		for k := range p {
+			p[k] += e[k] / s / float64(len(c.logits))
+		}
 	}
 	return p
 }

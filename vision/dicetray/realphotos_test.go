@@ -73,7 +73,14 @@ func realSplit(t testing.TB, part string) []realPhoto {
 	}
 	values := map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 	dice := map[string][]realDie{}
+	fixes, err := labelFixes()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range rows[1:] {
+		if f, ok := fixes[strings.Join(r[:5], ",")]; ok {
+			r[5] = f
+		}
 		var n [4]int
 		for k := range n {
 			if n[k], err = strconv.Atoi(r[1+k]); err != nil {
@@ -84,6 +91,15 @@ func realSplit(t testing.TB, part string) []realPhoto {
 			t.Fatalf("labels.csv: %v: no value", r)
 		}
 		dice[r[0]] = append(dice[r[0]], realDie{box: image.Rect(n[0], n[1], n[2], n[3]), value: values[r[5]]})
+	}
+	for key, v := range fixes {
+		if k := strings.Split(key, ","); len(k) == 6 && k[5] == "add" {
+			var n [4]int
+			for i := range n {
+				n[i], _ = strconv.Atoi(k[1+i])
+			}
+			dice[k[0]] = append(dice[k[0]], realDie{box: image.Rect(n[0], n[1], n[2], n[3]), value: values[v]})
+		}
 	}
 	ents, err := os.ReadDir(realPhotos)
 	if err != nil {
@@ -106,6 +122,31 @@ func realSplit(t testing.TB, part string) []realPhoto {
 		}
 	}
 	return out
+}
+
+// labelFixes reads label-fixes.csv (testdata/dice-photos/SOURCE.md):
+// keyed by "image,xmin,ymin,xmax,ymax" for a corrected value, with
+// ",add" after it for a die the labels lack; the value is the face's
+// word.
+func labelFixes() (map[string]string, error) {
+	f, err := os.Open(filepath.Join(realPhotos, "label-fixes.csv"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("label-fixes.csv: %w", err)
+	}
+	out := map[string]string{}
+	for _, r := range rows[1:] {
+		key := strings.Join(r[:5], ",")
+		if r[6] == "" {
+			key += ",add"
+		}
+		out[key] = r[5]
+	}
+	return out, nil
 }
 
 func (d realDie) centre() geom.Vec2 {
@@ -193,6 +234,7 @@ func TestRealPhotos(t *testing.T) {
 	byColour, bySize := map[string]*tally{}, map[string]*tally{}
 	var bins [10]struct{ n, right int }
 	invented := 0
+	why := map[string]int{}
 	for _, p := range realSplit(t, "test") {
 		f := p.frame(t)
 		r, err := l.Read(f)
@@ -217,6 +259,7 @@ func TestRealPhotos(t *testing.T) {
 				switch {
 				case got.Value == 0:
 					o = "unreadable"
+					why[got.Unreadable]++
 				case got.Value == d.value:
 					o = "right"
 				default:
@@ -257,6 +300,14 @@ func TestRealPhotos(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(&b, "%-14s %s\n", "all", all)
+	reasons := make([]string, 0, len(why))
+	for r := range why {
+		reasons = append(reasons, r)
+	}
+	slices.Sort(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(&b, "unreadable, %s: %d\n", r, why[r])
+	}
 	fmt.Fprintf(&b, "dice invented with a value: %d\nconfidence of the values read: right/read per tenth\n", invented)
 	for k, bn := range bins {
 		if bn.n > 0 {
@@ -274,7 +325,7 @@ func TestRealPhotos(t *testing.T) {
 
 // realRightFloor is the share of held-out dice TestRealPhotos wants read
 // right: what the committed model reaches, rounded down.
-const realRightFloor = 0.05
+const realRightFloor = 0.90
 
 // calibrateModel chooses model/model.json on the calibration photos: the
 // temperature that makes the face's chances honest (least log loss),
@@ -319,7 +370,7 @@ func calibrateModel(t *testing.T) {
 		dice += len(p.dice)
 	}
 	bestT, bestNLL := 1.0, math.Inf(1)
-	for T := 0.5; T <= 4; T += 0.05 {
+	for T := 0.2; T <= 4; T += 0.05 {
 		mm := m
 		mm.Temperature = T
 		var nll float64
