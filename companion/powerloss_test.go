@@ -80,25 +80,12 @@ func TestDrillPowerLoss(t *testing.T) {
 		})
 		answers := make(chan wire.CommandResult, 16)
 		states := make(chan wire.StateMessage, 64)
-		c := drillClient(t, addr, func(topic string, payload []byte) {
-			switch topic {
-			case topics.RefereeEvents:
-				var em struct {
-					Event wire.CommandResult `json:"event"`
-				}
-				if json.Unmarshal(payload, &em) == nil && em.Event.Type == wire.ResultType {
-					answers <- em.Event
-				}
-			case topics.RefereeState:
-				var sm wire.StateMessage
-				if json.Unmarshal(payload, &sm) == nil {
-					select {
-					case states <- sm:
-					default:
-					}
-				}
+		c := drillClient(t, addr, refereeFeed(topics, func(r wire.CommandResult) { answers <- r }, func(sm wire.StateMessage) {
+			select {
+			case states <- sm:
+			default:
 			}
-		})
+		}))
 		// The state the table came back with.
 		var count int
 		select {
@@ -211,4 +198,25 @@ func drillClient(t *testing.T, addr string, on func(topic string, payload []byte
 		t.Fatalf("subscribe: %v", sub.Error())
 	}
 	return c
+}
+
+// refereeFeed decodes what a referee's client hears: the answers to its
+// commands (on the referee's events) and the referee's states.
+func refereeFeed(topics wire.Topics, answer func(wire.CommandResult), state func(wire.StateMessage)) func(topic string, payload []byte) {
+	return func(topic string, payload []byte) {
+		switch topic {
+		case topics.RefereeEvents:
+			var em struct {
+				Event wire.CommandResult `json:"event"`
+			}
+			if json.Unmarshal(payload, &em) == nil && em.Event.Type == wire.ResultType {
+				answer(em.Event)
+			}
+		case topics.RefereeState:
+			var sm wire.StateMessage
+			if json.Unmarshal(payload, &sm) == nil {
+				state(sm)
+			}
+		}
+	}
 }

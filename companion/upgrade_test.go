@@ -84,22 +84,7 @@ func TestUpgradeMidGame(t *testing.T) {
 		})
 		answers := make(chan wire.CommandResult, 4096)
 		states := make(chan wire.StateMessage, 4096)
-		c := drillClient(t, addr, func(topic string, payload []byte) {
-			switch topic {
-			case topics.RefereeEvents:
-				var em struct {
-					Event wire.CommandResult `json:"event"`
-				}
-				if json.Unmarshal(payload, &em) == nil && em.Event.Type == wire.ResultType {
-					answers <- em.Event
-				}
-			case topics.RefereeState:
-				var sm wire.StateMessage
-				if json.Unmarshal(payload, &sm) == nil {
-					states <- sm
-				}
-			}
-		})
+		c := drillClient(t, addr, refereeFeed(topics, func(r wire.CommandResult) { answers <- r }, func(sm wire.StateMessage) { states <- sm }))
 		return cmd, c, answers, states
 	}
 	count := func(sm wire.StateMessage) int {

@@ -1,11 +1,9 @@
 package hub
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,24 +11,8 @@ import (
 
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/brokertest"
+	"github.com/sztab/sztab/internal/logbuf"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A table of a newer contract (its status retained on sztab/v2/…) on the
 // hub's broker is refused, once, with the version it speaks and the one
@@ -51,7 +33,7 @@ func TestHubOtherContract(t *testing.T) {
 			t.Fatalf("publish %s: %v", topic, tok.Error())
 		}
 	}
-	var logs syncBuffer
+	var logs logbuf.Buffer
 	h, err := New(Options{Venue: "klub", Broker: broker.URL(), Listen: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
