@@ -100,8 +100,8 @@ func TestNoMatLeak(t *testing.T) {
 // a frame of another size, annotated images) leave no live Mat.
 func TestNoMatLeakBoardOnly(t *testing.T) {
 	before := gocv.MatProfile.Count()
-	bb := newBitwaBoard(t)
-	p, err := Open(Config{Source: "unused", Board: bb.path, StillFrames: 2, Annotated: filepath.Join(t.TempDir(), "board.jpg")}, quietLog())
+	bb := newTestBoard(t)
+	p, err := Open(Config{Source: "unused", Board: bb.path, Boards: bb.boards, StillFrames: 2, Annotated: filepath.Join(t.TempDir(), "board.jpg")}, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
