@@ -124,6 +124,10 @@ func buildModuleNATS(root string) (string, error) {
 	tmp := fmt.Sprintf("%s.%d.tmp", bin, os.Getpid())
 	cmd := exec.Command(goBin, "build", "-o", tmp, NATSModule)
 	cmd.Dir = root
+	// The server runs on this machine, beside the tests: built for it,
+	// not for the architecture the tests are built for (make test-arm64
+	// sets GOARCH=arm64 and runs the tests under qemu).
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.Remove(tmp)
 		return "", fmt.Errorf("brokertest: go build %s (%s): %w\n%s", NATSModule, version, err, out)
