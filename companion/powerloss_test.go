@@ -60,16 +60,7 @@ func TestDrillPowerLoss(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("kill times from seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfgPath := filepath.Join(dir, "t.yaml")
-	os.WriteFile(cfgPath, []byte(fmt.Sprintf("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: %s\ndisplay:\n  referee: {user: sedzia, password: tajne}\n", addr)), 0o644)
+	_, addr, cfgPath := drillTable(t)
 	topics := wire.TopicsFor("v", "t1")
 
 	acked, inFlight := 0, 0 // dice of 1 acknowledged; sent and not answered when the power went
@@ -219,4 +210,22 @@ func refereeFeed(topics wire.Topics, answer func(wire.CommandResult), state func
 			}
 		}
 	}
+}
+
+// drillTable is a drill's table: the tally game with its journal and an
+// empty tag list in a temporary directory, its embedded broker on a free
+// port; the directory, the broker's address and the config's path.
+func drillTable(t *testing.T) (dir, addr, cfgPath string) {
+	t.Helper()
+	dir = t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr = l.Addr().String()
+	l.Close()
+	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
+	cfgPath = filepath.Join(dir, "t.yaml")
+	os.WriteFile(cfgPath, []byte(fmt.Sprintf("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: %s\ndisplay:\n  referee: {user: sedzia, password: tajne}\n", addr)), 0o644)
+	return dir, addr, cfgPath
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,16 +63,7 @@ func unitStop(t *testing.T) (syscall.Signal, time.Duration) {
 // ids, are each taken once.
 func TestUpgradeMidGame(t *testing.T) {
 	sig, stopTimeout := unitStop(t)
-	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	os.WriteFile(filepath.Join(dir, "tags.yaml"), []byte("tags: []\n"), 0o644)
-	cfgPath := filepath.Join(dir, "t.yaml")
-	os.WriteFile(cfgPath, []byte(fmt.Sprintf("venue: v\ntable: t1\ngame: tally\ntags: tags.yaml\njournal: j.db\nmqtt:\n  listen: %s\ndisplay:\n  referee: {user: sedzia, password: tajne}\n", addr)), 0o644)
+	dir, addr, cfgPath := drillTable(t)
 	topics := wire.TopicsFor("v", "t1")
 
 	type tally struct{ Count int }
