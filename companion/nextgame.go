@@ -128,15 +128,24 @@ func (t *table) newGame(ctx context.Context, in Input) (int64, *rules.Rejection,
 	return seq, nil, nil
 }
 
-// prepareGame makes the journal of the next game with its players and,
-// when the venue paired the table, its round and pairing: the game is
-// started under that pairing and its result names it.
+// prepareGame makes the journal of the next game with the game's config,
+// its players and, when the venue paired the table, its round and pairing:
+// the game is started under that pairing and its result names it.
 func (t *table) prepareGame(ctx context.Context, path string, names []string, p *wire.PairingMessage) error {
 	j, err := OpenJournal(path, JournalIdentity{Venue: t.cfg.Venue, Table: t.cfg.Table, Game: t.cfg.Game}, t.log)
 	if err != nil {
 		return err
 	}
 	defer j.Close()
+	// The journal is whole from its start: an export of it (its game
+	// built from the kept config) works before the table reopens on it.
+	gameConfig, err := t.cfg.GameConfig()
+	if err != nil {
+		return err
+	}
+	if err := j.SetGameConfig(ctx, gameConfig); err != nil {
+		return err
+	}
 	if len(names) > 0 {
 		if err := j.SetPlayers(ctx, names); err != nil {
 			return err

@@ -186,3 +186,33 @@ func TestNextGameFromTheRefereesCommand(t *testing.T) {
 		t.Fatal("a fifth journal")
 	}
 }
+
+// The next game's journal is whole from its start: it keeps the game's
+// part of the config (an export builds the game from it) and the players
+// before the table reopens on it.
+func TestNextGameJournalKeepsItsConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := ParseConfig(filepath.Join(dir, "t1.yaml"), []byte("venue: v\ntable: t1\ngame: skirmish\ntags: tags.yaml\njournal_dir: games\n"+
+		"measure: {krok_mm: 30}\nskirmish:\n  template: centre\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "game-0002.db")
+	tb := &table{cfg: cfg, log: slog.New(slog.DiscardHandler)}
+	if err := tb.prepareGame(context.Background(), path, []string{"Ola", "Piotr"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	j, err := ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	want, _ := cfg.GameConfig()
+	got, ok, err := j.GameConfig(context.Background())
+	if err != nil || !ok || string(got) != string(want) {
+		t.Fatalf("kept config %q, %v, %v; want %q", got, ok, err, want)
+	}
+	if !strings.Contains(string(got), "template: centre") {
+		t.Fatalf("kept config %q lacks the game's section", got)
+	}
+}

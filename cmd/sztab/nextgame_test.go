@@ -63,6 +63,16 @@ func TestNextGameWithTypedPlayers(t *testing.T) {
 					answers <- ev.Event
 				}
 			}).Wait()
+			journals := make(chan string, 16)
+			c.Subscribe(topics.Status, 1, func(_ paho.Client, msg paho.Message) {
+				var st wire.StatusMessage
+				if json.Unmarshal(msg.Payload(), &st) == nil && st.Status == "online" && st.Head != nil {
+					select {
+					case journals <- st.Head.Journal:
+					default:
+					}
+				}
+			}).Wait()
 			c.Subscribe(topics.State, 1, func(_ paho.Client, msg paho.Message) {
 				select {
 				case states <- string(msg.Payload()):
@@ -83,6 +93,12 @@ func TestNextGameWithTypedPlayers(t *testing.T) {
 				}
 			}
 			waitState("game 1", func(string) bool { return true })
+			var first string
+			select {
+			case first = <-journals:
+			case <-time.After(20 * time.Second):
+				t.Fatal("no online status")
+			}
 			send := func(args ...string) wire.CommandResult {
 				t.Helper()
 				b, _ := json.Marshal(wire.Command{Name: companion.CmdNewGame, ID: "n" + time.Now().Format("150405.000000"), Args: args, Text: "the demo's game is left; Ola and Piotr play"})
@@ -106,6 +122,16 @@ func TestNextGameWithTypedPlayers(t *testing.T) {
 			}
 			if a := send(args...); !a.OK {
 				t.Fatalf("new_game: %+v", a)
+			}
+			// The table is on game 2 when its status names a new journal
+			// (a state's seq alone does not tell: game 1's notice of the
+			// next game can be its seq 1).
+			for end, j := time.After(20*time.Second), first; j == first; {
+				select {
+				case j = <-journals:
+				case <-end:
+					t.Fatal("no online status of the next game's journal")
+				}
 			}
 			waitState("game 2", func(s string) bool {
 				return strings.Contains(s, `"seq":1,`) && (!tc.named || strings.Contains(s, "Ola"))
