@@ -258,9 +258,7 @@ package() {
 	manpage "$arch" "$bin" | gzip -9n >"$st/usr/share/man/man1/sztab.1.gz"
 	if [ -f packaging/debian/lintian-overrides ]; then
 		install -d "$st/usr/share/lintian/overrides"
-		# (and the architecture's own: strings in one binary only)
-		cat packaging/debian/lintian-overrides $(ls packaging/debian/lintian-overrides."$arch" 2>/dev/null) >"$st/usr/share/lintian/overrides/sztab"
-		chmod 0644 "$st/usr/share/lintian/overrides/sztab"
+		install -m 0644 packaging/debian/lintian-overrides "$st/usr/share/lintian/overrides/sztab"
 	fi
 	install -m 0755 packaging/debian/postinst packaging/debian/postrm packaging/debian/prerm "$st/DEBIAN/"
 	(cd "$st" && find etc -type f | sort | sed 's|^|/|') >"$st/DEBIAN/conffiles"

@@ -2,7 +2,8 @@
 # Checks the Debian packages `make deb` built (build/deb/sztab_VERSION_*.deb):
 #
 #  1. lintian finds nothing (an override would be listed, with its reason,
-#     in packaging/debian/lintian-overrides);
+#     in packaging/debian/lintian-overrides) but bytes of the binary that
+#     read as a misspelt word and are no text of Sztab's (see below);
 #  2. the files they carry: the unit and udev rules are firmware-config's
 #     own, byte for byte; the unit passes `systemd-analyze verify` offline
 #     in the unpacked package (the udev rules' parser is
@@ -35,16 +36,38 @@ work=$(mktemp -d /tmp/sztab-test-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # 1. lintian
+# spelling-error-in-binary reads every string of the compiled binary: the Go
+# modules' strings and bytes that happen to spell a word ("nam", "aDDD"),
+# which come and go with every build and differ between amd64 and arm64, so
+# an override of them goes stale ("mismatched-override") at the next
+# change. Such a word passes when it is not Sztab's own text (not a word of
+# its tracked sources); a misspelling of Sztab's fails here, or is kept in
+# the overrides with its reason when it is meant (a Go name).
+not_ours() {
+	local word
+	word=$(sed -n 's/^[A-Z]: sztab[^:]*: \(mismatched-override \)\{0,1\}spelling-error-in-binary \([^ ]*\) .*/\2/p' <<<"$1")
+	[ -n "$word" ] && ! git grep -q -w -F -e "$word" -- . ':!packaging/debian/lintian-overrides' ':!scripts/test-deb.sh'
+}
 for deb in "$amd64" "$arm64"; do
 	echo "test-deb: lintian $deb"
-	# (lintian's own note that it runs as root is not about the package)
-	out=$(lintian --fail-on error,warning --display-level '>=pedantic' --tag-display-limit 0 "$deb" 2>&1 |
+	# (lintian's own note that it runs as root is not about the package;
+	# errors fail at once, and any other line it prints fails below)
+	out=$(lintian --fail-on error --display-level '>=pedantic' --tag-display-limit 0 "$deb" 2>&1 |
 		grep -v '^running with root privileges is not recommended!$'; exit "${PIPESTATUS[0]}") || {
 		echo "$out"
 		fail "lintian $deb"
 	}
-	if [ -n "$out" ]; then
-		echo "$out"
+	said=""
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		if not_ours "$line"; then
+			echo "test-deb: (not Sztab's text: bytes of the binary or a module's string) $line"
+		else
+			said+="$line"$'\n'
+		fi
+	done <<<"$out"
+	if [ -n "$said" ]; then
+		printf '%s' "$said"
 		fail "lintian said something about $deb"
 	fi
 done
