@@ -67,19 +67,33 @@ func enrolTable(t *testing.T, browser context.Context, spec companion.GameSpec) 
 	}
 	cfg := tabletest.DemoConfigEdited(t, dir, spec.Demo, false, "game: "+spec.ID+"\n", "game: "+spec.ID+"\nbox: ./nasze-pudelko\n")
 	r := tabletest.Start(t, cfg, spec)
+	ctx := refereePage(t, browser, r, "pl")
+	// The referee's page links to the enrolment page (docs/box.md, step 2).
+	err = chromedp.Do(ctx, chromedp.WaitVisible(`[data-testid=box-link]`), chromedp.Click(`[data-testid=box-link]`), chromedp.WaitVisible(`#save`))
+	if err != nil {
+		r.Stop(t)
+		t.Fatalf("opening the enrolment page from the referee's page: %v", err)
+	}
+	return r, pack, ctx
+}
+
+// refereePage signs in as the referee in a new tab and opens the
+// referee's page in lang, drawn (the game's state has come).
+func refereePage(t *testing.T, browser context.Context, r *tabletest.Running, lang string) context.Context {
+	t.Helper()
 	url := "http://" + r.D.DisplayAddr()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
-	err = chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000),
-		chromedp.Navigate(url+"/login?next=/referee/box"), chromedp.WaitVisible(`#user`),
+	err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000),
+		chromedp.Navigate(url+"/login?next=/referee"), chromedp.WaitVisible(`#user`),
 		chromedp.SendKeys(`#user`, "sedzia"), chromedp.SendKeys(`#password`, "sedzia"),
-		chromedp.Click(`#login`), chromedp.WaitReady(`body[data-page]`),
-		chromedp.Navigate(url+"/referee/box?lang=pl"), chromedp.WaitVisible(`#save`))
+		chromedp.Click(`#login`), chromedp.WaitReady(`body[data-page=referee]`),
+		chromedp.Navigate(url+"/referee?lang="+lang), chromedp.WaitVisible(`[data-testid=referee]`))
 	if err != nil {
 		r.Stop(t)
-		t.Fatalf("signing in and opening the enrolment page: %v", err)
+		t.Fatalf("signing in and opening the referee's page: %v", err)
 	}
-	return r, pack, ctx
+	return ctx
 }
 
 // saveEntry picks collection ci's entry ei on the page, sets its fields to
