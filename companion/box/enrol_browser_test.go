@@ -31,6 +31,19 @@ var update = flag.Bool("update", false, "rewrite the screenshots docs/box.md sho
 // boxGames are the games whose boxes are enrolled through the page.
 var boxGames = []companion.GameSpec{bitwagame.Spec, wotrushgame.Spec, maligame.Spec, west1920game.Spec}
 
+// walkGame is the game docs/box.md walks a club through, its example.
+var walkGame = maligame.Spec.ID
+
+// step is the picture of the walk-through's step name in docs/box.md
+// (docs/box/walk-<name>.png), taken of game walkGame's page: rewritten with
+// -update, else it must exist.
+func step(t *testing.T, ctx context.Context, game, name string) {
+	t.Helper()
+	if game == walkGame {
+		pagecheck.Thumbnail(t, ctx, filepath.Join("..", "..", "docs", "box", "walk-"+name+".png"), *update)
+	}
+}
+
 // enrolTable starts the game's demo table (no script) on a new pack made
 // as `sztab box init` makes it, with the files the page does not enrol
 // (boards, components) taken from the printed box, testdata/<game>: the
@@ -186,6 +199,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 					r.Stop(t)
 				}
 			})
+			step(t, ctx, spec.ID, "1-opened")
 			printed := printedValues(t, spec.ID)
 			cols := box.Collections(spec.ID)
 			if len(printed) != len(cols) {
@@ -216,6 +230,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 			if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`(document.querySelector("[data-testid=scanned]") || {}).textContent === "Na czytniku: `+uid+`"`)); err != nil {
 				t.Fatalf("the reader's scan never reached the page: %v", err)
 			}
+			step(t, ctx, spec.ID, "2-on-the-reader")
 			// A vehicle class is no card: the scan waits for the first card.
 			withTag, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector("#uid")`))
 			if err != nil {
@@ -246,6 +261,9 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 					if why := saveEntry(t, ctx, ci, ei, printed[ci][ei]); why != "" {
 						t.Fatalf("%s entry %d refused: %s", cols[ci].List, ei+1, why)
 					}
+					if ci == 0 && ei == 1 {
+						step(t, ctx, spec.ID, "3-saved") // a card the pack had assumed
+					}
 					if ci == biggest && ei == len(printed[ci])/2 {
 						pagecheck.Thumbnail(t, ctx, filepath.Join("..", "..", "docs", "box", "enrol-"+spec.ID+".png"), *update)
 					}
@@ -255,6 +273,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 			if err != nil || left != "0" {
 				t.Errorf("the page says %q left (%v), want 0", left, err)
 			}
+			step(t, ctx, spec.ID, "5-done")
 
 			// sztab box check: the pack passes with no card assumed.
 			p, err := box.Open(pack)
