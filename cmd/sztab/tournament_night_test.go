@@ -613,10 +613,10 @@ func tournamentNight(t *testing.T, brokers, refBroker string) string {
 			}
 		}
 	}
-	// Players know: a game on sample data (World of Tanks: Rush on its
-	// shipped assumed cards) signs so in its statement (v5), and the wall
-	// and the standings say so beside its result; the other game (the
-	// skirmish, whose data is its rulebook's) is not marked.
+	// Players know: a game on sample data (a table on its game's shipped
+	// assumed cards) signs so in its statement (v5), and the wall and the
+	// standings say so beside its result; the other game (whose data is
+	// its rulebook's) is not marked.
 	onSample := 0
 	for tb := range tables {
 		var m wire.ResultMessage
@@ -656,7 +656,7 @@ func tournamentNight(t *testing.T, brokers, refBroker string) string {
 		}
 	}
 	if onSample != 1 {
-		t.Errorf("%d tables signed their game as on sample data, want 1 (%s plays on the shipped assumed cards)", onSample, tables["t01"])
+		t.Errorf("%d tables signed their game as on sample data, want 1 (t01's %s plays on the shipped assumed cards)", onSample, tables["t01"])
 	}
 	w := venueWallAll(t, base)
 	for _, s := range w.Board.Standings {

@@ -1,12 +1,13 @@
 package box_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/sztab/sztab/companion/maligame"
+	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/internal/pagecheck"
 	"github.com/sztab/sztab/internal/tabletest"
 )
@@ -17,7 +18,7 @@ import (
 // box: says nothing of it.
 func TestRefereePageLinksToTheBoxPage(t *testing.T) {
 	browser := pagecheck.Browser(t)
-	spec := maligame.Spec
+	spec := boxGames[slices.IndexFunc(boxGames, func(s companion.GameSpec) bool { return s.ID == walkGame })]
 
 	r, _, _ := enrolTable(t, browser, spec) // reaches the page through the link, in Polish
 	for _, c := range []struct{ lang, link, title string }{
