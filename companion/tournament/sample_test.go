@@ -1,7 +1,10 @@
 package tournament
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
+	"slices"
 	"testing"
 
 	"github.com/sztab/sztab/companion/record"
@@ -70,6 +73,35 @@ func TestSampleDataResultIsMarked(t *testing.T) {
 		}
 	}
 	check("counted", 1)
+
+	// The exports say it too: the result's rows, and the players' games.
+	csvOf := func(what string) map[string]string {
+		var b bytes.Buffer
+		if err := f.tr.WriteCSV(&b, what); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil || len(rows) < 2 || rows[0][len(rows[0])-1] != "sample_data" {
+			t.Fatalf("%s.csv: %v, the last column %q, want sample_data", what, err, rows[0])
+		}
+		player := slices.Index(rows[0], "player")
+		out := map[string]string{}
+		for _, r := range rows[1:] {
+			out[r[player]] = r[len(r)-1]
+		}
+		return out
+	}
+	results, standings := csvOf("results"), csvOf("standings")
+	for _, p := range onSample.Players {
+		if results[p] != "true" || standings[p] != "1" {
+			t.Errorf("%s played on sample data: results.csv says %q, standings.csv %q; want true and 1", p, results[p], standings[p])
+		}
+	}
+	for _, p := range other.Players {
+		if results[p] != "" || standings[p] != "0" {
+			t.Errorf("%s did not play on sample data: results.csv says %q, standings.csv %q; want empty and 0", p, results[p], standings[p])
+		}
+	}
 	f.reopen()
 	check("after a reopening", 1)
 	if err := f.tr.Correct(ctx, 1, onSample.Table, []record.Seat{seat(1, record.Loss, 3), seat(2, record.Win, 12)}, "orga", "karta wyniku"); err != nil {
