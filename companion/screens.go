@@ -48,6 +48,7 @@ func (d *Daemon) startScreens() error {
 	}
 	if spec.Box != nil {
 		srv.Box = spec.Box(d.cfg, spec.Title)
+		srv.BoxLink = d.cfg.BoxPack() != ""
 	}
 	srv.Image = d.latestImage
 	srv.LoginFailed = d.metrics.loginFailed("screens")

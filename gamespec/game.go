@@ -202,7 +202,7 @@ type SampleDataer interface {
 }
 
 // SampleDataText is what the screens show of a game on sample data.
-var SampleDataText = rules.Text{PL: "dane przykładowe", EN: "sample data"}
+var SampleDataText = wire.SampleDataText
 
 // ReaderNamer is implemented by games whose readers and keypads belong to
 // a seat or a place of the game: ReaderName is the reader in the game's

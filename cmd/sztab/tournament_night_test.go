@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/record"
 	"github.com/sztab/sztab/companion/watch"
 	"github.com/sztab/sztab/companion/wire"
 	"github.com/sztab/sztab/internal/brokertest"
@@ -611,6 +613,61 @@ func tournamentNight(t *testing.T, brokers, refBroker string) string {
 			}
 		}
 	}
+	// Players know: a game on sample data (a table on its game's shipped
+	// assumed cards) signs so in its statement (v5), and the wall and the
+	// standings say so beside its result; the other game (whose data is
+	// its rulebook's) is not marked.
+	onSample := 0
+	for tb := range tables {
+		var m wire.ResultMessage
+		if err := json.Unmarshal(b.result(tb), &m); err != nil {
+			t.Fatalf("%s's result: %v", tb, err)
+		}
+		st, err := record.ParseStatement([]byte(m.Statement))
+		if err != nil {
+			t.Fatalf("%s's statement: %v", tb, err)
+		}
+		if st.SampleData != (b.state(tb).SampleData != nil) {
+			t.Errorf("%s: its statement says sample_data %v, its screens' state %v", tb, st.SampleData, b.state(tb).SampleData)
+		}
+		if !st.SampleData {
+			continue
+		}
+		onSample++
+		wait.Until(t, "the wall marks "+tb+"'s game and its players as on sample data", func() bool {
+			w := venueWallAll(t, base)
+			marked := 0
+			for _, s := range w.Board.Standings {
+				for _, name := range b.pairing(tb).Players {
+					if s.Name == name && s.SampleData != nil && *s.SampleData == wire.SampleDataText {
+						marked++
+					}
+				}
+			}
+			for _, wt := range w.Tables {
+				if wt.Table == tb && (wt.SampleData == nil || *wt.SampleData != wire.SampleDataText) {
+					return false
+				}
+			}
+			return marked == 2
+		})
+		if page := organiserPage(t, web, base); !strings.Contains(page, `data-testid="sample-data-1-`+tb+`">dane przykładowe / sample data<`) {
+			t.Errorf("the organiser's page does not mark %s's result as on sample data", tb)
+		}
+	}
+	if onSample != 1 {
+		t.Errorf("%d tables signed their game as on sample data, want 1 (t01's %s plays on the shipped assumed cards)", onSample, tables["t01"])
+	}
+	w := venueWallAll(t, base)
+	for _, s := range w.Board.Standings {
+		if s.SampleData != nil && !slices.Contains(b.pairing("t01").Players, s.Name) && !slices.Contains(b.pairing("t02").Players, s.Name) {
+			t.Errorf("the wall marks %s, who played no game on sample data", s.Name)
+		}
+	}
+	if page := organiserPage(t, web, base); strings.Count(page, "dane przykładowe / sample data") != onSample+2 {
+		t.Errorf("the organiser's page marks %d results and standings lines, want %d:\n%s", strings.Count(page, "dane przykładowe / sample data"), onSample+2, page)
+	}
+
 	if h := *b.state("t02").Headline; !strings.Contains(h.EN, b.pairing("t02").Players[0]+" wins") {
 		t.Errorf("t02's result %q does not name the referee's winner %s", h.EN, b.pairing("t02").Players[0])
 	}
@@ -671,6 +728,50 @@ func venueWall(t *testing.T, base string) map[string]hub.Table {
 	}
 	t.Fatalf("the wall's stream ended without the tables: %v", sc.Err())
 	return nil
+}
+
+// venueWallAll is the venue wall as its page gets it (the first message of
+// /stream that has the tables).
+func venueWallAll(t *testing.T, base string) hub.Wall {
+	t.Helper()
+	resp, err := http.Get(base + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var w hub.Wall
+		if err := json.Unmarshal([]byte(data), &w); err != nil || w.Tables == nil {
+			continue
+		}
+		if w.Board == nil {
+			w.Board = &hub.Board{}
+		}
+		return w
+	}
+	t.Fatalf("the wall's stream ended without the tables: %v", sc.Err())
+	return hub.Wall{}
+}
+
+// organiserPage is the organiser's page, signed in.
+func organiserPage(t *testing.T, web *http.Client, base string) string {
+	t.Helper()
+	resp, err := web.Get(base + "/organiser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the organiser's page: %s, %v", resp.Status, err)
+	}
+	return string(b)
 }
 
 // standingsCSV is each player's points in standings.csv.

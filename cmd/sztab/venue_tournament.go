@@ -86,7 +86,8 @@ func (a tournamentAdapter) View() venue.View {
 			if len(players) != len(t.Players) {
 				players = t.Players
 			}
-			vr.Tables = append(vr.Tables, venue.Pairing{Table: t.Table, Players: players, ID: t.Pairing, PlayerIDs: t.Players, State: t.State, Seats: t.Seats})
+			vr.Tables = append(vr.Tables, venue.Pairing{Table: t.Table, Players: players, ID: t.Pairing, PlayerIDs: t.Players, State: t.State, Seats: t.Seats,
+				SampleData: t.Signed != nil && t.Signed.SampleData})
 		}
 		for _, id := range r.Byes {
 			name := names[id]
@@ -98,7 +99,7 @@ func (a tournamentAdapter) View() venue.View {
 		v.Pairings = append(v.Pairings, vr)
 	}
 	for _, s := range tv.Standings {
-		vs := venue.Standing{Rank: s.Rank, Tie: s.Tied, Player: s.Name, Club: s.Club, Points: s.Points, Played: s.Played}
+		vs := venue.Standing{Rank: s.Rank, Tie: s.Tied, Player: s.Name, Club: s.Club, Points: s.Points, Played: s.Played, SampleData: s.SampleData}
 		if vs.Player == "" {
 			vs.Player = s.Player
 		}

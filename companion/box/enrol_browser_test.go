@@ -31,6 +31,19 @@ var update = flag.Bool("update", false, "rewrite the screenshots docs/box.md sho
 // boxGames are the games whose boxes are enrolled through the page.
 var boxGames = []companion.GameSpec{bitwagame.Spec, wotrushgame.Spec, maligame.Spec, west1920game.Spec}
 
+// walkGame is the game docs/box.md walks a club through, its example.
+var walkGame = maligame.Spec.ID
+
+// step is the picture of the walk-through's step name in docs/box.md
+// (docs/box/walk-<name>.png), taken of game walkGame's page: rewritten with
+// -update, else it must exist.
+func step(t *testing.T, ctx context.Context, game, name string) {
+	t.Helper()
+	if game == walkGame {
+		pagecheck.Thumbnail(t, ctx, filepath.Join("..", "..", "docs", "box", "walk-"+name+".png"), *update)
+	}
+}
+
 // enrolTable starts the game's demo table (no script) on a new pack made
 // as `sztab box init` makes it, with the files the page does not enrol
 // (boards, components) taken from the printed box, testdata/<game>: the
@@ -67,19 +80,33 @@ func enrolTable(t *testing.T, browser context.Context, spec companion.GameSpec) 
 	}
 	cfg := tabletest.DemoConfigEdited(t, dir, spec.Demo, false, "game: "+spec.ID+"\n", "game: "+spec.ID+"\nbox: ./nasze-pudelko\n")
 	r := tabletest.Start(t, cfg, spec)
+	ctx := refereePage(t, browser, r, "pl")
+	// The referee's page links to the enrolment page (docs/box.md, step 2).
+	err = chromedp.Do(ctx, chromedp.WaitVisible(`[data-testid=box-link]`), chromedp.Click(`[data-testid=box-link]`), chromedp.WaitVisible(`#save`))
+	if err != nil {
+		r.Stop(t)
+		t.Fatalf("opening the enrolment page from the referee's page: %v", err)
+	}
+	return r, pack, ctx
+}
+
+// refereePage signs in as the referee in a new tab and opens the
+// referee's page in lang, drawn (the game's state has come).
+func refereePage(t *testing.T, browser context.Context, r *tabletest.Running, lang string) context.Context {
+	t.Helper()
 	url := "http://" + r.D.DisplayAddr()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
-	err = chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000),
-		chromedp.Navigate(url+"/login?next=/referee/box"), chromedp.WaitVisible(`#user`),
+	err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000),
+		chromedp.Navigate(url+"/login?next=/referee"), chromedp.WaitVisible(`#user`),
 		chromedp.SendKeys(`#user`, "sedzia"), chromedp.SendKeys(`#password`, "sedzia"),
-		chromedp.Click(`#login`), chromedp.WaitReady(`body[data-page]`),
-		chromedp.Navigate(url+"/referee/box?lang=pl"), chromedp.WaitVisible(`#save`))
+		chromedp.Click(`#login`), chromedp.WaitReady(`body[data-page=referee]`),
+		chromedp.Navigate(url+"/referee?lang="+lang), chromedp.WaitVisible(`[data-testid=referee]`))
 	if err != nil {
 		r.Stop(t)
-		t.Fatalf("signing in and opening the enrolment page: %v", err)
+		t.Fatalf("signing in and opening the referee's page: %v", err)
 	}
-	return r, pack, ctx
+	return ctx
 }
 
 // saveEntry picks collection ci's entry ei on the page, sets its fields to
@@ -172,6 +199,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 					r.Stop(t)
 				}
 			})
+			step(t, ctx, spec.ID, "1-opened")
 			printed := printedValues(t, spec.ID)
 			cols := box.Collections(spec.ID)
 			if len(printed) != len(cols) {
@@ -202,6 +230,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 			if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`(document.querySelector("[data-testid=scanned]") || {}).textContent === "Na czytniku: `+uid+`"`)); err != nil {
 				t.Fatalf("the reader's scan never reached the page: %v", err)
 			}
+			step(t, ctx, spec.ID, "2-on-the-reader")
 			// A vehicle class is no card: the scan waits for the first card.
 			withTag, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!!document.querySelector("#uid")`))
 			if err != nil {
@@ -232,6 +261,9 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 					if why := saveEntry(t, ctx, ci, ei, printed[ci][ei]); why != "" {
 						t.Fatalf("%s entry %d refused: %s", cols[ci].List, ei+1, why)
 					}
+					if ci == 0 && ei == 1 {
+						step(t, ctx, spec.ID, "3-saved") // a card the pack had assumed
+					}
 					if ci == biggest && ei == len(printed[ci])/2 {
 						pagecheck.Thumbnail(t, ctx, filepath.Join("..", "..", "docs", "box", "enrol-"+spec.ID+".png"), *update)
 					}
@@ -241,6 +273,7 @@ func TestEnrolAWholeBoxThroughThePage(t *testing.T) {
 			if err != nil || left != "0" {
 				t.Errorf("the page says %q left (%v), want 0", left, err)
 			}
+			step(t, ctx, spec.ID, "5-done")
 
 			// sztab box check: the pack passes with no card assumed.
 			p, err := box.Open(pack)

@@ -90,6 +90,7 @@ func TestEnrolmentPageRefusesEachKindOfMistake(t *testing.T) {
 					if !strings.HasPrefix(why, "Odrzucone, karta nie zapisana: ") || !strings.Contains(why, m.want) {
 						t.Errorf("the page says %q, want the refusal with %q", why, m.want)
 					}
+					step(t, ctx, g.spec.ID, "4-refused")
 					if after := snapshot(t, pack); !equalFiles(files, after) {
 						t.Errorf("a refused entry changed the pack's files")
 					}

@@ -58,6 +58,10 @@ type Server struct {
 	// Box is the referee's enrolment page of the table's box pack, served
 	// under /referee/box for the referee only (nil: the game has none).
 	Box http.Handler
+	// BoxLink says the table's config names a box pack (box:): the
+	// referee's page then links to Box's page; otherwise it says nothing
+	// of it.
+	BoxLink bool
 	// Image returns the latest annotated table image (JPEG), if any.
 	Image func() ([]byte, bool)
 	Log   *slog.Logger
@@ -183,7 +187,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <title>Sztab</title>
 <link rel="stylesheet" href="/static/sztab.css">
 </head>
-<body data-page="{{.Page}}" data-audience="{{.Audience}}">
+<body data-page="{{.Page}}" data-audience="{{.Audience}}"{{with .Box}} data-box="{{.}}"{{end}}>
 <div id="app"><p class="boot">Sztab…</p></div>
 <script src="/static/panels.js"></script>
 <script src="/static/newgame.js"></script>
@@ -215,7 +219,11 @@ func (s *Server) page(name string, a Audience) http.HandlerFunc {
 		if s.Panel != nil {
 			game = s.Game
 		}
-		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a), "Game": game})
+		box := ""
+		if name == "referee" && s.Box != nil && s.BoxLink {
+			box = "/referee/box"
+		}
+		pageTmpl.Execute(w, map[string]string{"Page": name, "Audience": string(a), "Game": game, "Box": box})
 	}
 }
 

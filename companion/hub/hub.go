@@ -124,6 +124,9 @@ type Standing struct {
 	Club   string  `json:"club,omitempty"`
 	Points float64 `json:"points"`
 	Played int     `json:"played"`
+	// SampleData is set when a game the player's points count ran on
+	// sample data (wire.SampleDataText): the wall says so beside them.
+	SampleData *rules.Text `json:"sample_data,omitempty"`
 }
 
 // DefaultMaxConns is the wall's default connection cap (Options.MaxConns).
@@ -140,6 +143,10 @@ type Table struct {
 	Headline *rules.Text `json:"headline,omitempty"`
 	// Finished says the table's game is over: its headline is the result.
 	Finished bool `json:"finished,omitempty"`
+	// SampleData is set when the table's game runs on sample data (its
+	// state's wire.StateMessage.SampleData): the wall says so beside its
+	// headline.
+	SampleData *rules.Text `json:"sample_data,omitempty"`
 	// Updated is when the hub last heard the table's state (a live copy of
 	// the state it shows included) or status.
 	Updated time.Time `json:"updated"`
@@ -582,7 +589,7 @@ func (h *Hub) apply(topic string, payload []byte) {
 			h.opts.Log.Warn("hub: unreadable state", "table", table, "err", err)
 			return
 		}
-		t.Seq, t.Headline, t.Finished, t.run = s.Seq, s.Headline, s.Finished, s.Instance
+		t.Seq, t.Headline, t.Finished, t.SampleData, t.run = s.Seq, s.Headline, s.Finished, s.SampleData, s.Instance
 		if s.Game != "" {
 			t.Game = s.Game
 		}

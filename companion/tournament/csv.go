@@ -13,16 +13,19 @@ import (
 
 // The CSV files (RFC 4180, encoding/csv, a header line first).
 //
-// "standings": rank,tied,player,name,club,points,score,sos,played,wins,draws,losses,byes,head_to_head
+// "standings": rank,tied,player,name,club,points,score,sos,played,wins,draws,losses,byes,head_to_head,sample_data
 // (head_to_head empty where the tie-break was not needed)
-// (tied is "=" when the rank is shared).
+// (tied is "=" when the rank is shared; sample_data counts the player's
+// games played on sample data, Standing.SampleData).
 //
 // "pairings": round,table,seat,player,name — one row per seat; a bye is
 // table "bye" with seat empty.
 //
-// "results": round,table,state,seat,player,name,outcome,score,points —
+// "results": round,table,state,seat,player,name,outcome,score,points,sample_data —
 // one row per seat; state is awaiting/signed/corrected/refused (outcome,
-// score and points empty unless counted), "bye" for a bye.
+// score and points empty unless counted), "bye" for a bye; sample_data is
+// "true" when the table signed its game as played on sample data
+// (Result.SampleData), else empty.
 //
 // Errors name the line and the column (the field's number and name), or
 // for a CSV syntax error the line and character.
@@ -31,9 +34,9 @@ import (
 // required (by header name, any order); round, if there, must be the round
 // imported; other columns (name) are ignored.
 var csvColumns = map[string][]string{
-	"standings": {"rank", "tied", "player", "name", "club", "points", "score", "sos", "played", "wins", "draws", "losses", "byes", "head_to_head"},
+	"standings": {"rank", "tied", "player", "name", "club", "points", "score", "sos", "played", "wins", "draws", "losses", "byes", "head_to_head", "sample_data"},
 	"pairings":  {"round", "table", "seat", "player", "name"},
-	"results":   {"round", "table", "state", "seat", "player", "name", "outcome", "score", "points"},
+	"results":   {"round", "table", "state", "seat", "player", "name", "outcome", "score", "points", "sample_data"},
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -63,7 +66,7 @@ func (t *Tournament) WriteCSV(w io.Writer, what string) error {
 				h2h = num(*s.HeadToHead)
 			}
 			cw.Write([]string{strconv.Itoa(s.Rank), tied, s.Player, s.Name, s.Club, num(s.Points), strconv.Itoa(s.Score), num(s.SOS),
-				strconv.Itoa(s.Played), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses), strconv.Itoa(s.Byes), h2h})
+				strconv.Itoa(s.Played), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses), strconv.Itoa(s.Byes), h2h, strconv.Itoa(s.SampleData)})
 		}
 	case "pairings":
 		for _, r := range v.Paired {
@@ -82,7 +85,10 @@ func (t *Tournament) WriteCSV(w io.Writer, what string) error {
 			rn := strconv.Itoa(r.Number)
 			for _, tv := range r.Results {
 				for i, id := range tv.Players {
-					row := []string{rn, tv.Table, tv.State, strconv.Itoa(i + 1), id, names[id], "", "", ""}
+					row := []string{rn, tv.Table, tv.State, strconv.Itoa(i + 1), id, names[id], "", "", "", ""}
+					if tv.Signed != nil && tv.Signed.SampleData {
+						row[9] = "true"
+					}
 					for _, s := range tv.Seats {
 						if s.Seat == i+1 {
 							row[6], row[7], row[8] = s.Outcome, strconv.Itoa(s.Score), num(t.cfg.points(s.Outcome, s.Score))
@@ -92,7 +98,7 @@ func (t *Tournament) WriteCSV(w io.Writer, what string) error {
 				}
 			}
 			for _, id := range r.Byes {
-				cw.Write([]string{rn, ByeTable, "bye", "", id, names[id], v.Bye.Outcome, strconv.Itoa(v.Bye.Score), num(t.cfg.points(v.Bye.Outcome, v.Bye.Score))})
+				cw.Write([]string{rn, ByeTable, "bye", "", id, names[id], v.Bye.Outcome, strconv.Itoa(v.Bye.Score), num(t.cfg.points(v.Bye.Outcome, v.Bye.Score)), ""})
 			}
 		}
 	}

@@ -186,7 +186,7 @@ func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal
 	if tr := at.results[table]; tr != nil && (tr.signed != nil || tr.corrected != nil) {
 		return Result{}, refuse("table %s already has a result for round %d; a different one is not taken (the organiser corrects results)", table, at.Number)
 	}
-	return Result{Round: at.Number, Table: table, Players: slices.Clone(p.Players), Seats: st.Seats, Text: st.Result, Key: fp, FinalHash: st.FinalHash, Pairing: st.Pairing}, nil
+	return Result{Round: at.Number, Table: table, Players: slices.Clone(p.Players), Seats: st.Seats, Text: st.Result, Key: fp, FinalHash: st.FinalHash, Pairing: st.Pairing, SampleData: st.SampleData}, nil
 }
 
 // issued is the round and the pairing this tournament issued with id.

@@ -29,6 +29,10 @@ type Standing struct {
 	// HeadToHead is the tie-break's value when it was needed: the points
 	// taken from the players tied with this one (nil: not needed).
 	HeadToHead *float64 `json:"head_to_head,omitempty"`
+	// SampleData counts the player's counted games that ran on sample
+	// data (Result.SampleData; a corrected result keeps what its table
+	// signed of it).
+	SampleData int `json:"sample_data,omitempty"`
 }
 
 // TieBreak is the player's value of a tie-break (TieBreakNames), 0 for
@@ -53,6 +57,8 @@ func (s Standing) TieBreak(name string) float64 {
 type game struct {
 	players []string
 	seats   []record.Seat
+	// sample: the game ran on sample data.
+	sample bool
 }
 
 // points is what an outcome or score is worth.
@@ -101,6 +107,9 @@ func standings(cfg *Config, players []Player, games []game, byes []string) []Sta
 			p := g.players[seat.Seat-1]
 			s := &st[idx[p]]
 			s.Played++
+			if g.sample {
+				s.SampleData++
+			}
 			count(s, seat.Outcome, seat.Score)
 			for _, q := range g.players {
 				if q != p {

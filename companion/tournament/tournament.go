@@ -52,9 +52,12 @@ type Result struct {
 	Key string `json:"key"`
 	// Pairing is the id of the pairing the result was signed for
 	// (record.Statement v4).
-	Pairing   string    `json:"pairing,omitempty"`
-	FinalHash string    `json:"final_hash"`
-	At        time.Time `json:"at"`
+	Pairing   string `json:"pairing,omitempty"`
+	FinalHash string `json:"final_hash"`
+	// SampleData: the game ran on data its rulebook does not print
+	// (the statement's sample_data, record.Statement v5).
+	SampleData bool      `json:"sample_data,omitempty"`
+	At         time.Time `json:"at"`
 	// Duplicate: the same result was already accepted; nothing changed.
 	Duplicate bool `json:"duplicate,omitempty"`
 }
@@ -655,8 +658,9 @@ func (t *Tournament) standings() []Standing {
 	for _, r := range t.rounds {
 		byes = append(byes, r.Byes...)
 		for _, p := range r.Tables {
-			if seats := r.results[p.Table].counted(); seats != nil {
-				games = append(games, game{players: p.Players, seats: seats})
+			tr := r.results[p.Table]
+			if seats := tr.counted(); seats != nil {
+				games = append(games, game{players: p.Players, seats: seats, sample: tr.signed != nil && tr.signed.SampleData})
 			}
 		}
 	}

@@ -2,8 +2,10 @@ package venue
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,11 +71,21 @@ func TestBrowserOrganiserAndWall(t *testing.T) {
 	waitFor(`(document.querySelector("[data-testid=clock]")||{}).textContent.indexOf("runda 1") === 0`)
 
 	pub := publisher(t, broker)
-	pub(wire.TopicsFor("demo", "stol-1").Result, resultMessage(tv.keys["stol-1"], "demo", "stol-1", win(1, 30), loss(2, 12)))
+	// stol-1 played on sample data: its signed statement says so (v5).
+	pub(wire.TopicsFor("demo", "stol-1").Result, sampleResult(tv.keys["stol-1"], "demo", "stol-1", win(1, 30), loss(2, 12)))
 	pub(wire.TopicsFor("demo", "stol-2").Result, resultMessage(tv.keys["stol-2"], "demo", "stol-2", draw(1, 20), draw(2, 20)))
 	until(t, "both results counted", func() bool { return points(tv.tour.View()) == "Ania=1 Celina=0.5 Darek=0.5 Bartek=0" })
 	do(chromedp.Navigate(tv.base + "/organiser"))
 	waitFor(`document.querySelector("[data-testid=state-1-stol-2]").textContent === "signed"`)
+	// The result on sample data is marked, in both languages, beside it
+	// and beside its players' games in the standings; the other is not.
+	if got := text(`[data-testid=sample-data-1-stol-1]`); got != "dane przykładowe / sample data" {
+		t.Errorf("the organiser's page marks stol-1's result %q, want %q", got, "dane przykładowe / sample data")
+	}
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[document.querySelectorAll("[data-testid=sample-data-1-stol-2]").length,
+		document.querySelectorAll("[data-testid=standings] [data-testid=standing-sample-data]").length]`)); err != nil || n[0] != 0 || n[1] != 2 {
+		t.Errorf("the organiser's page: stol-2 marked %v times, standings lines marked %v (%v); want 0 and 2 (Ania, Bartek)", n[0], n[1], err)
+	}
 
 	// The draw at stol-2 was a win for Celina: corrected with the reason.
 	form := `[data-testid=correct-1-stol-2] `
@@ -99,6 +111,34 @@ func TestBrowserOrganiserAndWall(t *testing.T) {
 	do(chromedp.Navigate(tv.base + "/organiser/print"))
 	waitFor(`document.querySelector("[data-testid=print-standings]").textContent.indexOf("Celina") >= 0 &&
 		document.querySelector("[data-testid=print-pairings]") !== null`)
+
+	// The wall: each table's game on sample data, as its state says, and
+	// the standings' players whose points count a game on sample data are
+	// marked, in the wall's language.
+	state := func(table string, sample bool) []byte {
+		m := map[string]any{"venue": "demo", "table": table, "game": "skirmish", "seq": 9, "finished": true,
+			"headline": map[string]string{"pl": "koniec", "en": "over"}}
+		if sample {
+			m["sample_data"] = wire.SampleDataText
+		}
+		b, _ := json.Marshal(m)
+		return b
+	}
+	pub(wire.TopicsFor("demo", "stol-1").State, state("stol-1", true))
+	pub(wire.TopicsFor("demo", "stol-2").State, state("stol-2", false))
+	for _, l := range []struct{ lang, mark string }{{"en", "sample data"}, {"pl", "dane przykładowe"}} {
+		do(chromedp.Navigate(tv.base + "/?lang=" + l.lang))
+		waitFor(`!!document.querySelector("[data-testid=headline-stol-2]") && document.querySelectorAll("[data-testid=standings] [data-testid=standing-sample-data]").length === 2`)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[(document.querySelector("[data-testid=sample-data-stol-1]") || {}).textContent || "",
+			String(document.querySelectorAll("[data-testid=sample-data-stol-2]").length),
+			Array.prototype.map.call(document.querySelectorAll("[data-testid=standing]"), function (r) { return r.querySelector("[data-testid=standing-sample-data]") ? r.querySelector(".name").textContent : ""; }).filter(Boolean).sort().join("; ")]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{l.mark, "0", "Ania · " + l.mark + "; Bartek · " + l.mark}; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: the wall marks stol-1 %q, stol-2 %s times, the standings %q; want %q", l.lang, got[0], got[1], got[2], want)
+		}
+	}
 
 	// The wall: standings (a tie shown as such) and the clock counting down.
 	do(chromedp.Navigate(tv.base + "/"))

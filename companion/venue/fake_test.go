@@ -156,7 +156,7 @@ func (f *fakeTournament) SubmitResult(ctx context.Context, table string, m wire.
 		}
 		return f.refuse(table, r.Number, "a different result for a table already reported")
 	}
-	p.Seats, p.State = s.Seats, "signed"
+	p.Seats, p.State, p.SampleData = s.Seats, "signed", s.SampleData
 	f.note("table "+table, fmt.Sprintf("round %d result", r.Number), "")
 	return nil
 }
@@ -216,19 +216,22 @@ func (f *fakeTournament) WriteCSV(w io.Writer, what string) error {
 }
 
 func (f *fakeTournament) standings() []Standing {
-	pts, played := map[string]float64{}, map[string]int{}
+	pts, played, sample := map[string]float64{}, map[string]int{}, map[string]int{}
 	for _, r := range f.pairings {
 		for _, p := range r.Tables {
 			for _, s := range p.Seats {
 				name := p.Players[s.Seat-1]
 				played[name]++
+				if p.SampleData {
+					sample[name]++
+				}
 				pts[name] += map[string]float64{record.Win: 1, record.Draw: 0.5}[s.Outcome]
 			}
 		}
 	}
 	out := []Standing{}
 	for _, name := range f.players {
-		out = append(out, Standing{Player: name, Points: pts[name], Played: played[name]})
+		out = append(out, Standing{Player: name, Points: pts[name], Played: played[name], SampleData: sample[name]})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Points > out[j].Points })
 	for i := range out {

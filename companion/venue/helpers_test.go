@@ -116,8 +116,20 @@ func newKey(t testing.TB) tableKey {
 // resultMessage is a table's signed result: seat 1 and 2's outcomes and
 // scores, as the table publishes it once its game is over.
 func resultMessage(k tableKey, venue, table string, seats ...record.Seat) []byte {
-	s := record.Statement{Identity: record.Identity{Venue: venue, Table: table, Game: "skirmish"}, FinalSeq: 42,
-		FinalHash: strings.Repeat("ab", 32), Finished: true, Result: record.Text{PL: "koniec", EN: "over"}, Seats: seats}
+	return signedResult(k, record.Statement{Identity: record.Identity{Venue: venue, Table: table, Game: "skirmish"}, FinalSeq: 42,
+		FinalHash: strings.Repeat("ab", 32), Finished: true, Result: record.Text{PL: "koniec", EN: "over"}, Seats: seats})
+}
+
+// sampleResult is resultMessage of a game played on sample data (a v5
+// statement, sample_data: true, as a table on the shipped assumed data
+// signs it).
+func sampleResult(k tableKey, venue, table string, seats ...record.Seat) []byte {
+	return signedResult(k, record.Statement{Identity: record.Identity{Venue: venue, Table: table, Game: "skirmish"}, FinalSeq: 42,
+		FinalHash: strings.Repeat("ab", 32), Finished: true, Result: record.Text{PL: "koniec", EN: "over"}, Seats: seats, SampleData: true})
+}
+
+// signedResult is the result message of s signed with k.
+func signedResult(k tableKey, s record.Statement) []byte {
 	m := wire.ResultMessage{Statement: string(s.Marshal()), Signature: string(record.Sign(s, k.priv)), Key: record.Fingerprint(k.pub)}
 	b, _ := json.Marshal(m)
 	return b

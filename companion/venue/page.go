@@ -13,6 +13,7 @@ import (
 
 	"github.com/sztab/sztab/companion/display"
 	"github.com/sztab/sztab/companion/hub"
+	"github.com/sztab/sztab/companion/wire"
 )
 
 // The organiser's pages, beside the wall on its listener (and so with the
@@ -306,6 +307,8 @@ var funcs = template.FuncMap{
 		return &rs[len(rs)-1]
 	},
 	"join": strings.Join,
+	// sample is how a result on sample data is marked.
+	"sample": func() string { return wire.SampleDataText.PL + " / " + wire.SampleDataText.EN },
 	"seat": func(p Pairing, n int) string {
 		for _, s := range p.Seats {
 			if s.Seat == n {
@@ -369,7 +372,7 @@ main.org td input[type=number] { width: 4.5em; }
 <tr data-testid="result-{{$r.Number}}-{{$p.Table}}"><td>{{$p.Table}}</td>
 <td>{{if $t.Table}}{{$t.Status}}{{if $t.Conflict}} <strong class="warn">uwaga: dwa stoły / claimed twice</strong>{{end}}{{with $t.Headline}} · {{.PL}}{{end}}{{else}}—{{end}}</td>
 <td>{{join $p.Players " – "}}{{if $p.Bye}} (pauza / bye){{end}}</td>
-<td class="state-{{$p.State}}" data-testid="state-{{$r.Number}}-{{$p.Table}}">{{$p.State}}</td>
+<td><span class="state-{{$p.State}}" data-testid="state-{{$r.Number}}-{{$p.Table}}">{{$p.State}}</span>{{if $p.SampleData}}<div class="warn" data-testid="sample-data-{{$r.Number}}-{{$p.Table}}">{{sample}}</div>{{end}}</td>
 <td>{{range $n := $d.Seats}}{{with seat $p $n}}<div>{{$n}}: {{.}}</div>{{end}}{{end}}</td>
 <td>{{if not $p.Bye}}<form method="post" action="/organiser/correct" data-testid="correct-{{$r.Number}}-{{$p.Table}}">
 <input type="hidden" name="round" value="{{$r.Number}}"><input type="hidden" name="table" value="{{$p.Table}}">
@@ -382,7 +385,7 @@ main.org td input[type=number] { width: 4.5em; }
 
 <section><h2>Klasyfikacja / standings</h2>
 <table class="grid" data-testid="standings"><thead><tr><th>#</th><th>Gracz / player</th><th>Klub / club</th><th>Pkt / points</th><th>Gry / games</th><th>Dogrywki / tie-breaks</th></tr></thead><tbody>
-{{range .Standings}}<tr><td>{{if .Tie}}={{end}}{{.Rank}}</td><td>{{.Player}}</td><td>{{.Club}}</td><td>{{.Points}}</td><td>{{.Played}}</td>
+{{range .Standings}}<tr><td>{{if .Tie}}={{end}}{{.Rank}}</td><td>{{.Player}}</td><td>{{.Club}}</td><td>{{.Points}}</td><td>{{.Played}}{{with .SampleData}} <span class="warn" data-testid="standing-sample-data">({{.}}: {{sample}})</span>{{end}}</td>
 <td>{{range .TieBreaks}}{{.Name}} {{.Value}} {{end}}</td></tr>{{end}}
 </tbody></table></section>
 
@@ -428,7 +431,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.2em; }
 <h1>{{.Name}}</h1><p>{{.Venue}} · {{.Game}} · runda / round {{.Round}}{{if .Rounds}} / {{.Rounds}}{{end}}</p>
 <section><h2>Klasyfikacja / standings</h2>
 <table data-testid="print-standings"><thead><tr><th>#</th><th>Gracz / player</th><th>Klub / club</th><th>Pkt / points</th><th>Gry / games</th><th>Dogrywki / tie-breaks</th></tr></thead><tbody>
-{{range .Standings}}<tr><td>{{if .Tie}}={{end}}{{.Rank}}</td><td>{{.Player}}</td><td>{{.Club}}</td><td class="num">{{.Points}}</td><td class="num">{{.Played}}</td><td>{{range .TieBreaks}}{{.Name}} {{.Value}} {{end}}</td></tr>{{end}}
+{{range .Standings}}<tr><td>{{if .Tie}}={{end}}{{.Rank}}</td><td>{{.Player}}</td><td>{{.Club}}</td><td class="num">{{.Points}}</td><td class="num">{{.Played}}{{with .SampleData}} ({{.}}: {{sample}}){{end}}</td><td>{{range .TieBreaks}}{{.Name}} {{.Value}} {{end}}</td></tr>{{end}}
 </tbody></table></section>
 {{with last .Pairings}}<section><h2>Kojarzenia rundy / pairings of round {{.Number}}</h2>
 <table data-testid="print-pairings"><thead><tr><th>Stół / table</th><th>Gracze / players (miejsce 1 pierwsze / seat 1 first)</th></tr></thead><tbody>

@@ -102,6 +102,9 @@ type Pairing struct {
 	Bye       bool          `json:"bye,omitempty"`
 	State     string        `json:"state"`
 	Seats     []record.Seat `json:"seats,omitempty"`
+	// SampleData: the table signed its result as a game on sample data
+	// (record.Statement v5): the pages mark it (wire.SampleDataText).
+	SampleData bool `json:"sample_data,omitempty"`
 }
 
 // Standing is one player's line in the standings.
@@ -113,6 +116,8 @@ type Standing struct {
 	Points    float64    `json:"points"`
 	Played    int        `json:"played"`
 	TieBreaks []TieBreak `json:"tie_breaks,omitempty"`
+	// SampleData counts the player's counted games played on sample data.
+	SampleData int `json:"sample_data,omitempty"`
 }
 
 // TieBreak is one tie-break's value for a player.
@@ -391,7 +396,12 @@ func (v *Venue) refreshLocked() {
 		b.Clock = &hub.Clock{Round: vw.Clock.Round, Start: vw.Clock.Start, Minutes: vw.Clock.Minutes}
 	}
 	for _, s := range vw.Standings {
-		b.Standings = append(b.Standings, hub.Standing{Rank: s.Rank, Tie: s.Tie, Name: s.Player, Club: s.Club, Points: s.Points, Played: s.Played})
+		st := hub.Standing{Rank: s.Rank, Tie: s.Tie, Name: s.Player, Club: s.Club, Points: s.Points, Played: s.Played}
+		if s.SampleData > 0 {
+			text := wire.SampleDataText
+			st.SampleData = &text
+		}
+		b.Standings = append(b.Standings, st)
 	}
 	v.hub.SetBoard(b)
 	v.wantPairings(vw)

@@ -370,3 +370,8 @@ type Meta struct {
 	// (the function Attention): the pages mark those events in their log.
 	Attention []string `json:"attention,omitempty"`
 }
+
+// SampleDataText is how a game on sample data is marked wherever it is
+// shown: the table's screens (StateMessage.SampleData), the venue's wall
+// and standings, the organiser's pages.
+var SampleDataText = rules.Text{PL: "dane przykładowe", EN: "sample data"}

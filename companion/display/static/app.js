@@ -105,6 +105,9 @@
       node = el("div", { class: "panel-body" }, page !== "hub" && msg.record ? panels.record(msg, ctx) : null, node,
         page === "referee" ? panels.referee(msg, ctx) : null,
         page === "referee" && panels.newGame ? panels.newGame(msg, ctx) : null,
+        // The table's config names a box pack (box:): its enrolment page.
+        page === "referee" && body.dataset.box ? el("p", { class: "box-link" }, el("a", { href: body.dataset.box + "?lang=" + lang, "data-testid": "box-link",
+          text: say("Zapis pudełka klubu: karty i plansze →", "Enrol the club's box: cards and boards →") })) : null,
         page === "player" ? panels.player(msg, ctx) : null);
       panel.replaceChildren(node);
       body.dataset.seq = String(msg.seq || 0);

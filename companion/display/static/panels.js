@@ -229,6 +229,7 @@ window.SztabPanels = (function () {
         ctx.el("div", { "data-testid": "status-" + tb.table, text: (tb.finished ? ctx.say("koniec gry", "game over") : online ? ctx.say("gra trwa", "online") : ctx.say("offline", "offline")) + (tb.game ? " · " + tb.game : "") }),
         tb.conflict ? ctx.el("div", { class: "warn", "data-testid": "conflict-" + tb.table, text: ctx.say("Uwaga: dwa stoły podają ten sam identyfikator", "Warning: two tables claim this id") }) : null,
         tb.headline ? ctx.el("div", { class: "result", "data-testid": "headline-" + tb.table, text: ctx.t(tb.headline) }) : null,
+        tb.sample_data ? ctx.el("div", { class: "warn", "data-testid": "sample-data-" + tb.table, text: ctx.t(tb.sample_data) }) : null,
         tb.seq ? ctx.el("div", { class: "meta", text: "seq " + tb.seq }) : null,
         tb.screen ? ctx.el("a", { href: tb.screen, text: ctx.say("ekran stołu →", "table screen →") }) : null);
     });
@@ -243,7 +244,8 @@ window.SztabPanels = (function () {
     var rows = st.slice(sp.from, sp.to).map(function (s) {
       return ctx.el("tr", { "data-testid": "standing" },
         ctx.el("td", { class: "rank", text: (s.tie ? "=" : "") + s.rank }),
-        ctx.el("td", { class: "name" }, s.name, s.club ? ctx.el("span", { class: "club", text: " " + s.club }) : null),
+        ctx.el("td", { class: "name" }, s.name, s.club ? ctx.el("span", { class: "club", text: " " + s.club }) : null,
+          s.sample_data ? ctx.el("span", { class: "warn", "data-testid": "standing-sample-data", text: " · " + ctx.t(s.sample_data) }) : null),
         ctx.el("td", { class: "num", text: String(s.points) }),
         ctx.el("td", { class: "num dim", text: String(s.played) }));
     });
