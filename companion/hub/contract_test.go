@@ -63,6 +63,12 @@ func TestHubOtherContract(t *testing.T) {
 	if w := h.Wall(); len(w.Tables) != 1 || w.Tables[0].Table != "stol-1" {
 		t.Errorf("the wall: %+v, want stol-1 alone", w.Tables)
 	}
+	// The wall says it, in Polish and English.
+	u := h.Wall().Unreadable
+	if len(u) != 1 || u[0].Table != "stol-2" || u[0].Version != "v2" ||
+		!strings.Contains(u[0].Text.EN, want) || !strings.Contains(u[0].Text.PL, "potrzebne wydanie sztab, które zna v2") {
+		t.Errorf("the wall's unreadable tables: %+v, want stol-2's v2 in Polish and English", u)
+	}
 	// Said again, it is not logged again.
 	if tok := pub.Publish(newer, 1, true, `{"status":"online"}`); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
