@@ -690,3 +690,70 @@ func logLine(logs string, parts ...string) bool {
 	}
 	return false
 }
+
+// A venue of a newer contract pairs this version's table (the release's
+// pairing, published under sztab/v2/…): the table does not take it, and
+// says why, with the release that reads it, in its log and to the referee
+// (referee/events), in Polish and English.
+func TestWireNewerVenueRefusedByTable(t *testing.T) {
+	dir := filepath.Join(releasesDir, wireReleases(t)[0], "wire")
+	var pairing wireLine
+	for _, m := range readTranscript(t, filepath.Join(dir, wireVenueFile)) {
+		if m.Topic == wire.TopicsFor(wireVenue, wireTable(0)).Pairing {
+			pairing = m
+			break
+		}
+	}
+	broker := brokertest.StartMosquitto(t, "allow_anonymous true")
+	var logs logbuf.Buffer
+	cfg, stop := wireDaemon(t, 0, broker.URL(), "", false, nil, &logs)
+	topics := wire.TopicsFor(wireVenue, wireTable(0))
+	c := wireClient(t, broker.URL(), "referee")
+	var mu sync.Mutex
+	var told []wire.EventMessage
+	if tok := c.Subscribe(topics.RefereeEvents, 1, func(_ paho.Client, m paho.Message) {
+		var ev wire.EventMessage
+		if json.Unmarshal(m.Payload(), &ev) == nil {
+			mu.Lock()
+			told = append(told, ev)
+			mu.Unlock()
+		}
+	}); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	newer := strings.Replace(pairing.Topic, "sztab/"+wire.Version+"/", "sztab/v2/", 1)
+	wirePublish(t, c, wireLine{Topic: newer, Retained: true, Payload: pairing.Payload})
+	en := newer + " is in the wire contract v2; this sztab speaks " + wire.Version + ": a sztab release that speaks v2 is needed to read it"
+	pl := "wiadomość " + newer + " jest w protokole v2; ten sztab zna " + wire.Version + ": potrzebne wydanie sztab, które zna v2"
+	var ev struct {
+		Type  string `json:"type"`
+		Topic string `json:"topic"`
+		Text  struct{ PL, EN string }
+	}
+	wait.Until(t, "the referee told of the newer pairing", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range told {
+			b, _ := json.Marshal(m.Event)
+			if json.Unmarshal(b, &ev) == nil && ev.Type == string(wire.NoticeOtherContract) {
+				return true
+			}
+		}
+		return false
+	})
+	if ev.Topic != newer || !strings.HasPrefix(ev.Text.EN, en) || ev.Text.PL != pl {
+		t.Errorf("the referee's notice: %+v, want %q / %q", ev, pl, en)
+	}
+	if !logLine(logs.String(), "a wire contract this table cannot read", "reason_pl=", "potrzebne wydanie sztab, które zna v2") {
+		t.Errorf("the table's log does not say it:\n%s", logs.String())
+	}
+	stop()
+	j, err := companion.OpenJournal(cfg.Resolve(cfg.Journal), companion.JournalIdentity{Venue: cfg.Venue, Table: cfg.Table, Game: cfg.Game}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if b, err := j.Pairing(context.Background()); err != nil || b.Pairing != "" {
+		t.Errorf("the table took the newer contract's pairing: %+v (%v)", b, err)
+	}
+}
