@@ -144,7 +144,7 @@ func wireTable(i int) string { return fmt.Sprintf("stol-%d", i+1) }
 func wireTournamentFile() string {
 	var b strings.Builder
 	b.WriteString("# The tournament of the wire transcripts (TestWriteWireTranscripts): one table\n# a game, each with the public key it signed its result with.\n")
-	b.WriteString("name: Transkrypcja protokołu\nvenue: " + wireVenue + "\ngame: skirmish\nseats: 2\nrounds: 1\npoints: {mode: wdl, win: 3, draw: 1, loss: 0}\nplayers:\n")
+	b.WriteString("name: Transkrypcja protokołu\nvenue: " + wireVenue + "\ngame: " + goldenGames()[0].game + "\nseats: 2\nrounds: 1\npoints: {mode: wdl, win: 3, draw: 1, loss: 0}\nplayers:\n")
 	for i := range goldenGames() {
 		fmt.Fprintf(&b, "  - {id: p%02d, name: Gracz %d}\n  - {id: p%02d, name: Gracz %d}\n", 2*i+1, 2*i+1, 2*i+2, 2*i+2)
 	}
