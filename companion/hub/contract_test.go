@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -83,5 +84,23 @@ func TestHubOtherContract(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "a table this hub cannot follow"); n != 1 {
 		t.Errorf("the refusal logged %d times, want once:\n%s", n, logs.String())
+	}
+	// A flood of made-up tables of another contract: the wall keeps
+	// MaxOtherContracts of them, and says once that it drops the rest.
+	for i := range MaxOtherContracts + 10 {
+		if tok := pub.Publish(fmt.Sprintf("sztab/v3/klub/made-up-%03d/status", i), 1, false, `{}`); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+	}
+	for end := time.Now().Add(20 * time.Second); !strings.Contains(logs.String(), "the rest are not shown"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the flood never filled the wall's list: %d kept", len(h.Wall().Unreadable))
+		}
+	}
+	if n := len(h.OtherContracts()); n != MaxOtherContracts {
+		t.Errorf("%d topics of another contract kept, want %d", n, MaxOtherContracts)
+	}
+	if n := strings.Count(logs.String(), "the rest are not shown"); n != 1 {
+		t.Errorf("the overflow logged %d times, want once", n)
 	}
 }

@@ -213,7 +213,12 @@ type Hub struct {
 	// otherContracts are the tables heard under another wire contract
 	// (topic → *wire.ErrOtherVersion), each said once.
 	otherContracts sync.Map
+	otherCount     atomic.Int64
 }
+
+// MaxOtherContracts bounds the topics of another wire contract the hub
+// keeps (and the wall shows).
+const MaxOtherContracts = 64
 
 // New returns a hub; Run starts it.
 func New(o Options) (*Hub, error) {
@@ -476,7 +481,20 @@ func (h *Hub) onOtherContract(_ paho.Client, m paho.Message) {
 	if err := wire.CheckVersion(m.Topic()); !errors.As(err, &other) {
 		return // this hub's own contract: onMessage has it
 	}
+	if _, said := h.otherContracts.Load(m.Topic()); said {
+		return
+	}
+	// Anyone may publish on a broker without logins: a flood of made-up
+	// tables is kept to MaxOtherContracts, and said once.
+	if h.otherCount.Add(1) > MaxOtherContracts {
+		if h.otherCount.Load() == MaxOtherContracts+1 {
+			h.opts.Log.Warn("hub: more tables of another wire contract than the wall keeps; the rest are not shown", "kept", MaxOtherContracts)
+		}
+		h.otherCount.Store(MaxOtherContracts + 2)
+		return
+	}
 	if _, said := h.otherContracts.LoadOrStore(m.Topic(), other); said {
+		h.otherCount.Add(-1)
 		return
 	}
 	h.opts.Log.Warn("hub: a table this hub cannot follow", "topic", m.Topic(), "reason", other.Error(), "reason_pl", other.Polish())
