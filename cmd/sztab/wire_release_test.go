@@ -315,6 +315,27 @@ func TestWriteWireTranscripts(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Fatalf("%s exists: a release's transcripts are never rewritten", out)
 	}
+	tmp, tables, venues := recordWire(t)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := "sztab " + companion.Version + ", wire contract " + wire.Version + ", result statement v" + fmt.Sprint(rec.StatementVersion) +
+		": recorded on Mosquitto by TestWriteWireTranscripts (-update-wire) from the code of release " + companion.Version + ", which is that release's contract. "
+	writeTranscript(t, filepath.Join(out, wireTableFile), head+"What its tables publish over a finished game of each of the five games (one table a game, stol-1 to stol-5 in the order of goldenGames): every later hub and venue must read it (TestWireTranscriptsStillRead).", tables)
+	writeTranscript(t, filepath.Join(out, wireVenueFile), head+"What its venue publishes that a table reads: round 1's pairing of each table, then the same pairing with its result signed. Every later table must take it (TestWireTranscriptsStillRead).", venues)
+	copyFile(t, filepath.Join(tmp, wireTournament), filepath.Join(out, wireTournament))
+	copyFile(t, filepath.Join(tmp, wirePairingsCSV), filepath.Join(out, wirePairingsCSV))
+	for i := range goldenGames() {
+		copyFile(t, filepath.Join(tmp, wireTable(i)+".key.pub"), filepath.Join(out, wireTable(i)+".key.pub"))
+	}
+}
+
+// recordWire runs this version's venue and tables on Mosquitto (see
+// TestWriteWireTranscripts) and returns what they published: the tables'
+// messages and the venue's, and the directory of the tournament, its
+// pairings and the tables' keys.
+func recordWire(t *testing.T) (dir string, tables, venues []wireLine) {
+	t.Helper()
 	tmp := t.TempDir()
 	mustWrite(t, filepath.Join(tmp, wireTournament), []byte(wireTournamentFile()))
 	mustWrite(t, filepath.Join(tmp, wirePairingsCSV), []byte(wirePairings()))
@@ -389,7 +410,6 @@ func TestWriteWireTranscripts(t *testing.T) {
 	r.mu.Lock()
 	msgs := r.msgs
 	r.mu.Unlock()
-	var tables, venues []wireLine
 	for _, m := range msgs {
 		if strings.HasSuffix(m.Topic, "/command") {
 			continue
@@ -413,18 +433,7 @@ func TestWriteWireTranscripts(t *testing.T) {
 	}
 	byTable(tables)
 	byTable(venues)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	head := "sztab " + companion.Version + ", wire contract " + wire.Version + ", result statement v" + fmt.Sprint(rec.StatementVersion) +
-		": recorded on Mosquitto by TestWriteWireTranscripts (-update-wire) from the code of release " + companion.Version + ", which is that release's contract. "
-	writeTranscript(t, filepath.Join(out, wireTableFile), head+"What its tables publish over a finished game of each of the five games (one table a game, stol-1 to stol-5 in the order of goldenGames): every later hub and venue must read it (TestWireTranscriptsStillRead).", tables)
-	writeTranscript(t, filepath.Join(out, wireVenueFile), head+"What its venue publishes that a table reads: round 1's pairing of each table, then the same pairing with its result signed. Every later table must take it (TestWireTranscriptsStillRead).", venues)
-	copyFile(t, filepath.Join(tmp, wireTournament), filepath.Join(out, wireTournament))
-	copyFile(t, filepath.Join(tmp, wirePairingsCSV), filepath.Join(out, wirePairingsCSV))
-	for i := range goldenGames() {
-		copyFile(t, keys[i]+".pub", filepath.Join(out, wireTable(i)+".key.pub"))
-	}
+	return tmp, tables, venues
 }
 
 // retainedTopics are the topics broker keeps a retained message of: what a
@@ -756,4 +765,111 @@ func TestWireNewerVenueRefusedByTable(t *testing.T) {
 	if b, err := j.Pairing(context.Background()); err != nil || b.Pairing != "" {
 		t.Errorf("the table took the newer contract's pairing: %+v (%v)", b, err)
 	}
+}
+
+// TestWireReleaseReadsThisVersion is the other way: what this version's
+// tables and venue publish (recorded now as TestWriteWireTranscripts
+// records) must still be what each earlier release's venue, hub and
+// tables read, as far as that release's transcripts show it:
+//   - every pairing field this venue sends is one the release's venue sent
+//     (a table reads a pairing strictly: an unknown field is refused);
+//   - every topic the release's table published for a game, this table
+//     publishes too, with every top-level field the release's had;
+//   - its result statements are of a version the release's venue signed
+//     (a venue refuses a newer statement).
+//
+// A change that fails it is a new contract (sztab/v2/…, a major release:
+// CHANGELOG.md), not a patch.
+func TestWireReleaseReadsThisVersion(t *testing.T) {
+	_, tables, venues := recordWire(t)
+	for _, release := range wireReleases(t) {
+		t.Run(release, func(t *testing.T) {
+			dir := filepath.Join(releasesDir, release, "wire")
+			oldTables := readTranscript(t, filepath.Join(dir, wireTableFile))
+			oldVenues := readTranscript(t, filepath.Join(dir, wireVenueFile))
+			known := map[string]bool{}
+			for _, m := range oldVenues {
+				for k := range topKeys(t, m) {
+					known[k] = true
+				}
+			}
+			for _, m := range venues {
+				for k := range topKeys(t, m) {
+					if !known[k] {
+						t.Errorf("this venue's pairing on %s has the field %q, which release %s's pairings never had: its tables refuse a pairing with a field they do not know", m.Topic, k, release)
+					}
+				}
+			}
+			// By topic (a table, one game each), the fields of every
+			// message on it.
+			fields := func(ms []wireLine) map[string]map[string]bool {
+				out := map[string]map[string]bool{}
+				for _, m := range ms {
+					if out[m.Topic] == nil {
+						out[m.Topic] = map[string]bool{}
+					}
+					for k := range topKeys(t, m) {
+						out[m.Topic][k] = true
+					}
+				}
+				return out
+			}
+			was, now := fields(oldTables), fields(tables)
+			for topic, keys := range was {
+				if now[topic] == nil {
+					t.Errorf("this table publishes nothing on %s, which release %s's did", topic, release)
+					continue
+				}
+				for k := range keys {
+					if !now[topic][k] {
+						t.Errorf("this table's %s has no field %q, which release %s's had", topic, k, release)
+					}
+				}
+			}
+			newest := 0
+			for _, m := range oldTables {
+				if v := statementVersion(t, m); v > newest {
+					newest = v
+				}
+			}
+			for _, m := range tables {
+				if v := statementVersion(t, m); v > newest {
+					t.Errorf("this table's %s is a result statement v%d; release %s's venue signed up to v%d and refuses a newer one", m.Topic, v, release, newest)
+				}
+			}
+		})
+	}
+}
+
+// topKeys are the top-level fields of a message's JSON object (none for
+// an empty or non-object payload).
+func topKeys(t *testing.T, m wireLine) map[string]json.RawMessage {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if len(m.Payload) == 0 || m.Payload[0] != '{' {
+		return nil
+	}
+	if err := json.Unmarshal(m.Payload, &obj); err != nil {
+		t.Fatalf("%s: %v", m.Topic, err)
+	}
+	return obj
+}
+
+// statementVersion is the version of the result statement a message
+// carries (0: none).
+func statementVersion(t *testing.T, m wireLine) int {
+	t.Helper()
+	if tp, ok := wire.ParseTopic(m.Topic); !ok || tp.Suffix != "result" || len(m.Payload) == 0 {
+		return 0
+	}
+	var rm wire.ResultMessage
+	if err := json.Unmarshal(m.Payload, &rm); err != nil {
+		t.Fatalf("%s: %v", m.Topic, err)
+	}
+	title, _, _ := strings.Cut(rm.Statement, "\n")
+	var v int
+	if _, err := fmt.Sscanf(title, "sztab result statement v%d", &v); err != nil {
+		t.Fatalf("%s: statement title %q: %v", m.Topic, title, err)
+	}
+	return v
 }
