@@ -92,6 +92,11 @@ type Daemon struct {
 	pairingMu   sync.Mutex
 	pairing     *Message
 	pairingKick chan struct{}
+	// otherPairings are the pairing topics of another wire contract the
+	// table heard (topic → struct{}), each said once (pairing.go);
+	// otherSaid are those the loop has not told the referee of yet.
+	otherPairings sync.Map
+	otherSaid     []*wire.ErrOtherVersion
 
 	pub    *Publisher
 	broker *Broker
@@ -344,21 +349,23 @@ func (d *Daemon) connect(ctx context.Context) error {
 	if clientID == "" {
 		clientID = "sztab-" + d.cfg.Venue + "-" + d.cfg.Table + "-" + randomHex(6)
 	}
-	subs := map[string]func(Message){}
+	subs, listen := map[string]func(Message){}, map[string]func(Message){}
 	for _, f := range d.topics.CommandFilter() {
 		subs[f] = d.receiveCommand
 	}
 	if d.broker == nil {
 		// A venue's broker: the venue tells the table its pairing there
-		// (the table's own broker has no venue).
+		// (the table's own broker has no venue), and a venue of a newer
+		// contract is told apart from no venue at all.
 		subs[d.topics.Pairing] = d.receivePairing
+		listen[wire.AnyVersion(d.cfg.Venue, d.cfg.Table, "pairing")] = d.receiveOtherPairing
 	}
 	d.pub, err = Connect(ctx, PublisherOptions{
 		URL: url, ClientID: clientID, Username: user, Password: pass,
 		TLS: tlsCfg, WillTopic: d.topics.Status, WillPayload: will, Log: d.log,
-		Subscriptions: subs,
-		OnConnect:     d.mqtt.reconnected,
-		OnLost:        func(error) { d.metrics.lost.Inc() },
+		Subscriptions: subs, Listen: listen,
+		OnConnect: d.mqtt.reconnected,
+		OnLost:    func(error) { d.metrics.lost.Inc() },
 	})
 	if err != nil {
 		d.closeBroker()

@@ -184,6 +184,11 @@ type PublisherOptions struct {
 	// subscribed again after every reconnect. Handlers run on the client's
 	// goroutine and must not block.
 	Subscriptions map[string]func(Message)
+	// Listen are topics the table also listens on, subscribed after every
+	// (re)connect but neither waited for nor tried again: a broker whose
+	// ACL refuses them only keeps the table from hearing them (another
+	// contract's messages, which the table says it cannot read).
+	Listen map[string]func(Message)
 	// OnConnect, if set, runs after every successful connect and
 	// reconnect, once the broker has answered the subscriptions (or 10 s
 	// went by): the place to publish again what a broker may have lost.
@@ -276,6 +281,11 @@ func Connect(ctx context.Context, o PublisherOptions) (*Publisher, error) {
 			topics = append(topics, topic)
 		}
 		toks := subscribe(topics)
+		for topic, handle := range o.Listen {
+			c.Subscribe(topic, SubscribeQoS, func(_ paho.Client, m paho.Message) {
+				handle(Message{Topic: m.Topic(), Payload: m.Payload(), Retained: m.Retained()})
+			})
+		}
 		// Waiting for the broker's answers here would block paho.
 		go func() {
 			told := false

@@ -2,6 +2,7 @@ package companion
 
 import (
 	"context"
+	"errors"
 
 	"github.com/sztab/sztab/companion/wire"
 )
@@ -17,6 +18,43 @@ func (d *Daemon) receivePairing(m Message) {
 	select {
 	case d.pairingKick <- struct{}{}:
 	default:
+	}
+}
+
+// receiveOtherPairing hears the table's pairing under every contract: one
+// under another contract than the table's (a newer release's venue,
+// sztab/v2/…) is not read, and the table says so, once a topic, with the
+// release that reads it, in Polish and English. Its own contract's
+// pairing is receivePairing's.
+func (d *Daemon) receiveOtherPairing(m Message) {
+	var other *wire.ErrOtherVersion
+	if err := wire.CheckVersion(m.Topic); !errors.As(err, &other) || len(m.Payload) == 0 {
+		return
+	}
+	if _, said := d.otherPairings.LoadOrStore(m.Topic, struct{}{}); said {
+		return
+	}
+	d.log.Warn("the venue's pairing is in a wire contract this table cannot read: the game is paired in no round (the organiser enters its result), until the venue speaks this table's contract or the table is upgraded",
+		"topic", m.Topic, "reason", other.Error(), "reason_pl", other.Polish())
+	// The referee is told by the loop (the table's events are its own).
+	d.pairingMu.Lock()
+	d.otherSaid = append(d.otherSaid, other)
+	d.pairingMu.Unlock()
+	select {
+	case d.pairingKick <- struct{}{}:
+	default:
+	}
+}
+
+// tellOtherContracts tells the referee (referee/events, in no journal
+// entry) of the pairings heard under another contract (the daemon's loop).
+func (d *Daemon) tellOtherContracts() {
+	d.pairingMu.Lock()
+	said := d.otherSaid
+	d.otherSaid = nil
+	d.pairingMu.Unlock()
+	for _, e := range said {
+		d.table.publishLoose(wire.Referee, Notice{Type: wire.NoticeOtherContract, Topic: e.Topic, Code: e.Version, Text: e.Text()})
 	}
 }
 
@@ -53,6 +91,7 @@ func (d *Daemon) receivePairing(m Message) {
 // network from before the round was paired until its game ended) signs a
 // v2 result, which a venue does not count: the organiser enters it.
 func (d *Daemon) handlePairing(ctx context.Context) {
+	d.tellOtherContracts()
 	d.pairingMu.Lock()
 	m := d.pairing
 	d.pairing = nil

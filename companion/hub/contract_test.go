@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -63,6 +64,12 @@ func TestHubOtherContract(t *testing.T) {
 	if w := h.Wall(); len(w.Tables) != 1 || w.Tables[0].Table != "stol-1" {
 		t.Errorf("the wall: %+v, want stol-1 alone", w.Tables)
 	}
+	// The wall says it, in Polish and English.
+	u := h.Wall().Unreadable
+	if len(u) != 1 || u[0].Table != "stol-2" || u[0].Version != "v2" ||
+		!strings.Contains(u[0].Text.EN, want) || !strings.Contains(u[0].Text.PL, "potrzebne wydanie sztab, które zna v2") {
+		t.Errorf("the wall's unreadable tables: %+v, want stol-2's v2 in Polish and English", u)
+	}
 	// Said again, it is not logged again.
 	if tok := pub.Publish(newer, 1, true, `{"status":"online"}`); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
@@ -77,5 +84,23 @@ func TestHubOtherContract(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "a table this hub cannot follow"); n != 1 {
 		t.Errorf("the refusal logged %d times, want once:\n%s", n, logs.String())
+	}
+	// A flood of made-up tables of another contract: the wall keeps
+	// MaxOtherContracts of them, and says once that it drops the rest.
+	for i := range MaxOtherContracts + 10 {
+		if tok := pub.Publish(fmt.Sprintf("sztab/v3/klub/made-up-%03d/status", i), 1, false, `{}`); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+	}
+	for end := time.Now().Add(20 * time.Second); !strings.Contains(logs.String(), "the rest are not shown"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the flood never filled the wall's list: %d kept", len(h.Wall().Unreadable))
+		}
+	}
+	if n := len(h.OtherContracts()); n != MaxOtherContracts {
+		t.Errorf("%d topics of another contract kept, want %d", n, MaxOtherContracts)
+	}
+	if n := strings.Count(logs.String(), "the rest are not shown"); n != 1 {
+		t.Errorf("the overflow logged %d times, want once", n)
 	}
 }

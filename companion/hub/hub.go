@@ -89,6 +89,11 @@ type Options struct {
 	// its old connection's will, which is within 1.5 keep-alives). A table
 	// whose instances alternate is a conflict at once.
 	ConflictGrace time.Duration
+	// OtherContract, if set, is told of each topic heard under another
+	// wire contract than this hub's (a newer release's table, its status
+	// or, with Results, its result), once a topic, with why it cannot be
+	// read: the venue keeps a result it cannot read as a refusal.
+	OtherContract func(topic string, err *wire.ErrOtherVersion)
 	// Heads, if set, is the file where the hub keeps the journal heads the
 	// tables publish in their status (see Heads), read back when the hub
 	// starts again and written at most once a second: `sztab verify
@@ -169,6 +174,18 @@ type Wall struct {
 	Seq    int64   `json:"seq"`
 	Tables []Table `json:"tables"`
 	Board  *Board  `json:"board,omitempty"`
+	// Unreadable are the tables heard under another wire contract (a
+	// newer release's), which the wall cannot show: each says why, in
+	// Polish and English.
+	Unreadable []Unreadable `json:"unreadable,omitempty"`
+}
+
+// Unreadable is a table the hub heard under another wire contract.
+type Unreadable struct {
+	Table string `json:"table"`
+	// Version is the contract it speaks ("v2").
+	Version string     `json:"version"`
+	Text    rules.Text `json:"text"`
 }
 
 // Hub follows the tables of one venue.
@@ -201,9 +218,14 @@ type Hub struct {
 	reconnects prometheus.Counter
 	messages   *prometheus.CounterVec
 	// otherContracts are the tables heard under another wire contract
-	// (topic → the refusal), each said once.
+	// (topic → *wire.ErrOtherVersion), each said once.
 	otherContracts sync.Map
+	otherCount     atomic.Int64
 }
+
+// MaxOtherContracts bounds the topics of another wire contract the hub
+// keeps (and the wall shows).
+const MaxOtherContracts = 64
 
 // New returns a hub; Run starts it.
 func New(o Options) (*Hub, error) {
@@ -302,6 +324,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		// told apart from no table at all. Not retried: a broker whose
 		// ACL lets the hub read this contract only refuses it.
 		c.Subscribe(wire.AnyVersion(h.opts.Venue, "+", "status"), followQoS, h.onOtherContract)
+		if h.opts.Results != nil {
+			c.Subscribe(wire.AnyVersion(h.opts.Venue, "+", "result"), followQoS, h.onOtherContract)
+		}
 		if h.opts.Results != nil {
 			h.subscribe(c, []string{wire.VenueFilter(h.opts.Venue, "result")}, h.onResult)
 		}
@@ -463,9 +488,27 @@ func (h *Hub) onOtherContract(_ paho.Client, m paho.Message) {
 	if err := wire.CheckVersion(m.Topic()); !errors.As(err, &other) {
 		return // this hub's own contract: onMessage has it
 	}
-	if _, said := h.otherContracts.LoadOrStore(m.Topic(), other.Error()); !said {
-		h.opts.Log.Warn("hub: a table this hub cannot follow", "topic", m.Topic(), "reason", other.Error(), "reason_pl", other.Polish())
+	if _, said := h.otherContracts.Load(m.Topic()); said {
+		return
 	}
+	// Anyone may publish on a broker without logins: a flood of made-up
+	// tables is kept to MaxOtherContracts, and said once.
+	if h.otherCount.Add(1) > MaxOtherContracts {
+		if h.otherCount.Load() == MaxOtherContracts+1 {
+			h.opts.Log.Warn("hub: more tables of another wire contract than the wall keeps; the rest are not shown", "kept", MaxOtherContracts)
+		}
+		h.otherCount.Store(MaxOtherContracts + 2)
+		return
+	}
+	if _, said := h.otherContracts.LoadOrStore(m.Topic(), other); said {
+		h.otherCount.Add(-1)
+		return
+	}
+	h.opts.Log.Warn("hub: a table this hub cannot follow", "topic", m.Topic(), "reason", other.Error(), "reason_pl", other.Polish())
+	if h.opts.OtherContract != nil {
+		h.opts.OtherContract(m.Topic(), other)
+	}
+	h.publish()
 }
 
 // OtherContracts are the refusals of the tables heard under another wire
@@ -473,9 +516,40 @@ func (h *Hub) onOtherContract(_ paho.Client, m paho.Message) {
 func (h *Hub) OtherContracts() map[string]string {
 	out := map[string]string{}
 	h.otherContracts.Range(func(k, v any) bool {
-		out[k.(string)] = v.(string)
+		out[k.(string)] = v.(*wire.ErrOtherVersion).Error()
 		return true
 	})
+	return out
+}
+
+// unreadable are the tables heard under another contract, one line a
+// table and contract, for the wall.
+func (h *Hub) unreadable() []Unreadable {
+	heard := map[string]*wire.ErrOtherVersion{}
+	var topics []string
+	h.otherContracts.Range(func(k, v any) bool {
+		heard[k.(string)] = v.(*wire.ErrOtherVersion)
+		topics = append(topics, k.(string))
+		return true
+	})
+	sort.Strings(topics) // …/result before …/status: the status's text shown, the same each time
+	var out []Unreadable
+	seen := map[string]int{}
+	for _, topic := range topics {
+		e := heard[topic]
+		parts := strings.SplitN(topic, "/", 5) // sztab/{version}/{venue}/{table}/…
+		if len(parts) < 5 {
+			continue
+		}
+		key := parts[3] + " " + e.Version
+		if i, ok := seen[key]; ok {
+			out[i].Text = e.Text()
+			continue
+		}
+		seen[key] = len(out)
+		out = append(out, Unreadable{Table: parts[3], Version: e.Version, Text: e.Text()})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Table < out[j].Table })
 	return out
 }
 
@@ -628,6 +702,7 @@ func (h *Hub) build() Wall {
 		w.Tables = append(w.Tables, c)
 	}
 	w.Board = h.board
+	w.Unreadable = h.unreadable()
 	sort.Slice(w.Tables, func(i, j int) bool { return w.Tables[i].Table < w.Tables[j].Table })
 	return w
 }

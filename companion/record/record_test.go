@@ -581,6 +581,10 @@ func TestStatementNewerVersion(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: a v%d statement: %v, want %q", name, next, err, want)
 		}
+		var newerErr *ErrNewerStatement
+		if wantPL := fmt.Sprintf("potrzebne wydanie sztab, które czyta wersję %d", next); !errors.As(err, &newerErr) || !strings.Contains(newerErr.Polish(), wantPL) {
+			t.Errorf("%s: a v%d statement: %v, want an *ErrNewerStatement saying %q in Polish", name, next, err, wantPL)
+		}
 	}
 	for _, title := range []string{"sztab result statement v0", "sztab result statement v05", "sztab result statement vx", "sztab result statement v1 "} {
 		_, err := ParseStatement([]byte(title + "\n"))

@@ -182,6 +182,19 @@ func newerStatement(title string) (int, bool) {
 	return v, err == nil && v > StatementVersion
 }
 
+// ErrNewerStatement is a statement of a version newer than this build
+// reads (signed by a table of a later release): it says which is needed.
+type ErrNewerStatement struct{ Version int }
+
+func (e *ErrNewerStatement) Error() string {
+	return fmt.Sprintf("record: statement: version %d: this sztab reads result statements v1 to v%d; a sztab release that reads v%d is needed (CHANGELOG.md says which)", e.Version, StatementVersion, e.Version)
+}
+
+// Polish is the error in Polish, for the venue's page and log.
+func (e *ErrNewerStatement) Polish() string {
+	return fmt.Sprintf("oświadczenie o wyniku w wersji %d: ten sztab czyta wersje od 1 do %d; potrzebne wydanie sztab, które czyta wersję %d (mówi o tym CHANGELOG.md)", e.Version, StatementVersion, e.Version)
+}
+
 // Marshal is the statement's canonical text: a title line, then one
 // "key: value" line a field in this order, strings as JSON strings
 // (without HTML escaping), numbers in decimal, a final newline:
@@ -316,7 +329,7 @@ func ParseStatement(data []byte) (Statement, error) {
 		keys = Statement{Seats: []Seat{}, Round: 1, Pairing: "-", SampleData: true}.fields()
 	default:
 		if v, ok := newerStatement(lines[0]); ok {
-			return s, fmt.Errorf("record: statement: version %d: this sztab reads result statements v1 to v%d; a sztab release that reads v%d is needed (CHANGELOG.md says which)", v, StatementVersion, v)
+			return s, &ErrNewerStatement{Version: v}
 		}
 		return s, fmt.Errorf("record: statement: line 1: %q, want %q, %q, %q, %q or %q", clip(lines[0]), statementTitleV5, statementTitleV4, statementTitleV3, statementTitleV2, statementTitle)
 	}

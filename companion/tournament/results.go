@@ -139,7 +139,12 @@ func (t *Tournament) check(table string, m wire.ResultMessage) (Result, *refusal
 		return Result{}, refuse("the signature does not verify with table %s's key %s: the statement was changed after signing, or an unknown key signed it", table, record.Fingerprint(pub))
 	}
 	if err != nil {
-		return Result{}, &refusal{text: err.Error()}
+		r := &refusal{text: err.Error()}
+		var pl interface{ Polish() string }
+		if errors.As(err, &pl) {
+			r.pl = pl.Polish() // a newer statement: the release that reads it
+		}
+		return Result{}, r
 	}
 	switch {
 	case st.Venue != t.cfg.Venue:

@@ -152,6 +152,11 @@ func TestBrowserOrganiserAndWall(t *testing.T) {
 		t.Errorf("the clock does not run: %s, then %s", first, second)
 	}
 
+	// A table of a newer release (sztab/v2/…): the wall says it cannot
+	// show it, and which release can.
+	pub("sztab/v2/demo/stol-9/status", []byte(`{"status":"online","venue":"demo","table":"stol-9"}`))
+	waitFor(`document.querySelector("[data-testid=unreadable-stol-9]").textContent.indexOf("stol-9: wiadomość sztab/v2/demo/stol-9/status jest w protokole v2; ten sztab zna ` + wire.Version + `: potrzebne wydanie sztab, które zna v2") === 0`)
+
 	// A hall of 100 tables: paged, no scrolling on a 1920×1080 TV.
 	for i := 1; i <= 100; i++ {
 		id := fmt.Sprintf("t-%03d", i)

@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,6 +235,7 @@ func New(o Options) (*Venue, error) {
 	ho.Results = v.result
 	ho.Login = o.Organiser
 	ho.Wrap = v.wrap
+	ho.OtherContract = v.otherContract
 	if o.Pairings == nil {
 		ho.Connected = v.RepublishPairings
 	}
@@ -309,6 +311,20 @@ func (v *Venue) result(table string, payload []byte) {
 	} else {
 		v.log.Info("venue: result counted", "table", table)
 	}
+	v.refreshLocked()
+}
+
+// otherContract keeps a result published under another wire contract (a
+// newer release's table) as a refusal that says which release reads it;
+// the wall shows the table's contract itself (hub.Wall.Unreadable).
+func (v *Venue) otherContract(topic string, e *wire.ErrOtherVersion) {
+	parts := strings.SplitN(topic, "/", 5) // sztab/{version}/{venue}/{table}/{suffix}
+	if len(parts) < 5 || parts[4] != "result" {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.refuseText(parts[3], "wynik nie liczy się: "+e.Polish(), "venue: result not counted: "+e.English())
 	v.refreshLocked()
 }
 

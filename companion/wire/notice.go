@@ -52,6 +52,10 @@ const (
 	NoticeAllowed    NoticeType = "allowed"
 	NoticeCall       NoticeType = "call"
 	NoticeAnswer     NoticeType = "answer"
+	// NoticeOtherContract: a message for the table under a wire contract
+	// it cannot read (a newer release's venue pairing it): the referee's,
+	// with the release that reads it.
+	NoticeOtherContract NoticeType = "other_contract"
 )
 
 // NoticeSpec is one notice type and whether it asks for a person's
@@ -85,6 +89,7 @@ var Notices = []NoticeSpec{
 	{NoticeAllowed, true},
 	{NoticeCall, true},
 	{NoticeAnswer, false},
+	{NoticeOtherContract, true},
 }
 
 func (t NoticeType) spec() (NoticeSpec, bool) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // AnyVersion matches one kind of message of a venue's tables under every
@@ -22,8 +24,12 @@ type ErrOtherVersion struct {
 	Version string
 }
 
-func (e *ErrOtherVersion) Error() string {
-	return fmt.Sprintf("wire: %s is in the wire contract %s; this sztab speaks %s: a sztab release that speaks %s is needed to read it (sztab version says which one a table or hub speaks)",
+func (e *ErrOtherVersion) Error() string { return "wire: " + e.English() }
+
+// English is the error in English without the package's prefix, for the
+// screens.
+func (e *ErrOtherVersion) English() string {
+	return fmt.Sprintf("%s is in the wire contract %s; this sztab speaks %s: a sztab release that speaks %s is needed to read it (sztab version says which one a table or hub speaks)",
 		clipText(e.Topic), clipText(e.Version), Version, clipText(e.Version))
 }
 
@@ -31,6 +37,9 @@ func (e *ErrOtherVersion) Error() string {
 func (e *ErrOtherVersion) Polish() string {
 	return fmt.Sprintf("wiadomość %s jest w protokole %s; ten sztab zna %s: potrzebne wydanie sztab, które zna %s", clipText(e.Topic), clipText(e.Version), Version, clipText(e.Version))
 }
+
+// Text is the error in Polish and English, for the screens.
+func (e *ErrOtherVersion) Text() rules.Text { return rules.Text{PL: e.Polish(), EN: e.English()} }
 
 // CheckVersion says whether topic is under this build's contract: nil for
 // sztab/v1/…, an *ErrOtherVersion for another version (sztab/v2/…), and

@@ -236,6 +236,11 @@ window.SztabPanels = (function () {
     if (!cards.length) cards = [ctx.el("p", { text: ctx.say("Żaden stół jeszcze się nie zgłosił.", "No table has reported yet.") })];
     var grid = ctx.el("div", { class: "tables", "data-testid": "tables" }, cards);
     var pager = tp.pages > 1 ? ctx.el("div", { class: "pager", "data-testid": "tables-page", text: ctx.say("stoły ", "tables ") + (tp.index + 1) + "/" + tp.pages }) : null;
+    // Tables of a contract this wall cannot read (a newer release's): why.
+    var unreadable = (msg.unreadable || []).map(function (u) {
+      return ctx.el("div", { class: "warn", "data-testid": "unreadable-" + u.table, text: u.table + ": " + ctx.t(u.text) });
+    });
+    if (unreadable.length) grid = ctx.el("div", {}, unreadable, grid);
     var b = msg.board;
     if (!b) return ctx.el("div", {}, grid, pager);
     if (!hubTimer) hubTimer = setInterval(ctx.redraw, 1000); // the clock ticks, the pages turn
