@@ -59,6 +59,14 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 	if _, err := Check(p); err != nil {
 		return err
 	}
+	literal := map[string]bool{}
+	for _, c := range collections[p.Meta.Game] {
+		if c.File == cf.file {
+			for _, f := range c.Fields {
+				literal[f.Name] = f.Type == "text"
+			}
+		}
+	}
 	lines := bufio.NewScanner(in)
 	ask := func(prompt string) (string, bool) {
 		fmt.Fprint(out, prompt)
@@ -95,6 +103,10 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			}
 		}
 		fmt.Fprintf(out, "zostało / left: %d; karta / card %s (%s:%d)\n", len(slots), value(card, "id").Value, cf.file, card.Line)
+		old := map[string]string{}
+		for i := 0; i+1 < len(card.Content); i += 2 {
+			old[card.Content[i].Value] = card.Content[i+1].Value
+		}
 		for i := 0; i+1 < len(card.Content); i += 2 {
 			k, v := card.Content[i], card.Content[i+1]
 			if k.Value == "id" || k.Value == "assumed" || k.Value == "assumed_fields" {
@@ -114,6 +126,12 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			if text == "" {
 				continue
 			}
+			if literal[k.Value] {
+				// What is printed, taken literally ("W etapie Bitwy: …" is
+				// no YAML mapping).
+				card.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text}
+				continue
+			}
 			var n yaml.Node
 			if err := yamlsafe.Unmarshal([]byte(text), &n); err != nil || len(n.Content) != 1 {
 				fmt.Fprintf(out, "  nie rozumiem / not understood: %q\n", text)
@@ -122,6 +140,7 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			}
 			card.Content[i+1] = n.Content[0]
 		}
+		dropStaleEnglish(card, old)
 		drop(card, "assumed")
 		drop(card, "assumed_fields")
 		uid, ok := ask("  znacznik UID (pusty: bez) / tag UID (empty: none): ")
