@@ -23,10 +23,16 @@ var cardFiles = map[string]struct {
 }{
 	"bitwa-warszawska": {"cards.yaml", map[string]string{
 		"army": "wp | acz", "kind": "unit | commander | order", "front": "N | C | S | NC | CS | NS | any",
-		"limit": "1–21 (dowódcy / commanders)", "effects": "YAML, zob. / see cards.yaml", "choose": "YAML, zob. / see cards.yaml"}},
+		"limit": "1–21 (dowódcy / commanders)", "effects": "YAML, zob. / see cards.yaml", "choose": "YAML, zob. / see cards.yaml",
+		"name_en": englishHint, "text_en": englishHint}},
 	"mali-powstancy": {"orders.yaml", map[string]string{
 		"from": "id obiektu z map.yaml / an object id of map.yaml", "to": "id obiektu z map.yaml / an object id of map.yaml", "points": "≥ 1"}},
 }
+
+// englishHint is the hint of a printed text's English: optional, and dropped
+// when the Polish changes and the English does not.
+const englishHint = "po angielsku, opcjonalnie; zmiana polskiego bez zmiany angielskiego usuwa angielski / " +
+	"in English, optional; a changed Polish with the English left as it was drops the English"
 
 // rulebookLine is what the rulebook fixes of a game's cards, for the
 // enrolment's header.
