@@ -57,12 +57,15 @@
     var ar = ((st.components || {}).armies || []).filter(function (a) { return a.blockade === m; })[0];
     if (ar) return ctx.say("Blokada ", "Blockade by ") + a2(ar.id, ctx);
     if (m === (st.components || {}).special_blockade) return ctx.say("Blokada specjalna", "Special blockade");
-    return cname(st, m);
+    return cname(st, m, ctx);
   }
   function mySeat(ctx) { var m = /^player\/(\d+)$/.exec(ctx.audience || ""); return m ? +m[1] : 0; }
   function player(st, seat) { return (st.players || []).filter(function (p) { return p.seat === seat; })[0]; }
   function card(st, id) { return (st.cards || {})[id] || {}; }
-  function cname(st, id) { return card(st, id).name || id; }
+  // A card's name and text in the page's language: the English is the
+  // Polish as printed when the game data has none (a club's own box).
+  function cname(st, id, ctx) { var c = card(st, id); return ctx.say(c.name, c.name_en || c.name) || id; }
+  function ctext(c, ctx) { return ctx.say(c.text, c.text_en || c.text) || ""; }
   function options(c) { return c.choose && c.choose.length ? c.choose.length : 1; }
   function fronts(c) { var f = c.front || "any"; return { any: FRONTS, NC: ["N", "C"], CS: ["C", "S"], NS: ["N", "S"] }[f] || [f]; }
 
@@ -81,11 +84,11 @@
     if (cm) {
       var used = cm.round === st.round;
       nodes.push(ctx.el("div", { class: "meta", "data-testid": "commander-" + army + "-" + f },
-        icon("star", ctx.say("Dowódca", "commander")), cname(st, cm.card) + " · " + ctx.say("limit ", "limit ") + card(st, cm.card).limit +
+        icon("star", ctx.say("Dowódca", "commander")), cname(st, cm.card, ctx) + " · " + ctx.say("limit ", "limit ") + card(st, cm.card).limit +
         (cm.choice >= 0 ? " · " + ctx.say("efekt ", "effect ") + (cm.choice + 1) : " · " + ctx.say("zablokowany", "blocked")) +
         (used ? ctx.say(" · użyty w tej rundzie", " · used this round") : "")));
     }
-    if ((ar.orders || [])[fi]) nodes.push(ctx.el("div", { class: "meta", "data-testid": "order-" + army + "-" + f }, icon("order", ctx.say("Rozkaz", "order")), cname(st, ar.orders[fi])));
+    if ((ar.orders || [])[fi]) nodes.push(ctx.el("div", { class: "meta", "data-testid": "order-" + army + "-" + f }, icon("order", ctx.say("Rozkaz", "order")), cname(st, ar.orders[fi], ctx)));
     var lines = [
       ctx.el("span", { "data-testid": "line-" + army + "-" + f + "1", "data-count": String(line.first) }, ctx.say("1. linia: ", "1st line: ") + line.first),
       ctx.el("span", { "data-testid": "line-" + army + "-" + f + "2", "data-count": String(line.second) }, ctx.say("2. linia: ", "2nd line: ") + line.second + "/" + limit)];
@@ -160,7 +163,7 @@
     } else if (st.active && st.phase !== "over") {
       nodes.push(ctx.el("div", { "data-testid": "pending-text", text: ctx.say("Akcja: ", "Action: ") + ((player(st, st.active) || {}).name || "") }));
     }
-    if (st.selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrana karta: ", "Picked card: ") + cname(st, st.selected.card) +
+    if (st.selected) nodes.push(ctx.el("div", { "data-testid": "selected", text: ctx.say("Wybrana karta: ", "Picked card: ") + cname(st, st.selected.card, ctx) +
       (st.selected.front ? " · " + frontName(st, st.selected.front, ctx) : "") + (options(card(st, st.selected.card)) > 1 ? ctx.say(" · efekt ", " · effect ") + (st.selected.choice + 1) : "") }));
     if ((st.answers || []).length && ctx.page !== "table") {
       nodes.push(ctx.el("div", { class: "controls", "data-testid": "answers" }, st.answers.slice(0, 40).map(function (a) {
@@ -185,9 +188,9 @@
         ["funds", "supply", "support"].forEach(function (r) { btns.push(button(ctx, ctx.say("Walcz o: ", "Fight for: ") + resourceName(st, r, ctx), "fight", [id, r])); });
       }
       return ctx.el("div", { class: "unit", "data-card": id, style: "min-width:14em" },
-        ctx.el("div", { class: "name", text: c.name || id }),
+        ctx.el("div", { class: "name", text: cname(st, id, ctx) }),
         ctx.el("div", { class: "meta", text: two(kinds[c.kind], ctx) + (c.limit ? ctx.say(" · limit 2. linii ", " · limit on the 2nd line ") + c.limit : "") + " · " + frontsText(st, c, ctx) }),
-        ctx.el("div", { class: "meta", text: c.text || "" }),
+        ctx.el("div", { class: "meta", text: ctext(c, ctx) }),
         btns.length ? ctx.el("div", { class: "controls" }, btns) : null);
     });
     return ctx.el("div", { class: "units", "data-testid": "my-hand" }, cards.length ? cards : [ctx.el("div", { class: "meta", text: "—" })]);

@@ -70,10 +70,10 @@ func printState(w io.Writer, s bitwa.State, lang string) {
 		for fi, f := range bitwa.Fronts {
 			x := fmt.Sprintf("%s %d/%d", txt(frontName(s, f)), a.Fronts[fi].First, a.Fronts[fi].Second)
 			if c := a.Commanders[fi]; c != nil {
-				x += " [" + s.Cards[c.Card].Name + "]"
+				x += " [" + txt(s.Cards[c.Card].Names()) + "]"
 			}
 			if a.Orders[fi] != "" {
-				x += " {" + s.Cards[a.Orders[fi]].Name + "}"
+				x += " {" + txt(s.Cards[a.Orders[fi]].Names()) + "}"
 			}
 			fronts = append(fronts, x)
 		}
@@ -89,7 +89,7 @@ func printState(w io.Writer, s bitwa.State, lang string) {
 		if len(p.Hand) > 0 {
 			var names []string
 			for _, id := range p.Hand {
-				names = append(names, s.Cards[id].Name)
+				names = append(names, txt(s.Cards[id].Names()))
 			}
 			fmt.Fprintf(w, "    %s: %s\n", t("ręka", "hand"), strings.Join(names, ", "))
 		}

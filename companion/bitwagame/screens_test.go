@@ -26,7 +26,7 @@ func TestScreensBitwa(t *testing.T) {
 	}
 	ctx := pagecheck.Browser(t)
 	full := pagecheck.Full()
-	base := pagecheck.Page{Game: "bitwa", URL: "http://" + r.D.DisplayAddr(), IDs: ids, Allow: []string{"stol-1", "WP", "ACz"},
+	base := pagecheck.Page{Game: "bitwa", URL: "http://" + r.D.DisplayAddr(), IDs: ids, Allow: []string{"stol-1", "WP", "ACz"}, Foreign: bitwagame.ForeignWords(cat),
 		Ready: `document.body.dataset.stale === "0" && document.querySelector("[data-testid=round]") && document.querySelector("[data-testid=round]").dataset.round === "2" && !!document.querySelector("[data-testid=commander-wp-C]")`}
 	table, referee, player := pagecheck.Roles(base, "/player/2", "janek", "janek")
 	for _, p := range pagecheck.Pages(table, referee, player, full) {

@@ -325,13 +325,13 @@ func (g *Game) Summary(v gamespec.Viewer) []rules.Text {
 			strings.ToUpper(ar), a.VP, strings.Join(fr, " "), a.Reserve, a.DeckLen))
 	}
 	if s.Bonus != "" {
-		out = append(out, rules.Textf("Dodatkowa Punktacja: %s", "bonus front: %s", s.Bonus))
+		out = append(out, rules.Textf("Dodatkowa Punktacja: %s", "bonus front: %s", frontName(s, s.Bonus)))
 	}
 	if pd := s.Pending; pd != nil {
 		out = append(out, rules.Text{PL: "Czeka: " + pd.Text.PL, EN: "Waiting: " + pd.Text.EN})
 	}
 	if sel := s.Selected; sel != nil && s.SeesHand(viewer(v), sel.Seat) {
-		out = append(out, rules.Textf("Wybrana karta: %s %s", "Picked card: %s %s", s.Cards[sel.Card].Name, sel.Front))
+		out = append(out, rules.Textf("Wybrana karta: %s %s", "Picked card: %s %s", s.Cards[sel.Card].Names(), frontName(s, sel.Front)))
 	}
 	return out
 }

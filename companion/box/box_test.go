@@ -102,7 +102,7 @@ func TestMistakesRefused(t *testing.T) {
 		{"a field pack.yaml does not have", "wot-rush", box.MetaFile, "", "editor: Zbyszek\n", -1, "field editor not found", nil},
 		{"a file the game does not know", "mali-powstancy", "mapa.yaml", "", "districts: []\n", 0, "a file game mali-powstancy does not know", nil},
 		{"bad YAML", "bitwa-warszawska", "cards.yaml", "  - id: rozwadowski\n", "  - id: [rozwadowski\n", 0, "bad YAML", nil},
-		{"a field the cards do not have (schema)", "bitwa-warszawska", "cards.yaml", "    limit: 5\n    assumed: true\n", "    limit: 5\n    colour: red\n", 75, "field colour not found", nil},
+		{"a field the cards do not have (schema)", "bitwa-warszawska", "cards.yaml", "    limit: 5\n    assumed: true\n", "    limit: 5\n    colour: red\n", 86, "field colour not found", nil},
 		{"a value a field does not allow", "bitwa-warszawska", "cards.yaml", "    limit: 5\n    assumed: true\n", "    limit: 50\n    assumed: true\n", 0, "limit", nil},
 		{"a duplicate card", "wot-rush", "vehicles.yaml", "{id: SU-25,", "{id: SU-24,", -1, "SU-24", nil},
 		{"a card naming a place that does not exist (reference)", "mali-powstancy", "orders.yaml", "{id: r42, from: past, to: cytadela", "{id: r42, from: past, to: twierdza", -1, "twierdza", nil},

@@ -3,6 +3,8 @@ package box
 import (
 	"sort"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/sztab/sztab/rules"
 )
 
@@ -56,6 +58,36 @@ func text(name, pl, en string) Field {
 	return Field{Name: name, Label: rules.Text{PL: pl, EN: en}, Type: "text"}
 }
 
+// english is the optional English of a printed (Polish) text field: left
+// empty, an English page shows the Polish as printed.
+func english(name, pl, en string) Field {
+	f := text(name, pl, en)
+	f.Hint = rules.Text{PL: "opcjonalnie; puste: strona angielska pokazuje tekst polski", EN: "optional; empty: an English page shows the Polish as printed"}
+	return f
+}
+
+// englishOf are the optional English fields and the printed fields they
+// translate.
+var englishOf = map[string]string{"name_en": "name", "text_en": "text", "title_en": "title"}
+
+// dropStaleEnglish removes from entry n an English field whose printed
+// field was changed while the English was not (it translated the old
+// text); old are the entry's values before the change.
+func dropStaleEnglish(n *yaml.Node, old map[string]string) {
+	for en, pl := range englishOf {
+		if v := value(n, en); v != nil && v.Value == old[en] && !sameValue(value(n, pl), old[pl]) {
+			drop(n, en)
+		}
+	}
+}
+
+func sameValue(v *yaml.Node, old string) bool {
+	if v == nil {
+		return old == ""
+	}
+	return v.Value == old
+}
+
 func number(name, pl, en, hintPL, hintEN string) Field {
 	return Field{Name: name, Label: rules.Text{PL: pl, EN: en}, Type: "yaml", Hint: rules.Text{PL: hintPL, EN: hintEN}}
 }
@@ -96,6 +128,8 @@ var collections = map[string][]Collection{
 			choice("front", "Front", "Front", fronts...).when("kind", "unit", "order"),
 			number("limit", "Dozwolona liczba Oddziałów na 2. linii", "Units allowed on the 2nd line", "1–21", "1–21").when("kind", "commander"),
 			text("text", "Tekst karty", "Card text"),
+			english("name_en", "Nazwa po angielsku", "Name in English"),
+			english("text_en", "Tekst karty po angielsku", "Card text in English"),
 			text("note", "Notka historyczna", "Historical note"),
 			number("effects", "Efekty", "Effects", "lista YAML, np. [{do: move, n: 3}] (cards.yaml)", "a YAML list, e.g. [{do: move, n: 3}] (cards.yaml)").when("kind", "unit", "order"),
 			number("choose", "Wybór (lub)", "Choice (or)", "lista opcji YAML (cards.yaml)", "a YAML list of options (cards.yaml)").when("kind", "commander"),

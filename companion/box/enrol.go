@@ -23,10 +23,16 @@ var cardFiles = map[string]struct {
 }{
 	"bitwa-warszawska": {"cards.yaml", map[string]string{
 		"army": "wp | acz", "kind": "unit | commander | order", "front": "N | C | S | NC | CS | NS | any",
-		"limit": "1–21 (dowódcy / commanders)", "effects": "YAML, zob. / see cards.yaml", "choose": "YAML, zob. / see cards.yaml"}},
+		"limit": "1–21 (dowódcy / commanders)", "effects": "YAML, zob. / see cards.yaml", "choose": "YAML, zob. / see cards.yaml",
+		"name_en": englishHint, "text_en": englishHint}},
 	"mali-powstancy": {"orders.yaml", map[string]string{
 		"from": "id obiektu z map.yaml / an object id of map.yaml", "to": "id obiektu z map.yaml / an object id of map.yaml", "points": "≥ 1"}},
 }
+
+// englishHint is the hint of a printed text's English: optional, and dropped
+// when the Polish changes and the English does not.
+const englishHint = "po angielsku, opcjonalnie; zmiana polskiego bez zmiany angielskiego usuwa angielski / " +
+	"in English, optional; a changed Polish with the English left as it was drops the English"
 
 // rulebookLine is what the rulebook fixes of a game's cards, for the
 // enrolment's header.
@@ -58,6 +64,14 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 	}
 	if _, err := Check(p); err != nil {
 		return err
+	}
+	literal := map[string]bool{}
+	for _, c := range collections[p.Meta.Game] {
+		if c.File == cf.file {
+			for _, f := range c.Fields {
+				literal[f.Name] = f.Type == "text"
+			}
+		}
 	}
 	lines := bufio.NewScanner(in)
 	ask := func(prompt string) (string, bool) {
@@ -95,6 +109,10 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			}
 		}
 		fmt.Fprintf(out, "zostało / left: %d; karta / card %s (%s:%d)\n", len(slots), value(card, "id").Value, cf.file, card.Line)
+		old := map[string]string{}
+		for i := 0; i+1 < len(card.Content); i += 2 {
+			old[card.Content[i].Value] = card.Content[i+1].Value
+		}
 		for i := 0; i+1 < len(card.Content); i += 2 {
 			k, v := card.Content[i], card.Content[i+1]
 			if k.Value == "id" || k.Value == "assumed" || k.Value == "assumed_fields" {
@@ -114,6 +132,12 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			if text == "" {
 				continue
 			}
+			if literal[k.Value] {
+				// What is printed, taken literally ("W etapie Bitwy: …" is
+				// no YAML mapping).
+				card.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text}
+				continue
+			}
 			var n yaml.Node
 			if err := yamlsafe.Unmarshal([]byte(text), &n); err != nil || len(n.Content) != 1 {
 				fmt.Fprintf(out, "  nie rozumiem / not understood: %q\n", text)
@@ -122,6 +146,7 @@ func Enrol(dir string, in io.Reader, out io.Writer) error {
 			}
 			card.Content[i+1] = n.Content[0]
 		}
+		dropStaleEnglish(card, old)
 		drop(card, "assumed")
 		drop(card, "assumed_fields")
 		uid, ok := ask("  znacznik UID (pusty: bez) / tag UID (empty: none): ")

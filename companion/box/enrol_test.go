@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sztab/sztab/companion/box"
+	"github.com/sztab/sztab/rules"
 )
 
 // TestEnrolScripted enrols cards through the terminal flow with a scripted
@@ -23,7 +24,7 @@ func TestEnrolScripted(t *testing.T) {
 		next                  string
 	}{
 		{"bitwa-warszawska", "cards.yaml",
-			[]string{"", "", "", "", "", "50", "", "", "", "", "Józef Piłsudski", "", "", "4", "", "04C0FFEE"},
+			[]string{"", "", "", "", "", "", "", "50", "", "", "", "", "Józef Piłsudski", "", "", "", "", "4", "", "04C0FFEE"},
 			"commander limit 50, want 1–21", "    name: Józef Piłsudski\n    text:", "    limit: 4\n", "karta / card rozwadowski"},
 		{"mali-powstancy", "orders.yaml",
 			[]string{"", "twierdza", "", "", "", "", "13", "04D00002"},
@@ -64,6 +65,75 @@ func TestEnrolScripted(t *testing.T) {
 			}
 			if !strings.Contains(again.String(), tc.next) || strings.Contains(again.String(), before) {
 				t.Errorf("the second run:\n%s\nthe first began: %s", again.String(), before)
+			}
+		})
+	}
+}
+
+// TestEnglishFollowsThePrint: a card's English is optional and belongs to
+// its printed text. Typed English is kept literally (a colon is no YAML
+// mapping); an English left empty is dropped and the English page shows
+// the Polish as printed; a changed Polish with the English left as it was
+// drops the old English, which translated another text.
+func TestEnglishFollowsThePrint(t *testing.T) {
+	shipped, err := box.Shipped("bitwa-warszawska")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := box.Enrolment(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := st.Collections[0]
+	const id = "rozwadowski"
+	index := -1
+	for i, e := range col.Entries {
+		if e.Values["name"] == "Gen. Tadeusz Rozwadowski" {
+			index = i
+		}
+	}
+	if index < 0 {
+		t.Fatalf("no %s in the shipped cards", id)
+	}
+	was := col.Entries[index].Values
+	for _, tc := range []struct {
+		name    string
+		typed   map[string]string
+		want    rules.Text // the card's name
+		wantTxt string     // the card's English text
+	}{
+		{"kept as it was", nil, rules.Text{PL: was["name"], EN: was["name_en"]}, was["text_en"]},
+		{"English typed with a colon", map[string]string{"text_en": "In the battle stage: add 1 to your Army Strength."},
+			rules.Text{PL: was["name"], EN: was["name_en"]}, "In the battle stage: add 1 to your Army Strength."},
+		{"no English: the Polish stands in", map[string]string{"name_en": "", "text_en": ""},
+			rules.Text{PL: was["name"], EN: was["name"]}, was["text"]},
+		{"the Polish changed, the English not: the English goes", map[string]string{"name": "Tadeusz Rozwadowski"},
+			rules.Text{PL: "Tadeusz Rozwadowski", EN: "Tadeusz Rozwadowski"}, was["text_en"]},
+		{"both changed: both kept", map[string]string{"name": "Gen. broni Tadeusz Rozwadowski", "name_en": "Lt Gen. Tadeusz Rozwadowski"},
+			rules.Text{PL: "Gen. broni Tadeusz Rozwadowski", EN: "Lt Gen. Tadeusz Rozwadowski"}, was["text_en"]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			values := map[string]string{}
+			for _, f := range col.Fields {
+				values[f.Name] = was[f.Name]
+			}
+			for k, v := range tc.typed {
+				values[k] = v
+			}
+			p, err := box.Apply(shipped, box.Submission{File: col.File, List: col.List, Index: index, Values: values})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat, err := box.BitwaCatalogue(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := cat.Cards[id]
+			if got := c.Names(); got != tc.want {
+				t.Errorf("name %+v, want %+v", got, tc.want)
+			}
+			if got := c.Texts().EN; got != tc.wantTxt {
+				t.Errorf("English text %q, want %q", got, tc.wantTxt)
 			}
 		})
 	}

@@ -334,6 +334,7 @@ func Apply(p *Pack, sub Submission) (*Pack, error) {
 		}
 		set(n, name, v)
 	}
+	dropStaleEnglish(n, old.Values)
 	drop(n, "assumed")
 	drop(n, "assumed_fields")
 	data, err := encode(root)

@@ -391,10 +391,15 @@ func (g *Game) scanned(s west1920.State, side string, n int) ([]gamespec.Action,
 		return one(west1920.PlayCard{Side: side, Card: n})
 	case slices.Contains(s.Deck, n):
 		return one(west1920.DrawCard{Side: side, Card: n})
-	case slices.Contains(theirs.Hand, n):
-		return nil, rejected("wrong_side", rules.Textf("karta %d jest na ręce przeciwnika: nie na tym czytniku", "card %d is in the opponent's hand: not on this reader", n))
 	}
-	return nil, rejected("not_in_play", rules.Textf("karta %d nie jest ani w talii, ani na ręce (zagrana lub odłożona)", "card %d is neither in the deck nor in a hand (played or put aside)", n))
+	var title rules.Text
+	if cat := s.Catalogue(); cat != nil {
+		title = cat.Cards[n].Titles()
+	}
+	if slices.Contains(theirs.Hand, n) {
+		return nil, rejected("wrong_side", rules.Textf("karta %d (%s) jest na ręce przeciwnika: nie na tym czytniku", "card %d (%s) is in the opponent's hand: not on this reader", n, title))
+	}
+	return nil, rejected("not_in_play", rules.Textf("karta %d (%s) nie jest ani w talii, ani na ręce (zagrana lub odłożona)", "card %d (%s) is neither in the deck nor in a hand (played or put aside)", n, title))
 }
 
 func other(side string) string {

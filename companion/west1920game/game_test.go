@@ -3,11 +3,13 @@ package west1920game
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sztab/sztab/companion"
 	"github.com/sztab/sztab/hardware"
 	"github.com/sztab/sztab/internal/tabletest"
+	"github.com/sztab/sztab/rules"
 	"github.com/sztab/sztab/rules/dice"
 	"github.com/sztab/sztab/rules/west1920"
 )
@@ -56,8 +58,9 @@ func TestBind(t *testing.T) {
 		setup   []companion.Input // then these
 		virtual bool              // a virtual deck
 		in      companion.Input
-		want    []string // action types, in order
-		code    string   // or the refusal
+		want    []string   // action types, in order
+		code    string     // or the refusal
+		reason  rules.Text // words the refusal's reason holds, if given
 		check   func(t *testing.T, g *Game, took []companion.Action)
 	}{
 		{name: "russian card drawn on its reader", in: scan("seat-2", CardID(1)), want: []string{"draw_card"},
@@ -72,9 +75,11 @@ func TestBind(t *testing.T) {
 		{name: "card of another game", in: scan("seat-1", "ak"), code: "unknown_card"},
 		{name: "reader of no seat", in: scan("events", CardID(1)), code: "unknown_reader"},
 		{name: "a command tag means nothing", in: cmdTag},
-		{name: "the opponent's card on the wrong reader", setup: []companion.Input{scan("seat-2", CardID(1))}, in: scan("seat-1", CardID(1)), code: "wrong_side"},
+		{name: "the opponent's card on the wrong reader", setup: []companion.Input{scan("seat-2", CardID(1))}, in: scan("seat-1", CardID(1)), code: "wrong_side",
+			reason: rules.Text{PL: "karta 1 (Józef Piłsudski)", EN: "card 1 (Józef Piłsudski)"}},
 		{name: "a held card is played from stage 2 only", setup: []companion.Input{scan("seat-2", CardID(1))}, in: scan("seat-2", CardID(1)), want: nil, code: "wrong_phase"},
-		{name: "a single-instruction card set aside in stage 1 (3.1)", in: scan("seat-2", CardID(2)), code: "not_in_play"},
+		{name: "a single-instruction card set aside in stage 1 (3.1)", in: scan("seat-2", CardID(2)), code: "not_in_play",
+			reason: rules.Text{PL: "karta 2 (Traktat rosyjsko-litewski)", EN: "card 2 (Russo-Lithuanian Treaty)"}},
 		{name: "virtual draw on a table with tags", in: page(0, "draw"), code: "physical_deck"},
 		{name: "virtual draw", virtual: true, in: page(2, "draw"), want: []string{"draw_card"},
 			check: func(t *testing.T, g *Game, took []companion.Action) {
@@ -237,6 +242,9 @@ func TestBind(t *testing.T) {
 				}
 				if rej.Reason.PL == "" || rej.Reason.EN == "" {
 					t.Errorf("reason %+v, want Polish and English", rej.Reason)
+				}
+				if !strings.Contains(rej.Reason.PL, tc.reason.PL) || !strings.Contains(rej.Reason.EN, tc.reason.EN) {
+					t.Errorf("reason %+v, want it to hold %+v", rej.Reason, tc.reason)
 				}
 				if len(took) == 0 && stateJSON(t, g) != was {
 					t.Error("a refusal changed the state")

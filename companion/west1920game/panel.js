@@ -69,9 +69,11 @@
     var u = (g.units || []).filter(function (x) { return x.id === o; })[0] || (g.hqs || []).filter(function (x) { return x.id === o; })[0];
     if (u) return u.name;
     var m = /^(\d+)@(\d+)$/.exec(o);
-    if (m) return ctx.say("karta ", "card ") + m[1] + ". " + ((st.card_titles || {})[m[1]] || "") + ctx.say(" na heksie ", " on hex ") + m[2];
+    if (m) return ctx.say("karta ", "card ") + m[1] + ". " + cardTitle(st, m[1], ctx) + ctx.say(" na heksie ", " on hex ") + m[2];
     return o;
   }
+  // cardTitle is an event card's title in the page's language.
+  function cardTitle(st, n, ctx) { return ctx.t((st.card_titles || {})[n]); }
   var selected = null;   // the hex of the selected stack
   var selUnit = null;    // a unit picked for a strategic move
   var facing = "";       // the facing a move ends with ("" keeps it)
@@ -433,7 +435,7 @@
     (g.players || []).forEach(function (p) {
       if ((me && p.side !== me) || !(p.hand || []).length) return;
       nodes.push(ctx.el("div", { "data-testid": "hand-" + p.side }, two(sideName[p.side], ctx) + ": ", p.hand.map(function (n) {
-        return ctx.el("button", { "data-testid": "play-" + n, title: (st.card_titles || {})[n] || "", onclick: function () { ctx.command("play", [String(n)]); } }, n + ". " + ((st.card_titles || {})[n] || ""));
+        return ctx.el("button", { "data-testid": "play-" + n, title: cardTitle(st, n, ctx), onclick: function () { ctx.command("play", [String(n)]); } }, n + ". " + cardTitle(st, n, ctx));
       })));
     });
     if (g.phase === "events" && !g.pending) nodes.push(ctx.el("button", { "data-testid": "draw", onclick: function () { ctx.command("draw", []); } }, ctx.say("dobierz (talia wirtualna)", "draw (virtual deck)")));
@@ -445,7 +447,7 @@
     var g = st.game || {};
     if (!(g.effects || []).length) return null;
     return ctx.el("div", { class: "meta", "data-testid": "effects" }, ctx.say("Karty w mocy: ", "Cards in force: ") + g.effects.map(function (e) {
-      return e.card + ". " + ((st.card_titles || {})[e.card] || "") + " (" + two(sideName[e.player], ctx) + ")";
+      return e.card + ". " + cardTitle(st, e.card, ctx) + " (" + two(sideName[e.player], ctx) + ")";
     }).join("; "));
   }
 

@@ -38,10 +38,15 @@ func westIDs(t *testing.T) []string {
 func TestScreensWest(t *testing.T) {
 	r := tabletest.Start(t, tabletest.DemoConfig(t, t.TempDir(), "west-1920.yaml", true), west1920game.Spec)
 	defer r.Stop(t)
+	cat, err := west1920.DefaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := pagecheck.Browser(t)
 	full := pagecheck.Full()
 	base := pagecheck.Page{Game: "west", URL: "http://" + r.D.DisplayAddr(), IDs: westIDs(t), Allow: []string{"stol-1", "dice"}, // the table's and its dice keypad's config names (the referee's fairness table)
-		Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=map]") && !!document.querySelector("[data-testid=pending]")`}
+		Foreign: west1920game.ForeignWords(cat),
+		Ready:   `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=map]") && !!document.querySelector("[data-testid=pending]")`}
 	table, referee, player := pagecheck.Roles(base, "/player/1", "ola", "ola")
 	for _, p := range pagecheck.Pages(table, referee, player, full) {
 		pagecheck.Run(t, ctx, p)

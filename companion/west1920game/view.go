@@ -21,8 +21,8 @@ type View struct {
 	// Map is the map data (terrain rows, cities, rivers, countries), as
 	// JSON encoded once for the game.
 	Map json.RawMessage `json:"map,omitempty"`
-	// Cards are the event cards' titles by number.
-	Cards map[int]string `json:"card_titles,omitempty"`
+	// Cards are the event cards' titles by number, in both languages.
+	Cards map[int]rules.Text `json:"card_titles,omitempty"`
 	// Seats are the sides' seats.
 	Seats   map[string]int `json:"seats"`
 	Overlay *Overlay       `json:"overlay,omitempty"`
@@ -143,7 +143,7 @@ func dieOutcomes(f func(face int) rules.Text) []Outcome {
 type derived struct {
 	overlay *Overlay
 	mapData json.RawMessage
-	cards   map[int]string
+	cards   map[int]rules.Text
 }
 
 // overlays are the current state's, computed once per state, not once per
@@ -165,9 +165,9 @@ func computeDerived(s west1920.State, prev *derived) *derived {
 		d.mapData, d.cards = prev.mapData, prev.cards
 	} else {
 		d.mapData, _ = json.Marshal(cat.Data.Map)
-		d.cards = map[int]string{}
+		d.cards = map[int]rules.Text{}
 		for id, c := range cat.Cards {
-			d.cards[id] = c.Title
+			d.cards[id] = c.Titles()
 		}
 	}
 	d.overlay = computeOverlay(s)

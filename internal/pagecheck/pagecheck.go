@@ -83,6 +83,10 @@ type Page struct {
 	// Allow are words shown on purpose that the rules would take for an
 	// id or another language's word (a venue's or table's own name).
 	Allow []string
+	// Foreign are, by the page's language, the game's own words of the
+	// other language (tabletest.Foreign: a card's Polish name left on an
+	// English page), lower case.
+	Foreign map[string][]string
 }
 
 // TV says whether the page is a table screen on a TV: it must fit the
@@ -254,6 +258,10 @@ func Judge(p Page, d Drawn) []Problem {
 	for _, a := range p.Allow {
 		allow[a] = true
 	}
+	foreign := map[string]bool{}
+	for _, w := range p.Foreign[p.Lang] {
+		foreign[w] = true
+	}
 	seenSize := map[string]bool{}
 	for _, tx := range d.Texts {
 		if tx.Role == RoleHeadline && tx.Px >= MinPx(p, RoleHeadline)-0.01 {
@@ -273,6 +281,11 @@ func Judge(p Page, d Drawn) []Problem {
 		for _, tok := range IDLike(tx.Text, p.Lang, p.IDs) {
 			if !allow[tok] {
 				add("id", "%q in %s shows %q", short(tx.Text), tx.Where, tok)
+			}
+		}
+		for _, tok := range wordRe.FindAllString(tx.Text, -1) {
+			if foreign[strings.ToLower(tok)] && !allow[tok] {
+				add("id", "%q in %s shows %q, a word of the game's other language", short(tx.Text), tx.Where, tok)
 			}
 		}
 		if bad := BadGlyphs(tx.Text); bad != "" {

@@ -139,20 +139,39 @@ const WhenBattle = "battle"
 
 // Card is one card of an army deck.
 type Card struct {
-	ID    string `yaml:"id" json:"id"`
-	Army  string `yaml:"army" json:"army"`
-	Kind  string `yaml:"kind" json:"kind"`
-	Name  string `yaml:"name" json:"name"`
-	Text  string `yaml:"text" json:"text"`
-	Note  string `yaml:"note" json:"note,omitempty"`
-	Front string `yaml:"front" json:"front,omitempty"`
-	Limit int    `yaml:"limit" json:"limit,omitempty"`
+	ID   string `yaml:"id" json:"id"`
+	Army string `yaml:"army" json:"army"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Name and Text are as printed (Polish); NameEN and TextEN their
+	// English, optional (a club's pack enrols the Polish print): see
+	// Names and Texts.
+	Name   string `yaml:"name" json:"name"`
+	NameEN string `yaml:"name_en" json:"name_en,omitempty"`
+	Text   string `yaml:"text" json:"text"`
+	TextEN string `yaml:"text_en" json:"text_en,omitempty"`
+	Note   string `yaml:"note" json:"note,omitempty"`
+	Front  string `yaml:"front" json:"front,omitempty"`
+	Limit  int    `yaml:"limit" json:"limit,omitempty"`
 	// Assumed: the card is not printed in the rulebook; this project wrote it.
 	Assumed bool `yaml:"assumed" json:"assumed,omitempty"`
 	// AssumedFields: fields of a printed card the rulebook's text lost.
 	AssumedFields []string   `yaml:"assumed_fields" json:"assumed_fields,omitempty"`
 	Effects       []Effect   `yaml:"effects" json:"effects,omitempty"`
 	Choose        [][]Effect `yaml:"choose" json:"choose,omitempty"`
+}
+
+// Names is the card's name in both languages: the English is the Polish
+// as printed when the data has none.
+func (c Card) Names() rules.Text { return rules.Text{PL: c.Name, EN: or(c.NameEN, c.Name)} }
+
+// Texts is the card's text in both languages, as Names.
+func (c Card) Texts() rules.Text { return rules.Text{PL: c.Text, EN: or(c.TextEN, c.Text)} }
+
+func or(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
 }
 
 // Options returns the card's alternatives: a commander's "lub" choices, or
@@ -447,6 +466,8 @@ func checkCard(card Card, seen map[string]Card) error {
 		return fmt.Errorf("kind %q, want unit, commander or order", card.Kind)
 	case card.Name == "":
 		return fmt.Errorf("no name")
+	case card.TextEN != "" && card.Text == "":
+		return fmt.Errorf("text_en but no text (the Polish as printed)")
 	case FrontSet(card.Front) == nil:
 		return fmt.Errorf("front %q, want N, C, S, NC, CS, NS or any", card.Front)
 	case len(card.Effects) > 0 && len(card.Choose) > 0:

@@ -405,7 +405,7 @@ func (s *State) markerName(m string) rules.Text {
 		return rules.Text{PL: "znacznik Blokady Specjalnej", EN: "the special blockade marker"}
 	}
 	if c, ok := s.Cards[m]; ok {
-		return rules.Text{PL: c.Name, EN: c.Name}
+		return c.Names()
 	}
 	return rules.Text{PL: "znacznik Blokady", EN: "a blockade marker"}
 }
@@ -429,11 +429,12 @@ func effectName(do string) rules.Text {
 	return rules.Text{PL: do, EN: do}
 }
 
-func (s *State) cardName(id string) string {
+// cardName is a card's name in both languages.
+func (s *State) cardName(id string) rules.Text {
 	if c, ok := s.Cards[id]; ok {
-		return c.Name
+		return c.Names()
 	}
-	return id
+	return rules.Text{PL: id, EN: id}
 }
 
 // decider is the seat that answers for an army: with two players, the one

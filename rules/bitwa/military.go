@@ -108,7 +108,7 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 	switch c.Kind {
 	case KindUnit:
 		s.discard(p.Army, c.ID)
-		s.emit("play_unit", tr("%s zagrywa %s (%s)", "%s plays %s (%s)", s.name(p.Seat), c.Name, s.frontName(f)), Event{Seat: p.Seat, Card: c.ID, Front: f})
+		s.emit("play_unit", tr("%s zagrywa %s (%s)", "%s plays %s (%s)", s.name(p.Seat), c.Names(), s.frontName(f)), Event{Seat: p.Seat, Card: c.ID, Front: f})
 		s.queueEffects(p, c.ID, f, c.Effects, false)
 	case KindCommander:
 		opts := c.Options()
@@ -122,10 +122,10 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 		}
 		if old := ar.Commanders[fi]; old != nil {
 			s.discard(p.Army, old.Card)
-			s.emit("commander_replaced", tr("%s zastępuje %s", "%s replaces %s", c.Name, s.cardName(old.Card)), Event{Seat: p.Seat, Card: old.Card, Front: f})
+			s.emit("commander_replaced", tr("%s zastępuje %s", "%s replaces %s", c.Names(), s.cardName(old.Card)), Event{Seat: p.Seat, Card: old.Card, Front: f})
 		}
 		ar.Commanders[fi] = &Commander{Card: c.ID, Choice: a.Choice, Round: s.Round}
-		s.emit("play_commander", tr("%s zagrywa %s na %s (efekt %d)", "%s plays %s on the %s (effect %d)", s.name(p.Seat), c.Name, s.frontName(f), a.Choice+1), Event{Seat: p.Seat, Card: c.ID, Front: f, N: a.Choice})
+		s.emit("play_commander", tr("%s zagrywa %s na %s (efekt %d)", "%s plays %s on the %s (effect %d)", s.name(p.Seat), c.Names(), s.frontName(f), a.Choice+1), Event{Seat: p.Seat, Card: c.ID, Front: f, N: a.Choice})
 		// "Dopiero po określeniu nowego limitu Oddziałów, gracz korzysta
 		// z wybranego efektu karty nowego Dowódcy."
 		s.applyLimit(p.Army, f)
@@ -146,7 +146,7 @@ func (s *State) playCard(p *Player, a PlayCard) error {
 			return rules.Reject("field_taken", "na polu Rozkazu (%[1]s) leży już %[3]s", "the order field (%[2]s) already holds %[3]s", s.frontName(f).PL, s.frontName(f).EN, s.cardName(ar.Orders[fi]))
 		}
 		ar.Orders[fi] = c.ID
-		s.emit("play_order", tr("%s zagrywa rozkaz %s (%s)", "%s plays the order %s (%s)", s.name(p.Seat), c.Name, s.frontName(f)), Event{Seat: p.Seat, Card: c.ID, Front: f})
+		s.emit("play_order", tr("%s zagrywa rozkaz %s (%s)", "%s plays the order %s (%s)", s.name(p.Seat), c.Names(), s.frontName(f)), Event{Seat: p.Seat, Card: c.ID, Front: f})
 		s.queueEffects(p, c.ID, f, c.Effects, false)
 	}
 	return nil

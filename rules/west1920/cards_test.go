@@ -3,6 +3,8 @@ package west1920
 import (
 	"slices"
 	"testing"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // playCards plays polish's card by the Polish player and russian's by the
@@ -339,6 +341,38 @@ func TestCard31NoActivationRoll(t *testing.T) {
 			o2.Card = 31
 			rejectCode(t, m, o2, "no_card")
 			return
+		}
+	}
+}
+
+// TestCardTitlesInEnglish: every shipped event card has its title in
+// English beside the Polish as printed (the same only for a person's
+// name); a card without one (a club's own box) shows the Polish title in
+// English too, and a title that is a quotation is not quoted again.
+func TestCardTitlesInEnglish(t *testing.T) {
+	cat, err := DefaultCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	people := map[int]bool{1: true, 17: true, 35: true} // Józef Piłsudski, Franciszek Krajowski, Tuchaczewski
+	for id, c := range cat.Cards {
+		if c.TitleEN == "" || (c.TitleEN == c.Title) != people[id] {
+			t.Errorf("card %d: title %q, title_en %q", id, c.Title, c.TitleEN)
+		}
+	}
+	for _, tc := range []struct {
+		card         Card
+		titles, play rules.Text
+	}{
+		{Card{Title: "Pociąg pancerny", TitleEN: "Armoured train"}, rules.Text{PL: "Pociąg pancerny", EN: "Armoured train"}, rules.Text{PL: "„Pociąg pancerny”", EN: "“Armoured train”"}},
+		{Card{Title: "Pociąg pancerny"}, rules.Text{PL: "Pociąg pancerny", EN: "Pociąg pancerny"}, rules.Text{PL: "„Pociąg pancerny”", EN: "“Pociąg pancerny”"}},
+		{Card{Title: "„Błękitna Armia”", TitleEN: "“The Blue Army”"}, rules.Text{PL: "„Błękitna Armia”", EN: "“The Blue Army”"}, rules.Text{PL: "„Błękitna Armia”", EN: "“The Blue Army”"}},
+	} {
+		if got := tc.card.Titles(); got != tc.titles {
+			t.Errorf("Titles %+v, want %+v", got, tc.titles)
+		}
+		if got := quoted(tc.card.Titles()); got != tc.play {
+			t.Errorf("quoted %+v, want %+v", got, tc.play)
 		}
 	}
 }

@@ -196,11 +196,23 @@ type Effect struct {
 // Card is one event card: the Polish and Russian columns, or Both for a
 // single-instruction card (3.2).
 type Card struct {
-	ID      int      `yaml:"id" json:"id"`
+	ID int `yaml:"id" json:"id"`
+	// Title is as printed (Polish); TitleEN its English, optional (a
+	// club's pack enrols the Polish print): see Titles.
 	Title   string   `yaml:"title" json:"title"`
+	TitleEN string   `yaml:"title_en" json:"title_en,omitempty"`
 	Polish  []Effect `yaml:"polish" json:"polish,omitempty"`
 	Russian []Effect `yaml:"russian" json:"russian,omitempty"`
 	Both    []Effect `yaml:"both" json:"both,omitempty"`
+}
+
+// Titles is the card's title in both languages: the English is the
+// Polish as printed when the data has none.
+func (c Card) Titles() rules.Text {
+	if c.TitleEN == "" {
+		return rules.Text{PL: c.Title, EN: c.Title}
+	}
+	return rules.Text{PL: c.Title, EN: c.TitleEN}
 }
 
 // Single reports a single-instruction card (3.2).

@@ -3,6 +3,9 @@ package west1920
 import (
 	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/sztab/sztab/rules"
 )
 
 // ---- 3.x events ----
@@ -100,7 +103,7 @@ func (s *State) playCard(a PlayCard) ([]Event, error) {
 	i := slices.Index(p.Hand, a.Card)
 	p.Hand = slices.Delete(p.Hand, i, i+1)
 	p.Played = a.Card
-	evs := []Event{{Type: "play", Side: a.Side, N: a.Card, Text: textf("%s zagrywa kartę %d „%s”", "%s plays card %d “%s”", sideName(a.Side), a.Card, card.Title)}}
+	evs := []Event{{Type: "play", Side: a.Side, N: a.Card, Text: textf("%s zagrywa kartę %d %s", "%s plays card %d %s", sideName(a.Side), a.Card, quoted(card.Titles()))}}
 	if opp.Played == 0 {
 		s.Turn = other(a.Side)
 		return evs, nil
@@ -482,4 +485,16 @@ func (s *State) firstRoll(r Roll) ([]Event, error) {
 		s.Turn = other(s.Turn)
 	}
 	return []Event{{Type: "first", Side: s.Turn, Text: textf("Polacy %[1]d, Rosjanie %[2]d: zaczyna %[3]s", "Poles %[1]d, Russians %[2]d: %[4]s starts", r.Dice[0], r.Dice[1], sideName(s.Turn).PL, sideName(s.Turn).EN)}}, nil
+}
+
+// quoted is a card's title in each language's quotation marks, unless the
+// title is itself a quotation (card 6, „Ręce precz od Rosji”).
+func quoted(t rules.Text) rules.Text {
+	q := func(s, open, close string) string {
+		if strings.HasPrefix(s, "„") || strings.HasPrefix(s, "“") {
+			return s
+		}
+		return open + s + close
+	}
+	return rules.Text{PL: q(t.PL, "„", "”"), EN: q(t.EN, "“", "”")}
 }

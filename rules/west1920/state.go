@@ -379,14 +379,14 @@ func (s *State) unit(id string) *Unit {
 	return nil
 }
 
-// cardTitle is an event card's printed title.
-func (s *State) cardTitle(id int) string {
+// cardTitle is an event card's title in both languages.
+func (s *State) cardTitle(id int) rules.Text {
 	if s.cat != nil {
 		if c, ok := s.cat.Cards[id]; ok {
-			return c.Title
+			return c.Titles()
 		}
 	}
-	return ""
+	return rules.Text{}
 }
 
 // optionNames are a decision's options in words: units and HQs by name,
