@@ -140,9 +140,10 @@ window.SztabPanels = (function () {
   // chosen type. A field is {key, label: [pl, en], kind}: "number",
   // "text", "bool", "list" (comma-separated words), "numbers" (comma-
   // separated numbers), "dice" (die values as rolls, entered by the
-  // referee), or "choice" with options(msg) → [[value,
-  // [pl, en] or text]]; a key "a.b" fills a nested object. The form's
-  // choice survives a redraw of the page.
+  // referee), "choice" with options(msg) → [[value,
+  // [pl, en] or text]], or "choices" (several of such options, a list of
+  // their values); a key "a.b" fills a nested object. The form's choice
+  // survives a redraw of the page.
   var formType = "", formValues = {};
   function form(actions, msg, ctx) {
     var types = Object.keys(actions).filter(function (k) { return actions[k].fields; });
@@ -153,13 +154,17 @@ window.SztabPanels = (function () {
       types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(pair(actions[k].name)) }); if (k === formType) o.selected = true; return o; }));
     var fields = actions[formType].fields.map(function (f) {
       var label = ctx.t(pair(f.label)), id = "fix-" + f.key.replace(/\W/g, "-"), input;
-      var keep = function () { formValues[f.key] = f.kind === "bool" ? input.checked : input.value; };
-      if (f.kind === "choice") {
+      var keep = function () {
+        formValues[f.key] = f.kind === "bool" ? input.checked : f.kind === "choices" ? [].map.call(input.selectedOptions, function (o) { return o.value; }) : input.value;
+      };
+      if (f.kind === "choice" || f.kind === "choices") {
+        var kept = [].concat(formValues[f.key] === undefined ? [] : formValues[f.key]);
         input = ctx.el("select", { id: id, "data-field": f.key, onchange: keep }, (f.options(msg) || []).map(function (o) {
           var opt = ctx.el("option", { value: String(o[0]), text: typeof o[1] === "string" ? o[1] : ctx.t(pair(o[1])) });
-          if (String(o[0]) === formValues[f.key]) opt.selected = true;
+          if (kept.indexOf(String(o[0])) >= 0) opt.selected = true;
           return opt;
         }));
+        if (f.kind === "choices") { input.multiple = true; input.size = Math.min(8, input.options.length); }
       } else if (f.kind === "bool") {
         input = ctx.el("input", { id: id, type: "checkbox", "data-field": f.key, onchange: keep });
         input.checked = !!formValues[f.key];
@@ -171,6 +176,7 @@ window.SztabPanels = (function () {
       return ctx.el("label", { class: "field", for: id }, label, input);
     });
     function value(f, node) {
+      if (f.kind === "choices") return [].map.call(node.selectedOptions, function (o) { return o.value; });
       var v = f.kind === "bool" ? node.checked : node.value.trim();
       if (f.kind === "number" || (f.kind === "choice" && f.number)) { if (v === "" || isNaN(+v)) throw new Error(ctx.say("liczba w polu: ", "a number in: ") + ctx.t(pair(f.label))); return +v; }
       if (f.kind === "list") return v ? v.split(/\s*,\s*/) : [];
