@@ -207,10 +207,10 @@
     return ctx.el("div", {}, nodes);
   }
 
-  // The engine's actions by name, for the referee's page (what the engine
-  // takes now), and the fields of those the referee may correct from the
-  // form panels.js builds: a seat, a card, a front, a place or a resource
-  // is picked by its name, never typed. (A move's and a supply's list of
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names): a seat, a card, a front, a place or a resource is
+  // picked by its name, never typed. (A move's and a supply's list of
   // moves, and the initiative's order, are corrected by taking the entry
   // back and playing it again.)
   function comps(msg, list) { return ((msg.state || {}).components || {})[list] || []; }
@@ -235,24 +235,20 @@
   var frontF = { key: "front", label: ["Front", "front"], kind: "choice", options: frontOptions };
   var effectF = { key: "choice", label: ["efekt", "effect"], kind: "choice", number: true, options: effectOptions };
   var actions = {
-    start_game: { name: ["przygotowanie gry", "setting up the game"] },
-    roll: { name: ["rzut kością", "a roll of the die"], fields: [seat, { key: "dice", label: ["kości (po przecinku)", "dice (comma-separated)"], kind: "numbers" }] },
-    play_card: { name: ["zagranie karty", "playing a card"], fields: [seat, cardF, frontF, effectF] },
-    blockade: { name: ["Blokada", "a blockade"], fields: [seat, { key: "card", label: ["odrzucona karta", "the discarded card"], kind: "choice", optional: true, options: noCard },
+    roll: { fields: [seat, { key: "dice", label: ["kości (po przecinku)", "dice (comma-separated)"], kind: "numbers" }] },
+    play_card: { fields: [seat, cardF, frontF, effectF] },
+    blockade: { fields: [seat, { key: "card", label: ["odrzucona karta", "the discarded card"], kind: "choice", optional: true, options: noCard },
       { key: "marker", label: ["znacznik", "marker"], kind: "choice", options: markerOptions }, { key: "place", label: ["pole", "field"], kind: "choice", options: placeOptions }, frontF,
       { key: "skip", label: ["bez Blokady", "no blockade"], kind: "bool" }] },
-    fight: { name: ["walka o Zasoby", "a fight for a resource"], fields: [seat, cardF, { key: "resource", label: ["Zasób", "resource"], kind: "choice", options: resourceOptions }] },
-    activate: { name: ["aktywacja Dowódcy", "activating a commander"], fields: [seat, cardF, frontF, effectF] },
-    pass: { name: ["pas", "a pass"], fields: [seat] },
-    select: { name: ["wybór karty", "picking a card"], fields: [seat, cardF, frontF, effectF] },
-    move: { name: ["ruch Oddziałów", "moving units"] },
-    remove: { name: ["usunięcie Oddziału", "removing a unit"], fields: [seat, frontF,
+    fight: { fields: [seat, cardF, { key: "resource", label: ["Zasób", "resource"], kind: "choice", options: resourceOptions }] },
+    activate: { fields: [seat, cardF, frontF, effectF] },
+    pass: { fields: [seat] },
+    select: { fields: [seat, cardF, frontF, effectF] },
+    remove: { fields: [seat, frontF,
       { key: "line", label: ["linia", "line"], kind: "choice", number: true, options: function () { return [[1, ["1. linia", "1st line"]], [2, ["2. linia", "2nd line"]]]; } }] },
-    confirm: { name: ["potwierdzenie efektu", "confirming an effect"], fields: [seat, { key: "yes", label: ["tak", "yes"], kind: "bool" }] },
-    turn_card: { name: ["odwrócenie karty Zasobów", "turning a resource card"], fields: [seat,
-      { key: "face", label: ["strona karty", "the card's face"], kind: "choice", number: true, options: function () { return [[0, ["pierwsza", "the first"]], [1, ["druga", "the second"]]]; } }] },
-    assign_initiative: { name: ["przydział inicjatywy", "assigning the initiative"] },
-    supply: { name: ["zaopatrzenie", "supply"] }
+    confirm: { fields: [seat, { key: "yes", label: ["tak", "yes"], kind: "bool" }] },
+    turn_card: { fields: [seat,
+      { key: "face", label: ["strona karty", "the card's face"], kind: "choice", number: true, options: function () { return [[0, ["pierwsza", "the first"]], [1, ["druga", "the second"]]]; } }] }
   };
 
   P.register("bitwa-warszawska", bitwa, { actions: actions });

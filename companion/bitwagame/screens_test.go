@@ -41,8 +41,8 @@ func TestScreensBitwa(t *testing.T) {
 // referee corrects that entry from the form, picking names (the roll of
 // the die, Marysia), never ids: the die was a 3. The table journals one
 // entry more and replays it: the bonus front is the Southern one, and the
-// page counts one correction and says what changed, in Polish and in
-// English.
+// page counts one correction and says what changed in words (the roll
+// before and after), in Polish and in English.
 func TestBrowserRefereeCorrectsTheBonusDie(t *testing.T) {
 	r := tabletest.PlayDemo(t, t.TempDir(), "bitwa-warszawska.yaml", bitwagame.Spec, tabletest.DemoBefore(t, "bitwa-warszawska-demo.jsonl", "Działania militarne"))
 	defer r.Stop(t)
@@ -61,7 +61,8 @@ func TestBrowserRefereeCorrectsTheBonusDie(t *testing.T) {
 	}
 	entry := strconv.FormatInt(seq, 10)
 	chromium.Until(t, ctx, `(h => !!h && h.textContent === "poprawki sędziego: 1")(document.querySelector("[data-testid=record-head]"))`)
-	chromium.Until(t, ctx, `(l => l.includes("sędzia poprawia wpis `+entry+`: rzut kością: kości 2 → 3: kość odczytana źle"))(document.querySelector("[data-testid=log]").textContent)`)
+	chromium.Until(t, ctx, `(l => l.includes("sędzia poprawia wpis `+entry+`: rzut kością (Marysia): 2 → rzut kością (Marysia): 3: kość odczytana źle"))(document.querySelector("[data-testid=log]").textContent)`)
+	pagecheck.Expect(t, ctx, "the record's note", `document.querySelector("[data-testid=record]").textContent.includes("poprawiono wpis `+entry+`: rzut kością (Marysia): 2 → rzut kością (Marysia): 3: sędzia — kość odczytana źle")`)
 	if got := r.D.Seq(); got != seq+1 {
 		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
 	}
@@ -73,5 +74,6 @@ func TestBrowserRefereeCorrectsTheBonusDie(t *testing.T) {
 		t.Fatal(err)
 	}
 	pagecheck.Expect(t, ctx, "the English record", `document.querySelector("[data-testid=record-head]").textContent === "referee's corrections: 1"`)
-	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+entry+`: a roll of the die: dice 2 → 3: kość odczytana źle")`)
+	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+entry+`: a roll of the die (Marysia): 2 → a roll of the die (Marysia): 3: kość odczytana źle")`)
+	pagecheck.Expect(t, ctx, "the English note", `document.querySelector("[data-testid=record]").textContent.includes("corrected entry `+entry+`: a roll of the die (Marysia): 2 → a roll of the die (Marysia): 3: the referee — kość odczytana źle")`)
 }

@@ -218,10 +218,10 @@
       ctx.say("Nie zeskanowane karty ręki (zgadywane przez silnik): ", "Hand cards not scanned (the engine's guess): ") + (unseen.map(function (id) { return name(st, id, ctx); }).join(", ") || "—"));
   }
 
-  // The engine's actions by name, for the referee's page (what the engine
-  // takes now), and the fields of those the referee may correct from the
-  // form panels.js builds: a seat, a card or a base is picked by its name,
-  // never typed (copies of a barracks card by their set and number).
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names): a seat, a card or a base is picked by its name, never
+  // typed (copies of a barracks card by their set and number).
   function cardOptions(kinds) {
     return function (msg) {
       var cards = (msg.state || {}).cards || {};
@@ -231,7 +231,6 @@
       return ids.map(function (id) {
         var c = cards[id], m = /-(\d+)-(\d+)$/.exec(id);
         var copy = count[c.name.pl] > 1 && m ? [" (zestaw " + m[1] + ", nr " + m[2] + ")", " (set " + m[1] + ", no. " + m[2] + ")"] : ["", ""];
-        if (c.kind === "base" && m) return [id, ["Baza " + m[2] + " gracza " + m[1], "Base " + m[2] + " of player " + m[1]]];
         return [id, [c.name.pl + copy[0], c.name.en + copy[1]]];
       }).sort(function (a, b) { return a[1][0].localeCompare(b[1][0], "pl", { numeric: true }); });
     };
@@ -240,25 +239,23 @@
   function seatOptions(msg) { return ((msg.state || {}).players || []).map(function (p) { return [p.seat, p.name]; }); }
   var seat = { key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions };
   var actions = {
-    start_game: { name: ["przygotowanie gry", "setting up the game"] },
-    buy: { name: ["zakup", "a purchase"], fields: [seat, { key: "cards", label: ["kupione karty", "the cards bought"], kind: "choices", options: vehicles },
+    buy: { fields: [seat, { key: "cards", label: ["kupione karty", "the cards bought"], kind: "choices", options: vehicles },
       { key: "pay", label: ["karty płacące", "the cards paying"], kind: "choices", options: handCards }] },
-    play_card: { name: ["zagranie karty", "playing a card"], fields: [seat, { key: "card", label: ["karta", "card"], kind: "choice", options: handCards },
+    play_card: { fields: [seat, { key: "card", label: ["karta", "card"], kind: "choice", options: handCards },
       { key: "skip", label: ["bez zdolności (tylko obrona)", "no abilities (only defending)"], kind: "bool" }] },
-    defend: { name: ["obrona Bazy", "defending a base"], fields: [seat, { key: "base", label: ["Baza", "base"], kind: "choice", options: cardOptions(["base"]) }] },
-    research: { name: ["Badania", "Research"], fields: [seat, { key: "take", label: ["wzięty pojazd", "the vehicle taken"], kind: "choice", optional: true,
+    defend: { fields: [seat, { key: "base", label: ["Baza", "base"], kind: "choice", options: cardOptions(["base"]) }] },
+    research: { fields: [seat, { key: "take", label: ["wzięty pojazd", "the vehicle taken"], kind: "choice", optional: true,
       options: function (msg) { return [["", ["nic", "nothing"]]].concat(vehicles(msg)); } }] },
-    dismantle: { name: ["Demontaż", "Dismantle"], fields: [seat, { key: "cards", label: ["karty na Złomowisko", "the cards scrapped"], kind: "choices", options: handCards }] },
-    siege: { name: ["Oblężenie", "Siege"], fields: [seat, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
-    discard: { name: ["Sabotaż", "Sabotage"], fields: [seat, { key: "card", label: ["odłożona karta", "the card put away"], kind: "choice", options: handCards }] },
-    attack: { name: ["atak", "an attack"], fields: [seat, { key: "cards", label: ["atakujące pojazdy", "the attacking vehicles"], kind: "choices", options: vehicles }] },
-    fire: { name: ["ogień", "fire"], fields: [seat, { key: "attacker", label: ["strzela", "firing"], kind: "choice", options: vehicles }, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
-    take_medals: { name: ["Medale", "Medals"], fields: [seat, { key: "doubles", label: ["podwójne medale", "double medals"], kind: "number" }] },
-    end_turn: { name: ["koniec tury", "end of the turn"], fields: [seat] },
-    reveal_hand: { name: ["odkrycie ręki", "showing the hand"], fields: [seat, { key: "cards", label: ["karty na ręku", "the cards in hand"], kind: "choices", options: handCards }] },
-    reveal_reserve: { name: ["odkrycie Rezerwy", "showing the Reserve"], fields: [seat, { key: "cards", label: ["karty Rezerwy", "the Reserve's cards"], kind: "choices", options: vehicles }] },
-    select: { name: ["wybór kart", "picking cards"] },
-    declare_end: { name: ["koniec gry ogłoszony przez sędziego", "the referee ends the game"], fields: [{ key: "reason", label: ["powód", "reason"], kind: "text", optional: true }] }
+    dismantle: { fields: [seat, { key: "cards", label: ["karty na Złomowisko", "the cards scrapped"], kind: "choices", options: handCards }] },
+    siege: { fields: [seat, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
+    discard: { fields: [seat, { key: "card", label: ["odłożona karta", "the card put away"], kind: "choice", options: handCards }] },
+    attack: { fields: [seat, { key: "cards", label: ["atakujące pojazdy", "the attacking vehicles"], kind: "choices", options: vehicles }] },
+    fire: { fields: [seat, { key: "attacker", label: ["strzela", "firing"], kind: "choice", options: vehicles }, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
+    take_medals: { fields: [seat, { key: "doubles", label: ["podwójne medale", "double medals"], kind: "number" }] },
+    end_turn: { fields: [seat] },
+    reveal_hand: { fields: [seat, { key: "cards", label: ["karty na ręku", "the cards in hand"], kind: "choices", options: handCards }] },
+    reveal_reserve: { fields: [seat, { key: "cards", label: ["karty Rezerwy", "the Reserve's cards"], kind: "choices", options: vehicles }] },
+    declare_end: { fields: [{ key: "reason", label: ["powód", "reason"], kind: "text", optional: true }] }
   };
 
   P.register("wot-rush", wotRush, { referee: referee, actions: actions });

@@ -45,7 +45,8 @@ func TestScreensWotRush(t *testing.T) {
 // names, never ids: she bought the Opel Blitz beside it. The
 // table journals one entry more and replays it: that vehicle is in her
 // Magazine, Pz.Kpfw. II back in the Reserve, and the page counts one
-// correction and says what changed, in Polish and in English.
+// correction and says what changed in words (the purchase before and
+// after), in Polish and in English.
 func TestBrowserRefereeCorrectsThePurchase(t *testing.T) {
 	r := tabletest.PlayDemo(t, t.TempDir(), "wot-rush.yaml", wotrushgame.Spec, tabletest.DemoBefore(t, "wot-rush-demo.jsonl", "Ania kończy turę"))
 	defer r.Stop(t)
@@ -67,7 +68,8 @@ func TestBrowserRefereeCorrectsThePurchase(t *testing.T) {
 	}
 	entry := strconv.FormatInt(seq, 10)
 	chromium.Until(t, ctx, `(h => !!h && h.textContent === "poprawki sędziego: 1")(document.querySelector("[data-testid=record-head]"))`)
-	chromium.Until(t, ctx, `(l => l.includes("sędzia poprawia wpis `+entry+`: zakup"))(document.querySelector("[data-testid=log]").textContent)`)
+	chromium.Until(t, ctx, `(l => l.includes("sędzia poprawia wpis `+entry+`: zakup (Ania): Pz.Kpfw. II, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2) → zakup (Ania): Opel Blitz, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2): kupiła Opel Blitz"))(document.querySelector("[data-testid=log]").textContent)`)
+	pagecheck.Expect(t, ctx, "the record's note", `document.querySelector("[data-testid=record]").textContent.includes("poprawiono wpis `+entry+`: zakup (Ania): Pz.Kpfw. II, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2) → zakup (Ania): Opel Blitz, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2): sędzia — kupiła Opel Blitz")`)
 	if got := r.D.Seq(); got != seq+1 {
 		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
 	}
@@ -80,5 +82,5 @@ func TestBrowserRefereeCorrectsThePurchase(t *testing.T) {
 		t.Fatal(err)
 	}
 	pagecheck.Expect(t, ctx, "the English record", `document.querySelector("[data-testid=record-head]").textContent === "referee's corrections: 1"`)
-	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+entry+`: a purchase")`)
+	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+entry+`: a purchase (Ania): Pz.Kpfw. II, paying: Engineers (set 1, no. 1), Engineers (set 1, no. 2) → a purchase (Ania): Opel Blitz, paying: Engineers (set 1, no. 1), Engineers (set 1, no. 2): kupiła Opel Blitz")`)
 }

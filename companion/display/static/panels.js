@@ -10,7 +10,9 @@ window.SztabPanels = (function () {
   // extra: referee, the game's part of the referee's page; actions, its
   // action types by name ({type: {name: [pl, en], fields: [...]}}) for the
   // referee's page: what the engine takes now, in words, and the
-  // correction form (a type with fields can be corrected; see form()).
+  // correction form (a type with fields can be corrected; see form()). A
+  // type's name may come from the game's catalogue instead (the state's
+  // action_names, the words the daemon's record uses too).
   function register(id, draw, extra) { extra = extra || {}; games[id] = { draw: draw, referee: extra.referee, actions: extra.actions || {} }; }
 
   function pct(p) { return (100 * p).toFixed(1) + "%"; }
@@ -71,7 +73,7 @@ window.SztabPanels = (function () {
     // What the engine takes now, in the game's words (a type the game's
     // panel does not name is left out, never shown as its id).
     var acts = (game && game.actions) || {};
-    var legal = (msg.legal || []).filter(function (a) { return acts[a]; }).map(function (a) { return ctx.t(pair(acts[a].name)); });
+    var legal = (msg.legal || []).filter(function (a) { return actionName(acts, a, msg); }).map(function (a) { return ctx.t(actionName(acts, a, msg)); });
     if (legal.length) nodes.push(ctx.el("div", { class: "meta", "data-testid": "legal" }, ctx.say("Silnik przyjmie teraz: ", "The engine takes now: ") + legal.join(", ")));
     nodes.push(controls(ctx, "referee"));
     nodes.push(rulings(msg, ctx));
@@ -134,6 +136,8 @@ window.SztabPanels = (function () {
   }
 
   function pair(x) { return Array.isArray(x) ? { pl: x[0], en: x[1] } : x; }
+  // actionName is an action type's name: the panel's, or the catalogue's.
+  function actionName(acts, type, msg) { return acts[type] && acts[type].name ? pair(acts[type].name) : ((msg.state || {}).action_names || {})[type]; }
 
   // form is the correction's form, built from the game's action types:
   // a choice of the action (by name), then one input per field of the
@@ -146,12 +150,12 @@ window.SztabPanels = (function () {
   // survives a redraw of the page.
   var formType = "", formValues = {};
   function form(actions, msg, ctx) {
-    var types = Object.keys(actions).filter(function (k) { return actions[k].fields; });
+    var types = Object.keys(actions).filter(function (k) { return actions[k].fields && actionName(actions, k, msg); });
     if (!types.length) return { node: null };
     if (types.indexOf(formType) < 0) formType = types[0];
     var pick = ctx.el("select", { "data-testid": "correction-type", "aria-label": ctx.say("poprawiona akcja", "the corrected action"),
       onchange: function () { formType = pick.value; formValues = {}; ctx.redraw(); } },
-      types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(pair(actions[k].name)) }); if (k === formType) o.selected = true; return o; }));
+      types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(actionName(actions, k, msg)) }); if (k === formType) o.selected = true; return o; }));
     var fields = actions[formType].fields.map(function (f) {
       var label = ctx.t(pair(f.label)), id = "fix-" + f.key.replace(/\W/g, "-"), input;
       var keep = function () {
