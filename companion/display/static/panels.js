@@ -63,7 +63,7 @@ window.SztabPanels = (function () {
     (msg.desync || []).forEach(function (d) { nodes.push(ctx.el("div", { class: "flag", "data-testid": "desync" }, ctx.t(d.text) || JSON.stringify(d))); });
     var rows = (msg.fairness || []).map(function (f) {
       return ctx.el("tr", { class: f.loaded ? "loaded" : "", "data-testid": "fair-" + f.key },
-        ctx.el("td", { text: f.key }), ctx.el("td", { text: String(f.rolls) }), ctx.el("td", { text: f.faces.join(" ") }),
+        ctx.el("td", { text: ctx.t((msg.dice_names || {})[f.key]) || ctx.say("kość", "a die") }), ctx.el("td", { text: String(f.rolls) }), ctx.el("td", { text: f.faces.join(" ") }),
         ctx.el("td", { text: f.p_value.toFixed(4) }), ctx.el("td", { text: f.rejected ? String(f.rejected) : "" }),
         ctx.el("td", { text: f.loaded ? ctx.say("PODEJRZANA", "SUSPECT") : "ok" }));
     });
