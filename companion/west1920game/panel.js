@@ -493,29 +493,21 @@
     return ctx.el("div", {}, nodes);
   }
 
-  // The engine's actions by name, for the referee's page (what the engine
-  // takes now), and the fields of those the referee may correct from the
-  // form panels.js builds (a hex is its number as printed on the map).
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names; a hex is its number as printed on the map).
   var sideOptions = function () { return [["polish", sideName.polish], ["russian", sideName.russian]]; };
   var side = { key: "side", label: ["strona", "side"], kind: "choice", options: sideOptions };
   var hexField = function (key, pl, en, optional) { return { key: key, label: [pl, en], kind: "text", optional: !!optional }; };
   var actions = {
-    start_game: { name: ["początek gry", "start of the game"] },
-    draw_card: { name: ["dobranie karty", "drawing a card"] }, play_card: { name: ["zagranie karty", "playing a card"] },
-    roll: { name: ["rzut kośćmi", "a roll of the dice"], fields: [{ key: "dice", label: ["kości (biała, czerwona)", "dice (white, red)"], kind: "numbers" }] },
-    pass: { name: ["pas", "a pass"], fields: [side] },
-    build_depot: { name: ["budowa magazynu", "building a depot"], fields: [side, hexField("hex", "heks", "hex")] },
-    remove_depot: { name: ["usunięcie magazynu", "removing a depot"] },
-    assign_chit: { name: ["żeton aktywacji", "an activation chit"], fields: [side, hexField("hex", "heks", "hex")] },
-    order: { name: ["rozkaz", "an order"], fields: [side, hexField("hex", "heks stosu", "the stack's hex"),
+    roll: { fields: [{ key: "dice", label: ["kości (biała, czerwona)", "dice (white, red)"], kind: "numbers" }] },
+    pass: { fields: [side] },
+    build_depot: { fields: [side, hexField("hex", "heks", "hex")] },
+    assign_chit: { fields: [side, hexField("hex", "heks", "hex")] },
+    order: { fields: [side, hexField("hex", "heks stosu", "the stack's hex"),
       { key: "path", label: ["droga (heksy po przecinku)", "path (hexes, comma-separated)"], kind: "list" },
       { key: "facing", label: ["zwrot", "facing"], kind: "choice", optional: true, options: function () { return [["", ["bez zmiany", "keep"]]].concat(dirs.map(function (d) { return [d, d]; })); } }] },
-    discard_chit: { name: ["odrzucenie żetonu", "discarding a chit"] }, move_hq: { name: ["ruch dowództwa", "moving an HQ"] },
-    withdraw: { name: ["wycofanie przed walką", "a withdrawal before combat"] },
-    attack: { name: ["atak", "an attack"], fields: [side, hexField("from", "z heksu", "from hex"), hexField("target", "na heks", "on hex"), hexField("support", "wsparcie z heksu", "support from hex", true)] },
-    card_bonus: { name: ["premia z karty", "a card's bonus"] }, losses: { name: ["straty", "losses"] }, retreat: { name: ["odwrót", "a retreat"] },
-    pursue: { name: ["pościg", "a pursuit"] }, replace: { name: ["uzupełnienie", "a replacement"] }, strategic_move: { name: ["ruch strategiczny", "a strategic move"] },
-    place: { name: ["wystawienie", "a placement"] }, choose: { name: ["wybór", "a choice"] }, adjust: { name: ["poprawka licznika", "a counter's correction"] }
+    attack: { fields: [side, hexField("from", "z heksu", "from hex"), hexField("target", "na heks", "on hex"), hexField("support", "wsparcie z heksu", "support from hex", true)] }
   };
 
   P.register("west-1920", west, { actions: actions });

@@ -183,7 +183,8 @@ func TestScreensWestMapZoomPan(t *testing.T) {
 // form is built from the roll's fields: the referee picks "a roll of the
 // dice", enters 4, 2 for that entry with a reason, and the table journals
 // the correction (one entry more) and replays: the page shows one
-// correction and the log what changed (5 → 4) and why.
+// correction and the log what changed in words (the roll 5, 2 → 4, 2)
+// and why, in Polish and in English.
 func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 	r := tabletest.PlayDemo(t, t.TempDir(), "west-1920.yaml", west1920game.Spec, 1)
 	defer r.Stop(t)
@@ -203,7 +204,7 @@ func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 		chromedp.SendKeys(`[data-testid=ruling-text]`, "odczyt: 4"),
 		chromedp.Click(`[data-testid=cmd-correct]`),
 		chromedp.Poll[chromedp.Void](`(h => !!h && h.textContent.includes("1"))(document.querySelector("[data-testid=record-head]"))`),
-		chromedp.Poll[chromedp.Void](`(l => l.includes("poprawia wpis `+strconv.FormatInt(seq, 10)+`") && l.includes("5 → 4") && l.includes("odczyt: 4"))(document.querySelector("[data-testid=log]").textContent)`))
+		chromedp.Poll[chromedp.Void](`(l => l.includes("sędzia poprawia wpis `+strconv.FormatInt(seq, 10)+`: rzut kośćmi: 5, 2 → rzut kośćmi: 4, 2: odczyt: 4"))(document.querySelector("[data-testid=log]").textContent)`))
 	if err != nil {
 		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("[data-testid=panel]"))
 		t.Fatalf("the correction from the form: %v\n%.3000s", err, html)
@@ -211,4 +212,10 @@ func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 	if got := r.D.Seq(); got != seq+1 {
 		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
 	}
+	p.Lang = "en"
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+strconv.FormatInt(seq, 10)+`: a roll of the dice: 5, 2 → a roll of the dice: 4, 2: odczyt: 4")`)
+	pagecheck.Expect(t, ctx, "the English record", `document.querySelector("[data-testid=record]").textContent.includes("corrected entry `+strconv.FormatInt(seq, 10)+`: a roll of the dice: 5, 2 → a roll of the dice: 4, 2: the referee — odczyt: 4")`)
 }
