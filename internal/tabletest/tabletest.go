@@ -194,7 +194,7 @@ func PlayDemo(t testing.TB, dir, file string, spec companion.GameSpec, part floa
 }
 
 // DemoBefore is the part of the demo session (for PlayDemo) that ends
-// just before the first line of script (e.g. "skirmish-demo.jsonl")
+// just before the first line of script (the demo table's session file)
 // holding text: the session played up to a moment its narration names.
 func DemoBefore(t testing.TB, script, text string) float64 {
 	t.Helper()
