@@ -273,6 +273,8 @@ func TestBrowserRefereeRulesFromThePage(t *testing.T) {
 	}
 	until(t, ctx, time.Now(), `!!document.querySelector("[data-testid='fair-stol-1/keypad']")`)
 	until(t, ctx, time.Now(), text("[data-testid='fair-stol-1/keypad']", "5"))
+	// The die's source in words, never its config name.
+	until(t, ctx, time.Now(), `document.querySelector("[data-testid='fair-stol-1/keypad'] td").textContent === "klawiatura stołu" && !document.querySelector("[data-testid=fairness]").textContent.includes("stol-1")`)
 	screenshot(t, ctx, "referee")
 }
 

@@ -19,6 +19,7 @@ type (
 	Role         = gamespec.Role
 	DiceCarrier  = gamespec.DiceCarrier
 	Concealer    = gamespec.Concealer
+	ActionTeller = gamespec.ActionTeller
 	SeatLister   = gamespec.SeatLister
 	Headliner    = gamespec.Headliner
 	SampleDataer = gamespec.SampleDataer

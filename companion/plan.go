@@ -3,6 +3,7 @@ package companion
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sztab/sztab/companion/wire"
@@ -16,22 +17,27 @@ import (
 // Target.
 type UndoBody struct {
 	Target int64 `json:"target"`
-	// Action is the type of the action taken back.
-	Action string `json:"action"`
-	By     string `json:"by"`
-	Reason string `json:"reason"`
+	// Action is the type of the action taken back; ActionText the action
+	// in the game's words, when the game tells actions (ActionTeller).
+	Action     string      `json:"action"`
+	ActionText *rules.Text `json:"action_text,omitempty"`
+	By         string      `json:"by"`
+	Reason     string      `json:"reason"`
 }
 
 // CorrectionBody is a KindCorrection entry: the action of entry Target is
 // replaced by Action (the game's action JSON) from its place in the game
-// on; Old and New are the two actions' types.
+// on; Old and New are the two actions' types, OldText and NewText the two
+// actions in the game's words, when the game tells actions (ActionTeller).
 type CorrectionBody struct {
-	Target int64           `json:"target"`
-	Old    string          `json:"old"`
-	New    string          `json:"new"`
-	Action json.RawMessage `json:"action"`
-	By     string          `json:"by"`
-	Reason string          `json:"reason"`
+	Target  int64           `json:"target"`
+	Old     string          `json:"old"`
+	New     string          `json:"new"`
+	OldText *rules.Text     `json:"old_text,omitempty"`
+	NewText *rules.Text     `json:"new_text,omitempty"`
+	Action  json.RawMessage `json:"action"`
+	By      string          `json:"by"`
+	Reason  string          `json:"reason"`
 }
 
 // AllowedBody is a KindAllowed entry: an action the rules refused (the
@@ -165,7 +171,11 @@ func (p *plan) add(e Entry) error {
 		p.steps[i].undone = e.Seq
 		p.pending = nil
 		p.record.Corrections++
-		p.note(e, b.Target, rules.Textf("cofnięto wpis %d (%s): %s — %s", "took back entry %d (%s): %s — %s", b.Target, b.Action, b.By, b.Reason))
+		var what any = b.Action
+		if b.ActionText != nil {
+			what = *b.ActionText
+		}
+		p.note(e, b.Target, rules.Textf("cofnięto wpis %d (%s): %s — %s", "took back entry %d (%s): %s — %s", b.Target, what, byWords(b.By), b.Reason))
 		p.corrections = append(p.corrections, fmt.Sprintf("entry %d (%s): %s took back entry %d (%s); reason: %s", e.Seq, at(e), b.By, b.Target, b.Action, b.Reason))
 	case KindCorrection:
 		var b CorrectionBody
@@ -179,7 +189,11 @@ func (p *plan) add(e Entry) error {
 		p.steps[i].body, p.steps[i].allow, p.steps[i].fixed = b.Action, nil, e.Seq
 		p.pending = nil
 		p.record.Corrections++
-		p.note(e, b.Target, rules.Textf("poprawiono wpis %d: %s → %s: %s — %s", "corrected entry %d: %s → %s: %s — %s", b.Target, b.Old, b.New, b.By, b.Reason))
+		var was, now any = b.Old, b.New
+		if b.OldText != nil && b.NewText != nil {
+			was, now = *b.OldText, *b.NewText
+		}
+		p.note(e, b.Target, rules.Textf("poprawiono wpis %d: %s → %s: %s — %s", "corrected entry %d: %s → %s: %s — %s", b.Target, was, now, byWords(b.By), b.Reason))
 		p.corrections = append(p.corrections, fmt.Sprintf("entry %d (%s): %s corrected entry %d: %s replaced by %s %s; reason: %s",
 			e.Seq, at(e), b.By, b.Target, b.Old, b.New, compactJSON(b.Action), b.Reason))
 	case KindCall:
@@ -200,6 +214,20 @@ func (p *plan) add(e Entry) error {
 		p.rulings = append(p.rulings, fmt.Sprintf("entry %d (%s): %s answered the call of entry %d (seat %d): %s", e.Seq, at(e), b.By, b.Call, b.Seat, b.Text))
 	}
 	return nil
+}
+
+// byWords is who sent a ruling (senderName) in words, for the record's
+// notes: the referee, a player's seat, the table's keys.
+func byWords(by string) rules.Text {
+	switch {
+	case by == "referee":
+		return rules.Text{PL: "sędzia", EN: "the referee"}
+	case strings.HasPrefix(by, "player/"):
+		return rules.Textf("gracz z miejsca %s", "the player at seat %s", strings.TrimPrefix(by, "player/"))
+	case by == "keys" || strings.HasPrefix(by, "keys/"):
+		return rules.Text{PL: "przyciski stołu", EN: "the table's keys"}
+	}
+	return rules.Text{PL: by, EN: by}
 }
 
 func (p *plan) push(s step) {

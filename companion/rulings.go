@@ -243,11 +243,15 @@ func (t *table) undo(ctx context.Context, in Input) (int64, *rules.Rejection, er
 	if rej != nil {
 		return 0, rej, nil
 	}
-	body, _ := json.Marshal(UndoBody{Target: seq, Action: typeOf(old), By: senderName(in), Reason: in.Text})
-	what := typeOf(old)
-	if b := actionBrief(t.publicBody(steps[i].body)); b != "" {
-		what += ": " + b
+	told, ok := t.told(steps[i].body)
+	ub := UndoBody{Target: seq, Action: typeOf(old), By: senderName(in), Reason: in.Text}
+	var what any = typeOf(old)
+	if ok {
+		ub.ActionText, what = &told, told
+	} else if b := actionBrief(t.publicBody(steps[i].body)); b != "" {
+		what = typeOf(old) + ": " + b
 	}
+	body, _ := json.Marshal(ub)
 	text := rules.Textf("sędzia cofa wpis %d (%s): %s", "the referee takes back entry %d (%s): %s", seq, what, in.Text)
 	return t.commitRuling(ctx, KindUndo, body, Notice{Type: wire.NoticeUndo, Code: strconv.FormatInt(seq, 10), Text: text, Action: typeOf(old)}, g, rolls)
 }
@@ -290,11 +294,17 @@ func (t *table) correct(ctx context.Context, in Input) (int64, *rules.Rejection,
 	if rej != nil {
 		return 0, rej, nil
 	}
-	rb, _ := json.Marshal(CorrectionBody{Target: seq, Old: typeOf(old), New: a.Type(), Action: body, By: senderName(in), Reason: in.Text})
-	what := typeOf(old) + " → " + a.Type()
-	if ch := actionChange(t.publicBody(t.plan.steps[i].body), t.publicBody(body)); ch != "" {
-		what += " (" + ch + ")"
+	cb := CorrectionBody{Target: seq, Old: typeOf(old), New: a.Type(), Action: body, By: senderName(in), Reason: in.Text}
+	var what any = typeOf(old) + " → " + a.Type()
+	was, okWas := t.told(t.plan.steps[i].body)
+	now, okNow := t.told(body)
+	if okWas && okNow && was != now {
+		cb.OldText, cb.NewText = &was, &now
+		what = rules.Textf("%s → %s", "%s → %s", was, now)
+	} else if ch := actionChange(t.publicBody(t.plan.steps[i].body), t.publicBody(body)); ch != "" {
+		what = typeOf(old) + " → " + a.Type() + " (" + ch + ")"
 	}
+	rb, _ := json.Marshal(cb)
 	text := rules.Textf("sędzia poprawia wpis %d: %s: %s", "the referee corrects entry %d: %s: %s", seq, what, in.Text)
 	return t.commitRuling(ctx, KindCorrection, rb, Notice{Type: wire.NoticeCorrection, Code: strconv.FormatInt(seq, 10), Text: text, Action: a.Type()}, g, rolls)
 }
@@ -642,6 +652,21 @@ func (t *table) publicBody(body []byte) []byte {
 		return nil
 	}
 	return out
+}
+
+// told is the action of body in the game's words, as the public may know
+// it (publicBody); ok is false when the game does not tell actions
+// (ActionTeller) or the body cannot be read.
+func (t *table) told(body []byte) (text rules.Text, ok bool) {
+	teller, ok := t.game.(ActionTeller)
+	if !ok {
+		return rules.Text{}, false
+	}
+	a, err := t.game.DecodeAction(t.publicBody(body))
+	if err != nil {
+		return rules.Text{}, false
+	}
+	return teller.TellAction(a), true
 }
 
 // actionBrief is an action's fields but its type, for the people at the

@@ -277,9 +277,10 @@ func playRulings(t *testing.T, spec companion.GameSpec, tc gamespec.Rulings) {
 			t.Errorf("the public log has no %q event:\n%s", strings.TrimSuffix(want, ": "), heard)
 		}
 	}
-	// ... and what the correction changed: each field of the action whose
-	// value differs is named in the correction's event, by its path
-	// (actionChange's own test checks the values)
+	// ... and what the correction changed: a game that tells its actions
+	// (ActionTeller) says both in its words; another names each field of
+	// the action whose value differs, by its path (actionChange's own
+	// test checks the values)
 	var before, after map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(entryBody(t, jpath, target)), &before); err != nil {
 		t.Fatal(err)
@@ -293,13 +294,27 @@ func playRulings(t *testing.T, spec companion.GameSpec, tc gamespec.Rulings) {
 			line = l
 		}
 	}
+	if teller, ok := r.D.Game().(companion.ActionTeller); ok {
+		tellEN := func(body string) string {
+			a, err := r.D.Game().DecodeAction([]byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return teller.TellAction(a).EN
+		}
+		was, now := tellEN(entryBody(t, jpath, target)), tellEN(fixed)
+		if was == now || !strings.Contains(line, was+" → "+now) {
+			t.Errorf("the correction's event does not say %q → %q: %q", was, now, line)
+		}
+	}
 	changed := 0
+	_, tells := r.D.Game().(companion.ActionTeller)
 	for k, v := range after {
 		if k == "type" || bytes.Equal(compactJSON(t, v).Bytes(), compactJSON(t, before[k]).Bytes()) {
 			continue
 		}
 		changed++
-		if !strings.Contains(line, "("+k) && !strings.Contains(line, ", "+k) {
+		if !tells && !strings.Contains(line, "("+k) && !strings.Contains(line, ", "+k) {
 			t.Errorf("the correction's event does not say what became of %q: %q", k, line)
 		}
 	}

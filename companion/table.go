@@ -589,16 +589,17 @@ func (t *table) observeDice(a Action, accepted bool) bool {
 				t.metrics.suspect.Inc()
 			}
 			t.publishLoose(wire.Referee, Notice{Type: wire.NoticeDieSuspect, Die: key,
-				Text: rules.Textf("kość %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
-					"die %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
-					key, after.Rolls, after.ChiSquare, after.PValue)})
+				Text: rules.Textf("kość z: %s wygląda na nieuczciwą: %d rzutów, χ²=%.1f, p=%.4f; sprawdźcie ją",
+					"the die from %s looks loaded: %d rolls, χ²=%.1f, p=%.4f; have it checked",
+					dieName(t.cfg, key), after.Rolls, after.ChiSquare, after.PValue)})
 		}
 	}
 	return changed
 }
 
 func (t *table) fairness() []byte {
-	msg, _ := json.Marshal(wire.FairnessMessage{Seq: t.seq.Load(), Sources: t.watch.Reports()})
+	reports := t.watch.Reports()
+	msg, _ := json.Marshal(wire.FairnessMessage{Seq: t.seq.Load(), Sources: reports, Names: diceNames(t.cfg, reports)})
 	return msg
 }
 
@@ -660,6 +661,7 @@ func (t *table) view(v Viewer) ([]byte, error) {
 	}
 	if v.Role == RoleReferee {
 		m.Fairness = t.watch.Reports()
+		m.DiceNames = diceNames(t.cfg, m.Fairness)
 		if ds, ok := t.game.(Desyncer); ok {
 			for _, text := range ds.Desyncs() {
 				m.Desync = append(m.Desync, wire.Desync{Text: text})

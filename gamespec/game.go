@@ -182,6 +182,16 @@ type Concealer interface {
 	Conceal(Action) Action
 }
 
+// ActionTeller is implemented by games that can say an action in the
+// game's words: its name and its values as a person reads them (who,
+// which card, unit or place by its name, the dice), never an id, for the
+// referee's record: the line of a correction ("rzut kością (Marysia): 2
+// → rzut kością (Marysia): 3") or of an undo. The table tells the action
+// as the public may know it (Concealer).
+type ActionTeller interface {
+	TellAction(Action) rules.Text
+}
+
 // SeatLister is implemented by games that know their players' seats, so
 // each seat gets its own view.
 type SeatLister interface {

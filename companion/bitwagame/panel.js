@@ -210,5 +210,49 @@
     return ctx.el("div", {}, nodes);
   }
 
-  P.register("bitwa-warszawska", bitwa);
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names): a seat, a card, a front, a place or a resource is
+  // picked by its name, never typed. (A move's and a supply's list of
+  // moves, and the initiative's order, are corrected by taking the entry
+  // back and playing it again.)
+  function comps(msg, list) { return ((msg.state || {}).components || {})[list] || []; }
+  function seatOptions(msg) { return ((msg.state || {}).players || []).map(function (p) { return [p.seat, p.name + " (" + a2(p.army) + ")"]; }); }
+  function cardOptions(msg) {
+    var cards = (msg.state || {}).cards || {};
+    return Object.keys(cards).map(function (id) { return [id, cards[id].name + (cards[id].army ? " (" + a2(cards[id].army) + ")" : "")]; })
+      .sort(function (a, b) { return a[1].localeCompare(b[1], "pl"); });
+  }
+  function frontOptions(msg) { return comps(msg, "fronts").map(function (f) { return [f.id, f.name]; }); }
+  function resourceOptions(msg) { return comps(msg, "resources").map(function (r) { return [r.id, r.name]; }); }
+  function placeOptions(msg) { var p = (msg.state || {}).places || {}; return Object.keys(p).map(function (k) { return [k, p[k]]; }); }
+  function markerOptions(msg) {
+    var out = comps(msg, "armies").map(function (a) { return [a.blockade, ["Blokada " + a2(a.id), "Blockade by " + a2(a.id)]]; });
+    var sp = ((msg.state || {}).components || {}).special_blockade;
+    return sp ? out.concat([[sp, ["Blokada specjalna", "Special blockade"]]]) : out;
+  }
+  function effectOptions() { return [[0, ["efekt 1", "effect 1"]], [1, ["efekt 2", "effect 2"]]]; }
+  function noCard(msg) { return [["", ["bez karty", "no card"]]].concat(cardOptions(msg)); }
+  var seat = { key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions };
+  var cardF = { key: "card", label: ["karta", "card"], kind: "choice", options: cardOptions };
+  var frontF = { key: "front", label: ["Front", "front"], kind: "choice", options: frontOptions };
+  var effectF = { key: "choice", label: ["efekt", "effect"], kind: "choice", number: true, options: effectOptions };
+  var actions = {
+    roll: { fields: [seat, { key: "dice", label: ["kości (po przecinku)", "dice (comma-separated)"], kind: "numbers" }] },
+    play_card: { fields: [seat, cardF, frontF, effectF] },
+    blockade: { fields: [seat, { key: "card", label: ["odrzucona karta", "the discarded card"], kind: "choice", optional: true, options: noCard },
+      { key: "marker", label: ["znacznik", "marker"], kind: "choice", options: markerOptions }, { key: "place", label: ["pole", "field"], kind: "choice", options: placeOptions }, frontF,
+      { key: "skip", label: ["bez Blokady", "no blockade"], kind: "bool" }] },
+    fight: { fields: [seat, cardF, { key: "resource", label: ["Zasób", "resource"], kind: "choice", options: resourceOptions }] },
+    activate: { fields: [seat, cardF, frontF, effectF] },
+    pass: { fields: [seat] },
+    select: { fields: [seat, cardF, frontF, effectF] },
+    remove: { fields: [seat, frontF,
+      { key: "line", label: ["linia", "line"], kind: "choice", number: true, options: function () { return [[1, ["1. linia", "1st line"]], [2, ["2. linia", "2nd line"]]]; } }] },
+    confirm: { fields: [seat, { key: "yes", label: ["tak", "yes"], kind: "bool" }] },
+    turn_card: { fields: [seat,
+      { key: "face", label: ["strona karty", "the card's face"], kind: "choice", number: true, options: function () { return [[0, ["pierwsza", "the first"]], [1, ["druga", "the second"]]]; } }] }
+  };
+
+  P.register("bitwa-warszawska", bitwa, { actions: actions });
 })();

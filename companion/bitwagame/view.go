@@ -33,18 +33,20 @@ type TableView struct {
 
 // Catalogue is what never changes during a game, sent once (the
 // table's catalogue topic) and left out of every view: the card table,
-// the components and the names of the board's places a blockade lies on.
+// the components, the names of the board's places a blockade lies on and
+// of the engine's actions.
 // All of it is printed on the cards and the board: no viewer may not see
 // it.
 func (g *Game) Catalogue() any {
 	s := g.State()
-	return catalogue{Cards: s.Cards, Components: s.Comp, Places: Places}
+	return catalogue{Cards: s.Cards, Components: s.Comp, Places: Places, ActionNames: ActionNames}
 }
 
 type catalogue struct {
-	Cards      map[string]bitwa.Card `json:"cards"`
-	Components bitwa.Components      `json:"components"`
-	Places     map[string]rules.Text `json:"places"`
+	Cards       map[string]bitwa.Card `json:"cards"`
+	Components  bitwa.Components      `json:"components"`
+	Places      map[string]rules.Text `json:"places"`
+	ActionNames map[string]rules.Text `json:"action_names"`
 }
 
 // Answer is one answer to the pending decision: a command, its args and

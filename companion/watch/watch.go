@@ -73,6 +73,8 @@ type Screen struct {
 	seq      int64
 	events   []string
 	fairness []dice.FairnessReport
+	// diceNames are the fairness sources in words, by key.
+	diceNames map[string]rules.Text
 	// commands says keys are read; note is the answer to the last one, and
 	// pending the command sent and not yet answered by the table.
 	commands bool
@@ -225,7 +227,7 @@ func (s *Screen) Apply(suffix string, payload []byte) bool {
 			s.headline = s.text(*m.Headline)
 		}
 		if m.Fairness != nil {
-			s.fairness = m.Fairness
+			s.fairness, s.diceNames = m.Fairness, m.DiceNames
 		}
 	case "events", "referee/events":
 		var m struct {
@@ -312,7 +314,11 @@ func (s *Screen) Render() string {
 			if f.Loaded {
 				flag = say("PODEJRZANA", "SUSPECT")
 			}
-			fmt.Fprintf(&b, "    %-24s %4d %s p=%.4f %s\n", f.Key, f.Rolls, say("rzutów", "rolls"), f.PValue, flag)
+			name := f.Key
+			if n, ok := s.diceNames[f.Key]; ok {
+				name = s.text(n)
+			}
+			fmt.Fprintf(&b, "    %-24s %4d %s p=%.4f %s\n", name, f.Rolls, say("rzutów", "rolls"), f.PValue, flag)
 		}
 	}
 	b.WriteString(strings.Repeat("─", 60) + "\n")

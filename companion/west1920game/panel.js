@@ -42,6 +42,28 @@
   // Elsewhere the map is drawn 1.5 px a unit at zoom 1: 11 units are
   // 16.5 px, 9 units 13.5 px (16 and 13 px in the hand).
   var TV = { stack: 17, city: 14.5, w: 31, h: 22, dot: 18 };
+  // fitTV keeps the TV map's type readable at the scale the map is drawn
+  // at, whatever the screen's top bar, banners and fonts leave it: once laid
+  // out (and whenever its size changes) a stack's numbers are at least the
+  // state's type (1rem) and a city's name the secondary type (.84rem, the
+  // event log's), with 3% to spare; the sizes in TV are the least, in map
+  // units. Without it the 720p map's 16.4 px stacks stood 0.4 px over the
+  // 16 px line, and a taller top bar put them under it.
+  function fitTV(el) {
+    if (!window.ResizeObserver) return el;
+    var watch = new ResizeObserver(function () {
+      if (!el.isConnected) { watch.disconnect(); return; } // a redraw replaced the map
+      var vb = el.viewBox.baseVal, r = el.getBoundingClientRect();
+      if (!vb || !vb.width || !vb.height || !r.width || !r.height) return;
+      var scale = Math.min(r.width / vb.width, r.height / vb.height);
+      var rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+      var stack = Math.max(TV.stack, 1.03 * rem / scale), city = Math.max(TV.city, 1.03 * 0.84 * rem / scale);
+      el.querySelectorAll("[data-label=stack]").forEach(function (t) { t.setAttribute("font-size", stack.toFixed(2)); });
+      el.querySelectorAll("[data-label=city]").forEach(function (t) { t.setAttribute("font-size", city.toFixed(2)); t.setAttribute("stroke-width", (city / 5).toFixed(2)); });
+    });
+    watch.observe(el);
+    return el;
+  }
   var HAND = { stack: 11, city: 9.5, odds: 9, w: 24, h: 17, dot: 14 };
   var handScale = 1.5, zooms = [0.5, 0.75, 1, 1.5, 2, 3];
   // view is the hand map's zoom and the point of the map (fractions of its
@@ -196,7 +218,7 @@
       // On a TV only the victory cities are named (2.2), large enough for
       // 3 m; the other cities are their marks.
       if (!ctx.tv || ct.victory) kids.push(svg("text", { x: p.x, y: p.y - 14, "text-anchor": "middle", "font-size": F.city, fill: ct.victory ? "#0a5a20" : "#222", "font-weight": ct.victory ? "bold" : "normal",
-        stroke: "#fff", "stroke-width": F.city / 5, "paint-order": "stroke", "pointer-events": "none", "data-city": ct.id, "data-role": "secondary" }, [ct.name]));
+        stroke: "#fff", "stroke-width": F.city / 5, "paint-order": "stroke", "pointer-events": "none", "data-city": ct.id, "data-role": "secondary", "data-label": "city" }, [ct.name]));
     });
     (ov.depots || []).forEach(function (d) {
       var p = centre(d.hex);
@@ -226,7 +248,7 @@
       g2.push(svg("rect", { x: p.x - F.w / 2, y: p.y - F.h / 2, width: F.w, height: F.h, rx: 2, fill: sideColour[side], stroke: out ? "#f08c00" : "#111", "stroke-width": out ? 3 : 1,
         "stroke-dasharray": selected === hex ? "3 1" : null }));
       if (weak) g2.push(svg("line", { x1: p.x - F.w / 2, y1: p.y + F.h / 2, x2: p.x + F.w / 2, y2: p.y - F.h / 2, stroke: "#fff", "stroke-width": 1.5 }));
-      g2.push(svg("text", { x: p.x, y: p.y + F.stack * 0.36, "text-anchor": "middle", "font-size": F.stack, fill: "#fff" }, [us.length + "·" + strength]));
+      g2.push(svg("text", { x: p.x, y: p.y, "dominant-baseline": "central", "text-anchor": "middle", "font-size": F.stack, fill: "#fff", "data-label": "stack" }, [us.length + "·" + strength]));
       var f = (us.filter(function (u) { return u.facing; })[0] || {}).facing;
       if (f) { var v = dirVec(f); g2.push(svg("circle", { cx: p.x + v.x * F.dot, cy: p.y + v.y * F.dot, r: 2.5, fill: "#000", "data-facing": f })); }
       var sv = fails[side + hex];
@@ -246,7 +268,7 @@
           selected = selected === hex ? null : hex; selUnit = null; picks = []; ctx.redraw();
         } }, [svg("title", {}, [us.map(function (u) { return u.name + " " + cf(u) + unitState(u, supply, ctx); }).join("\n")])].concat(g2)));
     });
-    if (ctx.tv) return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map" }, kids);
+    if (ctx.tv) return fitTV(svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map" }, kids));
     var k = handScale * zooms[view.z];
     return svg("svg", { viewBox: "0 0 " + W.toFixed(0) + " " + Hh.toFixed(0), class: "west-map", "data-testid": "map", "data-zoom": String(zooms[view.z]),
       width: (W * k).toFixed(0), height: (Hh * k).toFixed(0), style: "touch-action:pan-x pan-y" }, kids);
@@ -473,29 +495,21 @@
     return ctx.el("div", {}, nodes);
   }
 
-  // The engine's actions by name, for the referee's page (what the engine
-  // takes now), and the fields of those the referee may correct from the
-  // form panels.js builds (a hex is its number as printed on the map).
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names; a hex is its number as printed on the map).
   var sideOptions = function () { return [["polish", sideName.polish], ["russian", sideName.russian]]; };
   var side = { key: "side", label: ["strona", "side"], kind: "choice", options: sideOptions };
   var hexField = function (key, pl, en, optional) { return { key: key, label: [pl, en], kind: "text", optional: !!optional }; };
   var actions = {
-    start_game: { name: ["początek gry", "start of the game"] },
-    draw_card: { name: ["dobranie karty", "drawing a card"] }, play_card: { name: ["zagranie karty", "playing a card"] },
-    roll: { name: ["rzut kośćmi", "a roll of the dice"], fields: [{ key: "dice", label: ["kości (biała, czerwona)", "dice (white, red)"], kind: "numbers" }] },
-    pass: { name: ["pas", "a pass"], fields: [side] },
-    build_depot: { name: ["budowa magazynu", "building a depot"], fields: [side, hexField("hex", "heks", "hex")] },
-    remove_depot: { name: ["usunięcie magazynu", "removing a depot"] },
-    assign_chit: { name: ["żeton aktywacji", "an activation chit"], fields: [side, hexField("hex", "heks", "hex")] },
-    order: { name: ["rozkaz", "an order"], fields: [side, hexField("hex", "heks stosu", "the stack's hex"),
+    roll: { fields: [{ key: "dice", label: ["kości (biała, czerwona)", "dice (white, red)"], kind: "numbers" }] },
+    pass: { fields: [side] },
+    build_depot: { fields: [side, hexField("hex", "heks", "hex")] },
+    assign_chit: { fields: [side, hexField("hex", "heks", "hex")] },
+    order: { fields: [side, hexField("hex", "heks stosu", "the stack's hex"),
       { key: "path", label: ["droga (heksy po przecinku)", "path (hexes, comma-separated)"], kind: "list" },
       { key: "facing", label: ["zwrot", "facing"], kind: "choice", optional: true, options: function () { return [["", ["bez zmiany", "keep"]]].concat(dirs.map(function (d) { return [d, d]; })); } }] },
-    discard_chit: { name: ["odrzucenie żetonu", "discarding a chit"] }, move_hq: { name: ["ruch dowództwa", "moving an HQ"] },
-    withdraw: { name: ["wycofanie przed walką", "a withdrawal before combat"] },
-    attack: { name: ["atak", "an attack"], fields: [side, hexField("from", "z heksu", "from hex"), hexField("target", "na heks", "on hex"), hexField("support", "wsparcie z heksu", "support from hex", true)] },
-    card_bonus: { name: ["premia z karty", "a card's bonus"] }, losses: { name: ["straty", "losses"] }, retreat: { name: ["odwrót", "a retreat"] },
-    pursue: { name: ["pościg", "a pursuit"] }, replace: { name: ["uzupełnienie", "a replacement"] }, strategic_move: { name: ["ruch strategiczny", "a strategic move"] },
-    place: { name: ["wystawienie", "a placement"] }, choose: { name: ["wybór", "a choice"] }, adjust: { name: ["poprawka licznika", "a counter's correction"] }
+    attack: { fields: [side, hexField("from", "z heksu", "from hex"), hexField("target", "na heks", "on hex"), hexField("support", "wsparcie z heksu", "support from hex", true)] }
   };
 
   P.register("west-1920", west, { actions: actions });

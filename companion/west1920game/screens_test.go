@@ -1,6 +1,7 @@
 package west1920game_test
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestScreensWest(t *testing.T) {
 	}
 	ctx := pagecheck.Browser(t)
 	full := pagecheck.Full()
-	base := pagecheck.Page{Game: "west", URL: "http://" + r.D.DisplayAddr(), IDs: westIDs(t), Allow: []string{"stol-1", "dice"}, // the table's and its dice keypad's config names (the referee's fairness table)
+	base := pagecheck.Page{Game: "west", URL: "http://" + r.D.DisplayAddr(), IDs: westIDs(t), Allow: []string{"stol-1"}, // the table's config name (the top bar)
 		Foreign: west1920game.ForeignWords(cat),
 		Ready:   `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=map]") && !!document.querySelector("[data-testid=pending]")`}
 	table, referee, player := pagecheck.Roles(base, "/player/1", "ola", "ola")
@@ -59,6 +60,60 @@ func TestScreensWest(t *testing.T) {
 		}
 		for _, sel := range []string{"[data-testid=map]", "[data-testid=tracker]", "[data-testid=whose]", "[data-testid=pending]"} {
 			pagecheck.Expect(t, ctx, "West's table screen at "+size.Name+": "+sel+" on the screen", pagecheck.InView(sel))
+		}
+	}
+}
+
+// TestScreensWestMapTypeFits: on a 720p TV the map's type is sized from
+// the scale the map is drawn at: with a banner taking part of the screen's
+// height (the map drawn smaller), a stack's numbers are still at least the
+// state's type (1rem: 16 px at 720p) and a city's name the secondary type
+// (.84rem), in both languages; and back at full height.
+func TestScreensWestMapTypeFits(t *testing.T) {
+	r := tabletest.PlayDemo(t, t.TempDir(), "west-1920.yaml", west1920game.Spec, 1)
+	defer r.Stop(t)
+	ctx := pagecheck.Browser(t)
+	// smallest is the smallest drawn size of the labels sel, over their
+	// least size in px (pagecheck's measure: the font size times the
+	// map's scale).
+	const smallest = `((sel, least) => { const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+		const px = [...document.querySelectorAll(sel)].map(e => { const m = e.getScreenCTM(); return parseFloat(getComputedStyle(e).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); });
+		return px.length ? Math.min(...px) / (least * rem) : 0; })`
+	for _, lang := range []string{"pl", "en"} {
+		p := pagecheck.Page{Game: "west", Name: "table", URL: "http://" + r.D.DisplayAddr(), Path: "/", Size: pagecheck.TV720, Lang: lang,
+			Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=map] [data-label=stack]")`}
+		if err := pagecheck.Load(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		for _, banner := range []bool{true, false} {
+			what := "the 720p map in " + lang
+			if banner {
+				what += " under a banner"
+				// A banner 3rem tall: the map is drawn about 7% smaller.
+				if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(b => { b.hidden = false; b.textContent = "banner"; b.style.height = "3rem"; })(document.querySelector("[data-testid=render-warning]"))`)); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector("[data-testid=render-warning]").hidden = true`)); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(m => m.getBoundingClientRect().height > 0)(document.querySelector("[data-testid=map]"))`)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				sel, name string
+				least     float64
+			}{{"[data-testid=map] [data-label=stack]", "a stack's numbers", 1}, {"[data-testid=map] [data-label=city]", "a city's name", 0.84}} {
+				got, err := chromedp.Run(ctx, chromedp.Evaluate[float64](smallest+fmt.Sprintf("(%q, %v)", c.sel, c.least)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got < 1 {
+					t.Errorf("%s: %s drawn at %.3f of its least size (%.2frem), want at least 1", what, c.name, got, c.least)
+				}
+			}
 		}
 	}
 }
@@ -133,7 +188,8 @@ func TestScreensWestMapZoomPan(t *testing.T) {
 // form is built from the roll's fields: the referee picks "a roll of the
 // dice", enters 4, 2 for that entry with a reason, and the table journals
 // the correction (one entry more) and replays: the page shows one
-// correction and the log what changed (5 → 4) and why.
+// correction and the log what changed in words (the roll 5, 2 → 4, 2)
+// and why, in Polish and in English.
 func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 	r := tabletest.PlayDemo(t, t.TempDir(), "west-1920.yaml", west1920game.Spec, 1)
 	defer r.Stop(t)
@@ -153,7 +209,7 @@ func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 		chromedp.SendKeys(`[data-testid=ruling-text]`, "odczyt: 4"),
 		chromedp.Click(`[data-testid=cmd-correct]`),
 		chromedp.Poll[chromedp.Void](`(h => !!h && h.textContent.includes("1"))(document.querySelector("[data-testid=record-head]"))`),
-		chromedp.Poll[chromedp.Void](`(l => l.includes("poprawia wpis `+strconv.FormatInt(seq, 10)+`") && l.includes("5 → 4") && l.includes("odczyt: 4"))(document.querySelector("[data-testid=log]").textContent)`))
+		chromedp.Poll[chromedp.Void](`(l => l.includes("sędzia poprawia wpis `+strconv.FormatInt(seq, 10)+`: rzut kośćmi: 5, 2 → rzut kośćmi: 4, 2: odczyt: 4"))(document.querySelector("[data-testid=log]").textContent)`))
 	if err != nil {
 		html, _ := chromedp.Run(ctx, chromedp.OuterHTML("[data-testid=panel]"))
 		t.Fatalf("the correction from the form: %v\n%.3000s", err, html)
@@ -161,4 +217,10 @@ func TestBrowserRefereeCorrectsARoll(t *testing.T) {
 	if got := r.D.Seq(); got != seq+1 {
 		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
 	}
+	p.Lang = "en"
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+strconv.FormatInt(seq, 10)+`: a roll of the dice: 5, 2 → a roll of the dice: 4, 2: odczyt: 4")`)
+	pagecheck.Expect(t, ctx, "the English record", `document.querySelector("[data-testid=record]").textContent.includes("corrected entry `+strconv.FormatInt(seq, 10)+`: a roll of the dice: 5, 2 → a roll of the dice: 4, 2: the referee — odczyt: 4")`)
 }

@@ -286,8 +286,10 @@ type StateMessage struct {
 	// lower seq from another run is a new game's, one from the same run is
 	// late (a copy that took the slower way through a broker cluster).
 	Instance string `json:"instance,omitempty"`
-	// Fairness is the dice fairness watch, in the referee's view only.
-	Fairness []dice.FairnessReport `json:"fairness,omitempty"`
+	// Fairness is the dice fairness watch, in the referee's view only;
+	// DiceNames its sources (the reports' keys) in words.
+	Fairness  []dice.FairnessReport `json:"fairness,omitempty"`
+	DiceNames map[string]rules.Text `json:"dice_names,omitempty"`
 	// Desync lists where the camera and the state disagree, for the referee.
 	Desync []Desync `json:"desync,omitempty"`
 	// Legal are the action types the engine may take now, for the referee.
@@ -352,6 +354,8 @@ func EventID(seq int64, index int) string {
 type FairnessMessage struct {
 	Seq     int64                 `json:"seq"`
 	Sources []dice.FairnessReport `json:"sources"`
+	// Names are the sources (their keys) in words.
+	Names map[string]rules.Text `json:"names,omitempty"`
 }
 
 // Meta is what every screen is told about the table first.

@@ -162,16 +162,18 @@ type TableView struct {
 // Catalogue is what never changes during a game, sent once (the
 // table's catalogue topic) and left out of every view: the card table
 // (every card of the box, wherever it lies: the view says where, by id),
-// and the cards' abilities and vehicle classes in words. All of it is
+// the cards' abilities and vehicle classes and the engine's actions in
+// words. All of it is
 // printed on the cards: no viewer may not see it.
 func (g *Game) Catalogue() any {
-	return catalogue{Cards: g.State().Cards, Abilities: wotrush.AbilityNames, Classes: wotrush.ClassNames}
+	return catalogue{Cards: g.State().Cards, Abilities: wotrush.AbilityNames, Classes: wotrush.ClassNames, ActionNames: ActionNames}
 }
 
 type catalogue struct {
-	Cards     map[string]wotrush.Card `json:"cards"`
-	Abilities map[string]rules.Text   `json:"abilities"`
-	Classes   map[string]rules.Text   `json:"classes"`
+	Cards       map[string]wotrush.Card `json:"cards"`
+	Abilities   map[string]rules.Text   `json:"abilities"`
+	Classes     map[string]rules.Text   `json:"classes"`
+	ActionNames map[string]rules.Text   `json:"action_names"`
 }
 
 // SeatStats are one player's public counts.

@@ -218,5 +218,45 @@
       ctx.say("Nie zeskanowane karty ręki (zgadywane przez silnik): ", "Hand cards not scanned (the engine's guess): ") + (unseen.map(function (id) { return name(st, id, ctx); }).join(", ") || "—"));
   }
 
-  P.register("wot-rush", wotRush, { referee: referee });
+  // The fields of the actions the referee may correct from the form
+  // panels.js builds (the actions' names are the catalogue's
+  // action_names): a seat, a card or a base is picked by its name, never
+  // typed (copies of a barracks card by their set and number).
+  function cardOptions(kinds) {
+    return function (msg) {
+      var cards = (msg.state || {}).cards || {};
+      var ids = Object.keys(cards).filter(function (id) { return kinds.indexOf(cards[id].kind) >= 0; }).sort();
+      var count = {};
+      ids.forEach(function (id) { var n = cards[id].name.pl; count[n] = (count[n] || 0) + 1; });
+      return ids.map(function (id) {
+        var c = cards[id], m = /-(\d+)-(\d+)$/.exec(id);
+        var copy = count[c.name.pl] > 1 && m ? [" (zestaw " + m[1] + ", nr " + m[2] + ")", " (set " + m[1] + ", no. " + m[2] + ")"] : ["", ""];
+        return [id, [c.name.pl + copy[0], c.name.en + copy[1]]];
+      }).sort(function (a, b) { return a[1][0].localeCompare(b[1][0], "pl", { numeric: true }); });
+    };
+  }
+  var handCards = cardOptions(["vehicle", "barracks"]), vehicles = cardOptions(["vehicle"]), targets = cardOptions(["base", "vehicle"]);
+  function seatOptions(msg) { return ((msg.state || {}).players || []).map(function (p) { return [p.seat, p.name]; }); }
+  var seat = { key: "seat", label: ["gracz", "player"], kind: "choice", number: true, options: seatOptions };
+  var actions = {
+    buy: { fields: [seat, { key: "cards", label: ["kupione karty", "the cards bought"], kind: "choices", options: vehicles },
+      { key: "pay", label: ["karty płacące", "the cards paying"], kind: "choices", options: handCards }] },
+    play_card: { fields: [seat, { key: "card", label: ["karta", "card"], kind: "choice", options: handCards },
+      { key: "skip", label: ["bez zdolności (tylko obrona)", "no abilities (only defending)"], kind: "bool" }] },
+    defend: { fields: [seat, { key: "base", label: ["Baza", "base"], kind: "choice", options: cardOptions(["base"]) }] },
+    research: { fields: [seat, { key: "take", label: ["wzięty pojazd", "the vehicle taken"], kind: "choice", optional: true,
+      options: function (msg) { return [["", ["nic", "nothing"]]].concat(vehicles(msg)); } }] },
+    dismantle: { fields: [seat, { key: "cards", label: ["karty na Złomowisko", "the cards scrapped"], kind: "choices", options: handCards }] },
+    siege: { fields: [seat, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
+    discard: { fields: [seat, { key: "card", label: ["odłożona karta", "the card put away"], kind: "choice", options: handCards }] },
+    attack: { fields: [seat, { key: "cards", label: ["atakujące pojazdy", "the attacking vehicles"], kind: "choices", options: vehicles }] },
+    fire: { fields: [seat, { key: "attacker", label: ["strzela", "firing"], kind: "choice", options: vehicles }, { key: "target", label: ["cel", "target"], kind: "choice", options: targets }] },
+    take_medals: { fields: [seat, { key: "doubles", label: ["podwójne medale", "double medals"], kind: "number" }] },
+    end_turn: { fields: [seat] },
+    reveal_hand: { fields: [seat, { key: "cards", label: ["karty na ręku", "the cards in hand"], kind: "choices", options: handCards }] },
+    reveal_reserve: { fields: [seat, { key: "cards", label: ["karty Rezerwy", "the Reserve's cards"], kind: "choices", options: vehicles }] },
+    declare_end: { fields: [{ key: "reason", label: ["powód", "reason"], kind: "text", optional: true }] }
+  };
+
+  P.register("wot-rush", wotRush, { referee: referee, actions: actions });
 })();

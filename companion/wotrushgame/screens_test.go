@@ -1,7 +1,11 @@
 package wotrushgame_test
 
 import (
+	"slices"
+	"strconv"
 	"testing"
+
+	"github.com/sztab/sztab/internal/chromium"
 
 	"github.com/sztab/sztab/companion/wotrushgame"
 	"github.com/sztab/sztab/internal/pagecheck"
@@ -33,4 +37,50 @@ func TestScreensWotRush(t *testing.T) {
 	for _, p := range pagecheck.Pages(table, referee, player, full) {
 		pagecheck.Run(t, ctx, p)
 	}
+}
+
+// TestBrowserRefereeCorrectsThePurchase: the demo played to Ania's
+// purchase (Pz.Kpfw. II from the Reserve, paid with two Engineers); on the
+// referee's page the referee corrects that entry from the form, picking
+// names, never ids: she bought the Opel Blitz beside it. The
+// table journals one entry more and replays it: that vehicle is in her
+// Magazine, Pz.Kpfw. II back in the Reserve, and the page counts one
+// correction and says what changed in words (the purchase before and
+// after), in Polish and in English.
+func TestBrowserRefereeCorrectsThePurchase(t *testing.T) {
+	r := tabletest.PlayDemo(t, t.TempDir(), "wot-rush.yaml", wotrushgame.Spec, tabletest.DemoBefore(t, "wot-rush-demo.jsonl", "Ania kończy turę"))
+	defer r.Stop(t)
+	st := r.D.Game().(*wotrushgame.Game).State()
+	if !slices.Contains(st.Players[0].Magazine, "DE-02") || !slices.Contains(st.Reserve, "DE-22") {
+		t.Fatalf("before the correction Ania's Magazine is %v and the Reserve %v; want Pz.Kpfw. II (DE-02) bought, Opel Blitz (DE-22) for sale", st.Players[0].Magazine, st.Reserve)
+	}
+	seq := r.D.Seq()
+	ctx := pagecheck.Browser(t)
+	p := pagecheck.Page{Game: "wot-rush", Name: "referee", URL: "http://" + r.D.DisplayAddr(), Path: "/referee", User: "sedzia", Password: "sedzia",
+		Size: pagecheck.TV1080, Lang: "pl", Ready: `document.body.dataset.stale === "0" && !!document.querySelector("[data-testid=correction-type]")`}
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	err := pagecheck.Correct(ctx, "zakup", []pagecheck.Field{{Label: "gracz", Value: "Ania"}, {Label: "kupione karty", Values: []string{"Opel Blitz"}},
+		{Label: "karty płacące", Values: []string{"Inżynierowie (zestaw 1, nr 1)", "Inżynierowie (zestaw 1, nr 2)"}}}, seq, "kupiła Opel Blitz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := strconv.FormatInt(seq, 10)
+	chromium.Until(t, ctx, `(h => !!h && h.textContent === "poprawki sędziego: 1")(document.querySelector("[data-testid=record-head]"))`)
+	chromium.Until(t, ctx, `(l => l.includes("sędzia poprawia wpis `+entry+`: zakup (Ania): Pz.Kpfw. II, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2) → zakup (Ania): Opel Blitz, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2): kupiła Opel Blitz"))(document.querySelector("[data-testid=log]").textContent)`)
+	pagecheck.Expect(t, ctx, "the record's note", `document.querySelector("[data-testid=record]").textContent.includes("poprawiono wpis `+entry+`: zakup (Ania): Pz.Kpfw. II, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2) → zakup (Ania): Opel Blitz, płaci: Inżynierowie (zestaw 1, nr 1), Inżynierowie (zestaw 1, nr 2): sędzia — kupiła Opel Blitz")`)
+	if got := r.D.Seq(); got != seq+1 {
+		t.Errorf("the journal is at %d after the correction, want %d (one entry more)", got, seq+1)
+	}
+	st = r.D.Game().(*wotrushgame.Game).State()
+	if !slices.Contains(st.Players[0].Magazine, "DE-22") || slices.Contains(st.Players[0].Magazine, "DE-02") || !slices.Contains(st.Reserve, "DE-02") {
+		t.Errorf("after the correction Ania's Magazine is %v and the Reserve %v; want Opel Blitz (DE-22) bought, Pz.Kpfw. II (DE-02) for sale", st.Players[0].Magazine, st.Reserve)
+	}
+	p.Lang = "en"
+	if err := pagecheck.Load(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pagecheck.Expect(t, ctx, "the English record", `document.querySelector("[data-testid=record-head]").textContent === "referee's corrections: 1"`)
+	pagecheck.Expect(t, ctx, "the English log", `document.querySelector("[data-testid=log]").textContent.includes("the referee corrects entry `+entry+`: a purchase (Ania): Pz.Kpfw. II, paying: Engineers (set 1, no. 1), Engineers (set 1, no. 2) → a purchase (Ania): Opel Blitz, paying: Engineers (set 1, no. 1), Engineers (set 1, no. 2): kupiła Opel Blitz")`)
 }

@@ -193,6 +193,25 @@ func PlayDemo(t testing.TB, dir, file string, spec companion.GameSpec, part floa
 	return r
 }
 
+// DemoBefore is the part of the demo session (for PlayDemo) that ends
+// just before the first line of script (the demo table's session file)
+// holding text: the session played up to a moment its narration names.
+func DemoBefore(t testing.TB, script, text string) float64 {
+	t.Helper()
+	data, err := fs.ReadFile(firmwareconfig.Demo, "demo/"+script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, text) {
+			return (float64(i) + 0.5) / float64(len(lines))
+		}
+	}
+	t.Fatalf("tabletest: no line of %s holds %q", script, text)
+	return 0
+}
+
 func open(t testing.TB, cfg *companion.Config, spec companion.GameSpec, narrate func(string)) *Running {
 	t.Helper()
 	d, err := companion.Open(context.Background(), cfg, companion.Options{

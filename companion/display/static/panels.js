@@ -10,7 +10,9 @@ window.SztabPanels = (function () {
   // extra: referee, the game's part of the referee's page; actions, its
   // action types by name ({type: {name: [pl, en], fields: [...]}}) for the
   // referee's page: what the engine takes now, in words, and the
-  // correction form (a type with fields can be corrected; see form()).
+  // correction form (a type with fields can be corrected; see form()). A
+  // type's name may come from the game's catalogue instead (the state's
+  // action_names, the words the daemon's record uses too).
   function register(id, draw, extra) { extra = extra || {}; games[id] = { draw: draw, referee: extra.referee, actions: extra.actions || {} }; }
 
   function pct(p) { return (100 * p).toFixed(1) + "%"; }
@@ -61,7 +63,7 @@ window.SztabPanels = (function () {
     (msg.desync || []).forEach(function (d) { nodes.push(ctx.el("div", { class: "flag", "data-testid": "desync" }, ctx.t(d.text) || JSON.stringify(d))); });
     var rows = (msg.fairness || []).map(function (f) {
       return ctx.el("tr", { class: f.loaded ? "loaded" : "", "data-testid": "fair-" + f.key },
-        ctx.el("td", { text: f.key }), ctx.el("td", { text: String(f.rolls) }), ctx.el("td", { text: f.faces.join(" ") }),
+        ctx.el("td", { text: ctx.t((msg.dice_names || {})[f.key]) || ctx.say("kość", "a die") }), ctx.el("td", { text: String(f.rolls) }), ctx.el("td", { text: f.faces.join(" ") }),
         ctx.el("td", { text: f.p_value.toFixed(4) }), ctx.el("td", { text: f.rejected ? String(f.rejected) : "" }),
         ctx.el("td", { text: f.loaded ? ctx.say("PODEJRZANA", "SUSPECT") : "ok" }));
     });
@@ -71,7 +73,7 @@ window.SztabPanels = (function () {
     // What the engine takes now, in the game's words (a type the game's
     // panel does not name is left out, never shown as its id).
     var acts = (game && game.actions) || {};
-    var legal = (msg.legal || []).filter(function (a) { return acts[a]; }).map(function (a) { return ctx.t(pair(acts[a].name)); });
+    var legal = (msg.legal || []).filter(function (a) { return actionName(acts, a, msg); }).map(function (a) { return ctx.t(actionName(acts, a, msg)); });
     if (legal.length) nodes.push(ctx.el("div", { class: "meta", "data-testid": "legal" }, ctx.say("Silnik przyjmie teraz: ", "The engine takes now: ") + legal.join(", ")));
     nodes.push(controls(ctx, "referee"));
     nodes.push(rulings(msg, ctx));
@@ -134,32 +136,39 @@ window.SztabPanels = (function () {
   }
 
   function pair(x) { return Array.isArray(x) ? { pl: x[0], en: x[1] } : x; }
+  // actionName is an action type's name: the panel's, or the catalogue's.
+  function actionName(acts, type, msg) { return acts[type] && acts[type].name ? pair(acts[type].name) : ((msg.state || {}).action_names || {})[type]; }
 
   // form is the correction's form, built from the game's action types:
   // a choice of the action (by name), then one input per field of the
   // chosen type. A field is {key, label: [pl, en], kind}: "number",
   // "text", "bool", "list" (comma-separated words), "numbers" (comma-
   // separated numbers), "dice" (die values as rolls, entered by the
-  // referee), or "choice" with options(msg) → [[value,
-  // [pl, en] or text]]; a key "a.b" fills a nested object. The form's
-  // choice survives a redraw of the page.
+  // referee), "choice" with options(msg) → [[value,
+  // [pl, en] or text]], or "choices" (several of such options, a list of
+  // their values); a key "a.b" fills a nested object. The form's choice
+  // survives a redraw of the page.
   var formType = "", formValues = {};
   function form(actions, msg, ctx) {
-    var types = Object.keys(actions).filter(function (k) { return actions[k].fields; });
+    var types = Object.keys(actions).filter(function (k) { return actions[k].fields && actionName(actions, k, msg); });
     if (!types.length) return { node: null };
     if (types.indexOf(formType) < 0) formType = types[0];
     var pick = ctx.el("select", { "data-testid": "correction-type", "aria-label": ctx.say("poprawiona akcja", "the corrected action"),
       onchange: function () { formType = pick.value; formValues = {}; ctx.redraw(); } },
-      types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(pair(actions[k].name)) }); if (k === formType) o.selected = true; return o; }));
+      types.map(function (k) { var o = ctx.el("option", { value: k, text: ctx.t(actionName(actions, k, msg)) }); if (k === formType) o.selected = true; return o; }));
     var fields = actions[formType].fields.map(function (f) {
       var label = ctx.t(pair(f.label)), id = "fix-" + f.key.replace(/\W/g, "-"), input;
-      var keep = function () { formValues[f.key] = f.kind === "bool" ? input.checked : input.value; };
-      if (f.kind === "choice") {
+      var keep = function () {
+        formValues[f.key] = f.kind === "bool" ? input.checked : f.kind === "choices" ? [].map.call(input.selectedOptions, function (o) { return o.value; }) : input.value;
+      };
+      if (f.kind === "choice" || f.kind === "choices") {
+        var kept = [].concat(formValues[f.key] === undefined ? [] : formValues[f.key]);
         input = ctx.el("select", { id: id, "data-field": f.key, onchange: keep }, (f.options(msg) || []).map(function (o) {
           var opt = ctx.el("option", { value: String(o[0]), text: typeof o[1] === "string" ? o[1] : ctx.t(pair(o[1])) });
-          if (String(o[0]) === formValues[f.key]) opt.selected = true;
+          if (kept.indexOf(String(o[0])) >= 0) opt.selected = true;
           return opt;
         }));
+        if (f.kind === "choices") { input.multiple = true; input.size = Math.min(8, input.options.length); }
       } else if (f.kind === "bool") {
         input = ctx.el("input", { id: id, type: "checkbox", "data-field": f.key, onchange: keep });
         input.checked = !!formValues[f.key];
@@ -171,6 +180,7 @@ window.SztabPanels = (function () {
       return ctx.el("label", { class: "field", for: id }, label, input);
     });
     function value(f, node) {
+      if (f.kind === "choices") return [].map.call(node.selectedOptions, function (o) { return o.value; });
       var v = f.kind === "bool" ? node.checked : node.value.trim();
       if (f.kind === "number" || (f.kind === "choice" && f.number)) { if (v === "" || isNaN(+v)) throw new Error(ctx.say("liczba w polu: ", "a number in: ") + ctx.t(pair(f.label))); return +v; }
       if (f.kind === "list") return v ? v.split(/\s*,\s*/) : [];
