@@ -454,6 +454,16 @@ func TestBrowserRefereeTakesBackFromThePage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.SendKeys(`[data-testid=ruling-text]`, "phase ended by mistake")); err != nil {
 		t.Fatal(err)
 	}
+	// What the referee typed survives the page's redraws (here two
+	// changes of language; a state arriving redraws the same way).
+	for range 2 {
+		if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=lang]`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if typed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("[data-testid=ruling-text]").value`)); err != nil || typed != "phase ended by mistake" {
+		t.Fatalf("the reason typed before two redraws reads %q (%v)", typed, err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click(`[data-testid=cmd-undo_entry]`)); err != nil {
 		t.Fatal(err)
 	}

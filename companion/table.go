@@ -280,7 +280,12 @@ func (t *table) finish(in Input, took []int64, refused *rules.Rejection) {
 		if len(took) > 0 {
 			res.Seq = took[len(took)-1]
 		}
-		res.Text = rules.Textf("przyjęto %s (seq %d)", "took %s (seq %d)", in.Key.Key, res.Seq)
+		// the command by its label, the way the page's button names it
+		name := rules.Text{PL: in.Key.Key, EN: in.Key.Key}
+		if c, ok := t.spec.Commands.Lookup(in.Key.Key); ok && c.Label.PL != "" {
+			name = c.Label
+		}
+		res.Text = rules.Textf("przyjęto: %s (wpis %d)", "taken: %s (entry %d)", name, res.Seq)
 	}
 	if in.From.ID != "" {
 		if len(t.answered) == 256 {

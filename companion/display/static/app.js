@@ -31,12 +31,42 @@
   function t(text) { if (!text) return ""; if (typeof text === "string") return text; return (lang === "en" ? text.en : text.pl) || text.pl || text.en || ""; }
   function say(pl, en) { return lang === "en" ? en : pl; }
   var sent = {};
+  // What a person types survives a redraw (a state arrives while the
+  // referee writes a reason) until a command is sent from the page: the
+  // panel's text inputs are matched by data-testid or id, and the one
+  // being typed in keeps the focus and the caret.
+  var typedSent = false;
+  function keyOf(n) { return n.dataset.testid || n.id; }
+  function typedIn(root) {
+    var kept = { values: {} };
+    if (typedSent) { typedSent = false; return kept; }
+    root.querySelectorAll("input:not([type=checkbox]):not([type=radio]), textarea").forEach(function (n) {
+      if (keyOf(n) && n.value !== n.defaultValue) kept.values[keyOf(n)] = n.value;
+    });
+    var a = document.activeElement;
+    if (a && root.contains(a) && keyOf(a) && (a.tagName === "INPUT" || a.tagName === "TEXTAREA")) {
+      kept.focus = keyOf(a);
+      try { kept.caret = [a.selectionStart, a.selectionEnd]; } catch (e) { kept.caret = null; }
+    }
+    return kept;
+  }
+  function keepTyped(root, kept) {
+    root.querySelectorAll("input:not([type=checkbox]):not([type=radio]), textarea").forEach(function (n) {
+      var v = kept.values[keyOf(n)];
+      if (keyOf(n) && v !== undefined && n.value === n.defaultValue) n.value = v;
+      if (kept.focus && keyOf(n) === kept.focus) {
+        n.focus();
+        if (kept.caret && kept.caret[0] !== null) { try { n.setSelectionRange(kept.caret[0], kept.caret[1]); } catch (e) {} }
+      }
+    });
+  }
   // redraw lets a panel show a choice made on the page (a piece picked up
   // before the field it goes to is clicked).
   var ctx = { el: el, t: t, say: say, audience: audience, page: page, meta: meta, answer: "", redraw: function () { render(); },
               command: function (name, args, extra) {
                 var id = "page-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
                 sent[id] = name;
+                typedSent = true;
                 ctx.answer = say("wysłano…", "sent…"); ctx.answerOk = true;
                 render();
                 return fetch("/command", { method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign(args && args.length ? { name: name, id: id, args: args } : { name: name, id: id }, extra || {})) })
@@ -109,7 +139,9 @@
         page === "referee" && body.dataset.box ? el("p", { class: "box-link" }, el("a", { href: body.dataset.box + "?lang=" + lang, "data-testid": "box-link",
           text: say("Zapis pudełka klubu: karty i plansze →", "Enrol the club's box: cards and boards →") })) : null,
         page === "player" ? panels.player(msg, ctx) : null);
+      var kept = typedIn(panel);
       panel.replaceChildren(node);
+      keepTyped(panel, kept);
       body.dataset.seq = String(msg.seq || 0);
       warnBanner.hidden = true;
     } catch (err) {
