@@ -700,34 +700,14 @@ func tournamentNight(t *testing.T, brokers, refBroker string) string {
 	return string(log)
 }
 
-// venueWall is the venue wall's tables, as its page gets them (the first
-// message of /stream).
+// venueWall is the venue wall's tables by table, as its page gets them.
 func venueWall(t *testing.T, base string) map[string]hub.Table {
 	t.Helper()
-	resp, err := http.Get(base + "/stream")
-	if err != nil {
-		t.Fatal(err)
+	out := map[string]hub.Table{}
+	for _, tb := range venueWallAll(t, base).Tables {
+		out[tb.Table] = tb
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		var w struct{ Tables []hub.Table }
-		if err := json.Unmarshal([]byte(data), &w); err != nil || w.Tables == nil {
-			continue
-		}
-		out := map[string]hub.Table{}
-		for _, tb := range w.Tables {
-			out[tb.Table] = tb
-		}
-		return out
-	}
-	t.Fatalf("the wall's stream ended without the tables: %v", sc.Err())
-	return nil
+	return out
 }
 
 // venueWallAll is the venue wall as its page gets it (the first message of
