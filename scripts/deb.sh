@@ -14,8 +14,9 @@
 # The version comes from `git describe --tags` (tags v1.2.3): 1.2.3 on a
 # tag, 1.2.3+4.gSHA four commits after it, 0.0.0~gitSHA without a tag; a
 # pre-release v1.3.0-rc.1 is 1.3.0~rc.1 for dpkg (below 1.3.0) and
-# 1.3.0-rc.1 in `sztab version`. SZTAB_DEB_VERSION overrides it (the upgrade
-# test builds an older package that way).
+# 1.3.0-rc.1 in `sztab version` (`scripts/deb.sh --version` prints both).
+# SZTAB_DEB_VERSION overrides it (the upgrade test builds an older package
+# that way).
 #
 # The package: /usr/bin/sztab, the systemd unit and the udev rules from
 # firmware-config/ (the same files), /etc/sztab with the examples
@@ -320,6 +321,11 @@ manpage() {
 }
 
 versions
+# (--version: the version this tree builds, for dpkg and for sztab version)
+if [ "${archs[0]}" = --version ]; then
+	echo "$debver $semver"
+	exit 0
+fi
 for a in "${archs[@]}"; do
 	case "$a" in
 	amd64 | arm64) package "$a" ;;

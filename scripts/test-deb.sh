@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Debian packages `make deb` built (build/deb/sztab_VERSION_*.deb):
 #
+#  0. the version comes from the git tag (a clone with tags of its own);
 #  1. lintian finds nothing (an override would be listed, with its reason,
 #     in packaging/debian/lintian-overrides) but bytes of the binary that
 #     read as a misspelt word and are no text of Sztab's (see below);
@@ -34,6 +35,29 @@ version=$(dpkg-deb -f "$amd64" Version)
 
 work=$(mktemp -d /tmp/sztab-test-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+
+# 0. the version from the git tag (tags v1.2.3; CHANGELOG.md), in a clone
+# of this commit with tags of its own
+echo "test-deb: the version from the git tag"
+tagged="$work/tagged"
+git clone -q --no-tags --no-checkout . "$tagged"
+mkdir -p "$tagged/scripts"
+cp scripts/deb.sh "$tagged/scripts/"
+tagged_version() { (unset SZTAB_DEB_VERSION; "$tagged/scripts/deb.sh" --version); }
+want_version() {
+	local got
+	got=$(tagged_version)
+	[ "$got" = "$1" ] || fail "version $2: got '$got', want '$1'"
+}
+sha=$(git -C "$tagged" rev-parse --short=12 HEAD)
+want_version "0.0.0~git$sha 0.0.0-git.$sha" "without a tag"
+git -C "$tagged" tag v1.2.3
+want_version "1.2.3 1.2.3" "on the tag v1.2.3"
+git -C "$tagged" -c user.name=test -c user.email=test@invalid commit -q --allow-empty -m "after the tag"
+d=$(git -C "$tagged" describe --tags)
+want_version "1.2.3+1.g${d##*-g} 1.2.3+1.g${d##*-g}" "a commit after v1.2.3"
+git -C "$tagged" tag v1.3.0-rc.1
+want_version "1.3.0~rc.1 1.3.0-rc.1" "on the pre-release v1.3.0-rc.1"
 
 # 1. lintian
 # spelling-error-in-binary reads every string of the compiled binary: the Go
