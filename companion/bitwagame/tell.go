@@ -31,6 +31,21 @@ var ActionNames = map[string]rules.Text{
 	"supply":            {PL: "zaopatrzenie", EN: "supply"},
 }
 
+// hiddenPick stands for the card of a pick as the public may know it
+// (Conceal): no card's id.
+const hiddenPick = "?"
+
+// Conceal is an action as the public may know it (gamespec.Concealer): a
+// pick (Select: its card, front and effect) is its player's secret until
+// the card is played (the view's Selected); the rest of every action is
+// public. The table tells an undo's or a correction's action this way.
+func (g *Game) Conceal(a gamespec.Action) gamespec.Action {
+	if p, ok := a.(bitwa.Select); ok && p.Card != "" {
+		return bitwa.Select{Seat: p.Seat, Card: hiddenPick}
+	}
+	return a
+}
+
 // TellAction is the action in the game's words: its name, who and what,
 // cards, fronts, places and resources by their names ("rzut kością
 // (Marysia): 2").
@@ -50,7 +65,7 @@ func tell(s bitwa.State, a gamespec.Action) rules.Text {
 	same := func(x string) rules.Text { return rules.Text{PL: x, EN: x} }
 	card := func(id string) rules.Text {
 		if c, ok := s.Cards[id]; ok {
-			return same(c.Name)
+			return c.Names()
 		}
 		return same(id)
 	}
@@ -76,6 +91,10 @@ func tell(s bitwa.State, a gamespec.Action) rules.Text {
 		effect(a.Card, a.Choice)
 	case bitwa.Select:
 		who = seatName(s, a.Seat)
+		if a.Card == hiddenPick {
+			add(word("zakryta karta", "a hidden card"))
+			break
+		}
 		if a.Card == "" {
 			add(word("bez karty", "no card"))
 			break
