@@ -413,3 +413,30 @@ func (g *Game) deal() ([]gamespec.Action, []gamespec.Notice) {
 
 // SampleData says the game runs on data its rulebook does not print.
 func (g *Game) SampleData() bool { return g.sample }
+
+// hidden stands for each secret the public may not know (Conceal).
+const hidden = "?"
+
+// Conceal is an action as the public may know it (gamespec.Concealer),
+// what the view hides left out: the secret goals dealt and kept, the
+// movement card laid face down, the cards seen on top of the deck
+// ("Plotki z ulicy"); their number stays. The rest of every action is
+// public. The table says an undo's or a correction's action this way.
+func (g *Game) Conceal(a gamespec.Action) gamespec.Action {
+	some := func(ids []string) []string { return slices.Repeat([]string{hidden}, len(ids)) }
+	switch a := a.(type) {
+	case mali.DealGoals:
+		hands := make([][]string, len(a.Hands))
+		for i, h := range a.Hands {
+			hands[i] = some(h)
+		}
+		return mali.DealGoals{Hands: hands}
+	case mali.KeepGoals:
+		return mali.KeepGoals{Seat: a.Seat, Goals: some(a.Goals)}
+	case mali.PlayCard:
+		return mali.PlayCard{Seat: a.Seat, Card: -1} // laid, face down (the view's -1)
+	case mali.Rumours:
+		return mali.Rumours{Cards: some(a.Cards)}
+	}
+	return a
+}
