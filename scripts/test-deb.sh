@@ -103,7 +103,7 @@ for deb in "$amd64" "$arm64"; do
 	cmp firmware-config/systemd/sztab.service "$root/lib/systemd/system/sztab.service" || fail "$deb: the unit is not firmware-config's"
 	cmp firmware-config/udev/99-sztab.rules "$root/lib/udev/rules.d/99-sztab.rules" || fail "$deb: the udev rules are not firmware-config's"
 	cmp firmware-config/table.example.yaml "$root/etc/sztab/table.example.yaml" || fail "$deb: the example config is not firmware-config's"
-	dpkg-deb -f "$deb" Depends | grep -q 'libopencv-core406' || fail "$deb: Depends has no OpenCV: $(dpkg-deb -f "$deb" Depends)"
+	grep -q 'libopencv-core406' <<<"$(dpkg-deb -f "$deb" Depends)" || fail "$deb: Depends has no OpenCV: $(dpkg-deb -f "$deb" Depends)"
 	# Every file under /etc is a conffile.
 	diff <(cd "$root" && find etc -type f | sed 's|^|/|' | sort) \
 		<(dpkg-deb -I "$deb" conffiles | sort) || fail "$deb: conffiles"
@@ -119,7 +119,7 @@ out=$(SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$root/
 # 3. the arm64 binary under qemu-aarch64, reading a frame through OpenCV
 root="$work/$(basename "$arm64" .deb)"
 bin="$root/usr/bin/sztab"
-file -b "$bin" | grep -q 'ARM aarch64' || fail "$bin is not arm64: $(file -b "$bin")"
+grep -q 'ARM aarch64' <<<"$(file -b "$bin")" || fail "$bin is not arm64: $(file -b "$bin")"
 # The sysroot's libraries, the alternatives' links (libblas.so.3,
 # liblapack.so.3) included: what the package's Depends install on a Pi.
 echo "test-deb: qemu-aarch64 $bin version"
